@@ -1,0 +1,265 @@
+internal import CTypeDatabase
+
+/// A type database laid out in one block of bytes, read in place.
+///
+/// The built-in database is compiled from `TypeDB/*.plist` by `compile-typedb` into the C target
+/// `CTypeDatabase`, so that start-up parses nothing: every lookup hashes its key and reads the
+/// records it needs. All numbers are little-endian `UInt32` words.
+///
+/// Layout (byte offsets in the header):
+///
+///     header     16 words: magic, counts and the offsets of the sections below
+///     strings    (offset, length) pairs into the string bytes; a string's id is its index
+///     types      13 words a type: identifier, lower-cased identifier, description, reference URL,
+///                version, flags, source file, parents (start, count), ancestors (start, count),
+///                tags (start, count)
+///     lists      a pool of words: parent and ancestor type indices, (tag class, tag) string-id
+///                pairs, the type lists of the tag index, the source file names
+///     indexes    open-addressing hash tables (FNV-1a, linear probing, power-of-two sizes):
+///                lower-cased identifier -> type; (tag class, lower-cased tag) -> types, best first
+///
+/// Ancestors are stored depth-first in declaration order, which is also the order in which a
+/// missing property is inherited; their number is bounded by the depth of the hierarchy, not by
+/// the number of types, so `conforms(to:)` is constant-time in the size of the database.
+struct CompiledTypeDatabase: @unchecked Sendable {
+    // Audited: `base` points either at the static, immutable bytes of `CTypeDatabase` or into
+    // `owner`, an array this value keeps alive and never mutates. Nothing writes through it.
+    private let base: UnsafeRawPointer
+    private let owner: OwnedBytes?
+    let size: Int
+
+    /// A copy of bytes that lives as long as the databases that read it.
+    private final class OwnedBytes {
+        let buffer: UnsafeMutableRawBufferPointer
+        init(_ bytes: [UInt8]) {
+            buffer = .allocate(byteCount: bytes.count, alignment: 16)
+            bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        }
+        deinit { buffer.deallocate() }
+    }
+
+    static let magic: UInt32 = 0x3142_4455  // "UDB1"
+    static let none: UInt32 = .max
+    static let headerWords = 16
+    static let typeWords = 13
+
+    enum Header: Int {
+        case magic = 0, typeCount, stringCount, stringTable, stringBytes, typeTable, lists
+        case identifierIndex, identifierSlots, tagIndex, tagSlots, sourceCount, sourceList, totalSize
+    }
+
+    enum Field: Int {
+        case identifier = 0, key, description, referenceURL, version, flags, source
+        case parentsStart, parentsCount, ancestorsStart, ancestorsCount, tagsStart, tagsCount
+    }
+
+    static let exportedFlag: UInt32 = 1
+    static let hasVersionFlag: UInt32 = 2
+
+    /// The database compiled into this library.
+    static let builtIn: CompiledTypeDatabase? = {
+        let size = uti_builtin_typedb_size()
+        guard size >= headerWords * 4, let bytes = uti_builtin_typedb_bytes() else { return nil }
+        let database = CompiledTypeDatabase(base: UnsafeRawPointer(bytes), owner: nil, size: size)
+        return database.isWellFormed ? database : nil
+    }()
+
+    private init(base: UnsafeRawPointer, owner: OwnedBytes?, size: Int) {
+        self.base = base
+        self.owner = owner
+        self.size = size
+    }
+
+    /// A database over bytes made by `CompiledTypeDatabase.Writer`; `nil` when they are not one.
+    init?(bytes: [UInt8]) {
+        guard bytes.count >= Self.headerWords * 4 else { return nil }
+        let owner = OwnedBytes(bytes)
+        guard let pointer = owner.buffer.baseAddress else { return nil }
+        self.init(base: UnsafeRawPointer(pointer), owner: owner, size: bytes.count)
+        guard isWellFormed else { return nil }
+    }
+
+    private var isWellFormed: Bool {
+        header(.magic) == Self.magic && Int(header(.totalSize)) == size
+    }
+
+    @inline(__always)
+    func word(at byteOffset: Int) -> UInt32 {
+        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: byteOffset, as: UInt32.self))
+    }
+
+    @inline(__always)
+    func header(_ field: Header) -> UInt32 { word(at: field.rawValue * 4) }
+
+    var typeCount: Int { Int(header(.typeCount)) }
+
+    @inline(__always)
+    func field(_ field: Field, ofType index: Int) -> UInt32 {
+        word(at: Int(header(.typeTable)) + (index * Self.typeWords + field.rawValue) * 4)
+    }
+
+    @inline(__always)
+    func listWord(_ index: Int) -> UInt32 { word(at: Int(header(.lists)) + index * 4) }
+
+    // MARK: Strings
+
+    func string(_ id: UInt32) -> String? {
+        guard id != Self.none else { return nil }
+        return withStringBytes(id) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func withStringBytes<R>(_ id: UInt32, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let entry = Int(header(.stringTable)) + Int(id) * 8
+        let offset = Int(header(.stringBytes)) + Int(word(at: entry))
+        let length = Int(word(at: entry + 4))
+        return body(UnsafeRawBufferPointer(start: base + offset, count: length))
+    }
+
+    private func string(_ id: UInt32, equals key: UnsafeRawBufferPointer) -> Bool {
+        withStringBytes(id) { stored in
+            stored.count == key.count && (key.isEmpty || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0)
+        }
+    }
+
+    // MARK: Types
+
+    func identifier(ofType index: Int) -> String { string(field(.identifier, ofType: index)) ?? "" }
+    func key(ofType index: Int) -> String { string(field(.key, ofType: index)) ?? "" }
+    func typeDescription(ofType index: Int) -> String? { string(field(.description, ofType: index)) }
+    func referenceURL(ofType index: Int) -> String? { string(field(.referenceURL, ofType: index)) }
+    func isExported(_ index: Int) -> Bool { field(.flags, ofType: index) & Self.exportedFlag != 0 }
+
+    func version(ofType index: Int) -> Int? {
+        guard field(.flags, ofType: index) & Self.hasVersionFlag != 0 else { return nil }
+        return Int(Int32(bitPattern: field(.version, ofType: index)))
+    }
+
+    func source(ofType index: Int) -> String? {
+        let sourceIndex = Int(field(.source, ofType: index))
+        guard sourceIndex < Int(header(.sourceCount)) else { return nil }
+        return string(listWord(Int(header(.sourceList)) + sourceIndex))
+    }
+
+    /// The direct supertypes' type indices, in declaration order.
+    func parents(ofType index: Int) -> [Int] {
+        list(start: field(.parentsStart, ofType: index), count: field(.parentsCount, ofType: index))
+    }
+
+    /// All supertypes' type indices, depth-first in declaration order, each once.
+    func ancestors(ofType index: Int) -> [Int] {
+        list(start: field(.ancestorsStart, ofType: index), count: field(.ancestorsCount, ofType: index))
+    }
+
+    /// Whether type `index` has `ancestor` among its supertypes.
+    func type(_ index: Int, hasAncestor ancestor: Int) -> Bool {
+        let start = Int(field(.ancestorsStart, ofType: index))
+        let count = Int(field(.ancestorsCount, ofType: index))
+        for position in start..<(start + count) where Int(listWord(position)) == ancestor {
+            return true
+        }
+        return false
+    }
+
+    /// The tags in declaration order, grouped by class in the order the classes first appear.
+    func tags(ofType index: Int) -> [(tagClass: String, tags: [String])] {
+        let start = Int(field(.tagsStart, ofType: index))
+        let count = Int(field(.tagsCount, ofType: index))
+        var result: [(tagClass: String, tags: [String])] = []
+        for pair in 0..<count {
+            let tagClass = string(listWord(start + pair * 2)) ?? ""
+            let tag = string(listWord(start + pair * 2 + 1)) ?? ""
+            if let position = result.firstIndex(where: { $0.tagClass == tagClass }) {
+                result[position].tags.append(tag)
+            } else {
+                result.append((tagClass, [tag]))
+            }
+        }
+        return result
+    }
+
+    func declaration(ofType index: Int) -> TypeDeclaration {
+        var tags: [UTTagClass: [String]] = [:]
+        for (tagClass, values) in self.tags(ofType: index) {
+            tags[UTTagClass(rawValue: tagClass)] = values
+        }
+        return TypeDeclaration(
+            identifier: identifier(ofType: index),
+            conformsTo: parents(ofType: index).map { identifier(ofType: $0) },
+            typeDescription: typeDescription(ofType: index),
+            referenceURL: referenceURL(ofType: index),
+            version: version(ofType: index),
+            tags: tags,
+            kind: isExported(index) ? .exported : .imported,
+            source: source(ofType: index)
+        )
+    }
+
+    private func list(start: UInt32, count: UInt32) -> [Int] {
+        (0..<Int(count)).map { Int(listWord(Int(start) + $0)) }
+    }
+
+    // MARK: Indexes
+
+    /// The type whose lower-cased identifier is `key`.
+    func typeIndex(forKey key: String) -> Int? {
+        var key = key
+        return key.withUTF8 { keyBytes -> Int? in
+            let raw = UnsafeRawBufferPointer(keyBytes)
+            let slots = Int(header(.identifierSlots))
+            guard slots > 0 else { return nil }
+            let table = Int(header(.identifierIndex))
+            var slot = Int(Self.hash(raw) & UInt32(slots - 1))
+            while true {
+                let stored = word(at: table + slot * 8)
+                if stored == 0 { return nil }
+                if string(stored - 1, equals: raw) { return Int(word(at: table + slot * 8 + 4)) }
+                slot = (slot + 1) & (slots - 1)
+            }
+        }
+    }
+
+    /// The types claiming `tag` (lower-cased) in the tag class `classKey` (lower-cased), best first.
+    func typeIndices(forTagClassKey classKey: String, tagKey: String) -> [Int] {
+        var classKey = classKey
+        var tagKey = tagKey
+        return classKey.withUTF8 { classBytes in
+            tagKey.withUTF8 { tagBytes -> [Int] in
+                let slots = Int(header(.tagSlots))
+                guard slots > 0 else { return [] }
+                let table = Int(header(.tagIndex))
+                var hash = Self.hash(UnsafeRawBufferPointer(classBytes))
+                hash = Self.hash([0], seed: hash)
+                hash = Self.hash(UnsafeRawBufferPointer(tagBytes), seed: hash)
+                var slot = Int(hash & UInt32(slots - 1))
+                while true {
+                    let entry = table + slot * 16
+                    let storedClass = word(at: entry)
+                    if storedClass == 0 { return [] }
+                    if string(storedClass - 1, equals: UnsafeRawBufferPointer(classBytes)),
+                       string(word(at: entry + 4), equals: UnsafeRawBufferPointer(tagBytes)) {
+                        return list(start: word(at: entry + 8), count: word(at: entry + 12))
+                    }
+                    slot = (slot + 1) & (slots - 1)
+                }
+            }
+        }
+    }
+
+    static let fnvOffset: UInt32 = 2_166_136_261
+    static let fnvPrime: UInt32 = 16_777_619
+
+    /// FNV-1a over the bytes.
+    static func hash(_ bytes: some Sequence<UInt8>, seed: UInt32 = fnvOffset) -> UInt32 {
+        var hash = seed
+        for byte in bytes {
+            hash = (hash ^ UInt32(byte)) &* fnvPrime
+        }
+        return hash
+    }
+}
+
+#if canImport(Glibc)
+import func Glibc.memcmp
+#elseif canImport(Musl)
+import func Musl.memcmp
+#endif

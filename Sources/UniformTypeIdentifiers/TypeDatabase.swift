@@ -1,0 +1,308 @@
+internal import Synchronization
+
+/// The types this process knows: the built-in database compiled from `TypeDB/`, plus the
+/// declarations registered at run time (declaration files, apps' `Info.plist` files).
+///
+/// `UTType` answers every question through `TypeDatabase.shared`. Registered declarations take
+/// part in every lookup from the moment `register` returns.
+///
+/// Precedence for one identifier: an exported declaration always beats an imported one; between
+/// two of the same kind, a registered declaration replaces the built-in one and a later
+/// registration replaces an earlier one.
+///
+/// Precedence for one tag claimed by several types: public types first, then exported
+/// declarations, then registered before built-in, then declaration order (built-in: TypeDB files
+/// in name order, entries in file order; registered: registration order).
+public final class TypeDatabase: Sendable {
+    /// The database that `UTType` uses.
+    public static let shared = TypeDatabase()
+
+    let builtIn: CompiledTypeDatabase?
+    private let state = Mutex(Overlay())
+
+    /// A database with the built-in types, or an empty one.
+    public init(includingBuiltInTypes: Bool = true) {
+        builtIn = includingBuiltInTypes ? CompiledTypeDatabase.builtIn : nil
+    }
+
+    init(compiled: CompiledTypeDatabase?) {
+        builtIn = compiled
+    }
+
+    /// The number of built-in types.
+    public var builtInTypeCount: Int { builtIn?.typeCount ?? 0 }
+
+    // MARK: Registering
+
+    /// Adds declarations; they take part in every lookup from now on.
+    ///
+    /// - Returns: The types whose declaration is now in force (an imported declaration of a type
+    ///   that is already exported is not).
+    /// - Throws: `TypeDeclarationError` for an invalid identifier, an identifier declared twice
+    ///   with the same kind among `declarations`, or a conformance cycle; nothing is registered then.
+    @discardableResult
+    public func register(_ declarations: [TypeDeclaration]) throws(TypeDeclarationError) -> [UTType] {
+        var seen: [String: TypeDeclaration.Kind] = [:]
+        for declaration in declarations {
+            guard TypeDeclaration.isValidIdentifier(declaration.identifier) else {
+                throw TypeDeclarationError(file: declaration.source, entry: declaration.identifier,
+                                           problem: .invalidIdentifier(declaration.identifier))
+            }
+            let key = declaration.identifier.lowercased()
+            guard !key.hasPrefix("dyn.") else {
+                throw TypeDeclarationError(file: declaration.source, entry: declaration.identifier,
+                                           problem: .dynamicIdentifier(declaration.identifier))
+            }
+            if seen[key] == declaration.kind {
+                throw TypeDeclarationError(file: declaration.source, entry: declaration.identifier,
+                                           problem: .duplicateIdentifier(declaration.identifier))
+            }
+            seen[key] = declaration.kind
+        }
+        let effective: [String] = try state.withLock { overlay throws(TypeDeclarationError) -> [String] in
+            let candidate = Overlay(registered: overlay.registered + declarations, builtIn: builtIn)
+            try checkForCycles(from: declarations.map { $0.identifier.lowercased() }, in: candidate)
+            overlay = candidate
+            return declarations.compactMap { declaration in
+                let key = declaration.identifier.lowercased()
+                return candidate.entries[key]?.declaration == declaration ? declaration.identifier : nil
+            }
+        }
+        return effective.map { UTType(declaredIdentifier: $0) }
+    }
+
+    /// Adds the declarations of a property-list file (a declaration file or an app's `Info.plist`).
+    @discardableResult
+    public func registerDeclarations(contentsOfFile path: String) throws(TypeDeclarationError) -> [UTType] {
+        let declarations: [TypeDeclaration]
+        do {
+            declarations = try TypeDeclaration.declarations(contentsOfFile: path)
+        } catch let error as TypeDeclarationError {
+            throw error
+        } catch {
+            throw TypeDeclarationError(file: path, problem: .unreadable(String(describing: error)))
+        }
+        return try register(declarations)
+    }
+
+    /// Adds the declarations of every `*.plist` file in a directory, in file-name order.
+    @discardableResult
+    public func registerDeclarations(inDirectory path: String) throws(TypeDeclarationError) -> [UTType] {
+        let files: [String]
+        do {
+            files = try DirectoryListing.names(in: path).filter { $0.hasSuffix(".plist") }.sorted()
+        } catch {
+            throw TypeDeclarationError(file: path, problem: .unreadable(error.description))
+        }
+        var declarations: [TypeDeclaration] = []
+        for file in files {
+            let filePath = path.hasSuffix("/") ? path + file : path + "/" + file
+            do {
+                declarations += try TypeDeclaration.declarations(contentsOfFile: filePath)
+            } catch let error as TypeDeclarationError {
+                throw error
+            } catch {
+                throw TypeDeclarationError(file: filePath, problem: .unreadable(String(describing: error)))
+            }
+        }
+        return try register(declarations)
+    }
+
+    /// Removes every registered declaration that came from `source` (as recorded in `TypeDeclaration.source`).
+    public func unregisterDeclarations(fromSource source: String) {
+        state.withLock { overlay in
+            overlay = Overlay(registered: overlay.registered.filter { $0.source != source }, builtIn: builtIn)
+        }
+    }
+
+    private func checkForCycles(from keys: [String], in overlay: Overlay) throws(TypeDeclarationError) {
+        var finished = Set<String>()
+        var path: [String] = []
+        func visit(_ key: String) throws(TypeDeclarationError) {
+            if finished.contains(key) { return }
+            if let start = path.firstIndex(of: key) {
+                let cycle = path[start...].map { canonicalIdentifier(forKey: $0, in: overlay) ?? $0 }
+                    + [canonicalIdentifier(forKey: key, in: overlay) ?? key]
+                let declaration = overlay.entries[path[start]]?.declaration
+                throw TypeDeclarationError(file: declaration?.source, entry: declaration?.identifier,
+                                           problem: .conformanceCycle(cycle))
+            }
+            path.append(key)
+            for parent in parentKeys(of: key, in: overlay) { try visit(parent) }
+            path.removeLast()
+            finished.insert(key)
+        }
+        for key in keys { try visit(key) }
+    }
+
+    // MARK: Reading
+
+    /// A consistent view of the registered declarations, taken without holding the lock while it is used.
+    var snapshot: Overlay { state.withLock { $0 } }
+
+    enum Resolved {
+        case builtIn(Int)
+        case registered(TypeDeclaration)
+    }
+
+    func resolve(key: String, in overlay: Overlay) -> Resolved? {
+        if let entry = overlay.entries[key] { return .registered(entry.declaration) }
+        if let index = builtIn?.typeIndex(forKey: key) { return .builtIn(index) }
+        return nil
+    }
+
+    func canonicalIdentifier(forKey key: String, in overlay: Overlay) -> String? {
+        switch resolve(key: key, in: overlay) {
+        case .builtIn(let index): builtIn?.identifier(ofType: index)
+        case .registered(let declaration): declaration.identifier
+        case nil: nil
+        }
+    }
+
+    func declaration(forKey key: String, in overlay: Overlay) -> TypeDeclaration? {
+        switch resolve(key: key, in: overlay) {
+        case .builtIn(let index): builtIn?.declaration(ofType: index)
+        case .registered(let declaration): declaration
+        case nil: nil
+        }
+    }
+
+    /// The direct supertypes of a declared type, as keys.
+    func parentKeys(of key: String, in overlay: Overlay) -> [String] {
+        switch resolve(key: key, in: overlay) {
+        case .builtIn(let index):
+            guard let builtIn else { return [] }
+            return builtIn.parents(ofType: index).map { builtIn.key(ofType: $0) }
+        case .registered(let declaration):
+            return declaration.conformsTo.map { $0.lowercased() }
+        case nil:
+            return []
+        }
+    }
+
+    /// All supertypes reached from `parents` (keys), depth-first in declaration order, each once;
+    /// the parents themselves first among their own subtrees.
+    func ancestorKeys(ofParents parents: [String], in overlay: Overlay) -> [String] {
+        var result: [String] = []
+        var seen = Set<String>()
+        func visit(_ key: String) {
+            guard seen.insert(key).inserted else { return }
+            result.append(key)
+            if !overlay.overridesBuiltIn, let builtIn, overlay.entries[key] == nil, let index = builtIn.typeIndex(forKey: key) {
+                for ancestor in builtIn.ancestors(ofType: index) {
+                    let ancestorKey = builtIn.key(ofType: ancestor)
+                    if seen.insert(ancestorKey).inserted { result.append(ancestorKey) }
+                }
+                return
+            }
+            for parent in parentKeys(of: key, in: overlay) { visit(parent) }
+        }
+        for parent in parents { visit(parent) }
+        return result
+    }
+
+    /// Whether the declared type `key` has `ancestor` among its supertypes.
+    func declaredType(_ key: String, hasAncestor ancestor: String, in overlay: Overlay) -> Bool {
+        if !overlay.overridesBuiltIn, let builtIn, overlay.entries[key] == nil,
+           let index = builtIn.typeIndex(forKey: key) {
+            guard overlay.entries[ancestor] == nil, let ancestorIndex = builtIn.typeIndex(forKey: ancestor) else { return false }
+            return builtIn.type(index, hasAncestor: ancestorIndex)
+        }
+        return ancestorKeys(ofParents: parentKeys(of: key, in: overlay), in: overlay).contains(ancestor)
+    }
+
+    /// The declared types claiming a tag, best first, as (key, identifier, isExported).
+    func candidates(tagClass: UTTagClass, tag: String, in overlay: Overlay) -> [String] {
+        let classKey = tagClass.key
+        let tagKey = tag.lowercased()
+        var keys: [String] = overlay.tagIndex[CompiledTypeDatabase.TagKey(tagClass: classKey, tag: tagKey)] ?? []
+        if let builtIn {
+            for index in builtIn.typeIndices(forTagClassKey: classKey, tagKey: tagKey) {
+                let key = builtIn.key(ofType: index)
+                if overlay.entries[key] == nil { keys.append(key) }
+            }
+        }
+        guard !overlay.entries.isEmpty else { return keys }
+        return TypeGraph.preferenceOrder(keys) { key in
+            let exported: Bool = switch resolve(key: key, in: overlay) {
+            case .builtIn(let index): builtIn?.isExported(index) ?? false
+            case .registered(let declaration): declaration.kind == .exported
+            case nil: false
+            }
+            return (key.hasPrefix("public."), exported)
+        }
+    }
+
+    /// Every declared type: built-in ones in declaration order (replaced ones where a registered
+    /// declaration is in force), then registered ones that declare new identifiers.
+    public var declarations: [TypeDeclaration] {
+        let overlay = snapshot
+        var result: [TypeDeclaration] = []
+        var replaced = Set<String>()
+        if let builtIn {
+            for index in 0..<builtIn.typeCount {
+                let key = builtIn.key(ofType: index)
+                if let entry = overlay.entries[key] {
+                    result.append(entry.declaration)
+                    replaced.insert(key)
+                } else {
+                    result.append(builtIn.declaration(ofType: index))
+                }
+            }
+        }
+        for entry in overlay.entries.values.sorted(by: { $0.sequence < $1.sequence })
+        where !replaced.contains(entry.declaration.identifier.lowercased()) {
+            result.append(entry.declaration)
+        }
+        return result
+    }
+
+    /// The declaration in force for a type, or `nil` for a dynamic or undeclared type.
+    public func declaration(of type: UTType) -> TypeDeclaration? {
+        declaration(forKey: type.key, in: snapshot)
+    }
+}
+
+extension TypeDatabase {
+    /// The registered declarations in force, with the indexes lookups need.
+    struct Overlay: Sendable {
+        struct Entry: Sendable {
+            var declaration: TypeDeclaration
+            var sequence: Int
+        }
+
+        /// Everything registered, in order; the rest is derived from it.
+        var registered: [TypeDeclaration] = []
+        var entries: [String: Entry] = [:]
+        var tagIndex: [CompiledTypeDatabase.TagKey: [String]] = [:]
+        /// Whether a registered declaration replaces a built-in one, so that the built-in
+        /// precomputed ancestors can no longer be trusted.
+        var overridesBuiltIn = false
+
+        init() {}
+
+        init(registered: [TypeDeclaration], builtIn: CompiledTypeDatabase?) {
+            self.registered = registered
+            for (sequence, declaration) in registered.enumerated() {
+                let key = declaration.identifier.lowercased()
+                if let existing = entries[key], existing.declaration.kind == .exported, declaration.kind == .imported {
+                    continue
+                }
+                if let builtIn, let index = builtIn.typeIndex(forKey: key) {
+                    if builtIn.isExported(index) && declaration.kind == .imported { continue }
+                }
+                entries[key] = Entry(declaration: declaration, sequence: sequence)
+            }
+            for entry in entries.values.sorted(by: { $0.sequence < $1.sequence }) {
+                let key = entry.declaration.identifier.lowercased()
+                if builtIn?.typeIndex(forKey: key) != nil { overridesBuiltIn = true }
+                for (tagClass, tags) in entry.declaration.tags {
+                    for tag in tags {
+                        let tagKey = CompiledTypeDatabase.TagKey(tagClass: tagClass.key, tag: tag.lowercased())
+                        if tagIndex[tagKey]?.contains(key) != true { tagIndex[tagKey, default: []].append(key) }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+extension UTType {
+    /// Whether the type is `type` or a subtype of it. Constant-time in the number of types.
+    ///
+    ///     UTType.jpeg.conforms(to: .image)   => true
+    ///     UTType.jpeg.conforms(to: .jpeg)    => true
+    ///     UTType.image.conforms(to: .jpeg)   => false
+    public func conforms(to type: UTType) -> Bool {
+        if key == type.key { return true }
+        let database = TypeDatabase.shared
+        let overlay = database.snapshot
+        if !isDynamic, undeclaredParents.isEmpty, database.resolve(key: key, in: overlay) != nil {
+            return database.declaredType(key, hasAncestor: type.key, in: overlay)
+        }
+        return database.ancestorKeys(ofParents: parentKeys(database, overlay), in: overlay).contains(type.key)
+    }
+
+    /// Whether the type conforms to `type` and is not `type` itself.
+    public func isSubtype(of type: UTType) -> Bool {
+        key != type.key && conforms(to: type)
+    }
+
+    /// Whether `type` conforms to this type and is not this type itself.
+    public func isSupertype(of type: UTType) -> Bool {
+        type.isSubtype(of: self)
+    }
+
+    /// Every type this type conforms to, directly or not, itself excluded.
+    public var supertypes: Set<UTType> {
+        Set(orderedSupertypes)
+    }
+
+    /// The supertypes depth-first in declaration order: the order in which properties are inherited.
+    public var orderedSupertypes: [UTType] {
+        let database = TypeDatabase.shared
+        let overlay = database.snapshot
+        return database.ancestorKeys(ofParents: parentKeys(database, overlay), in: overlay).map { key in
+            if let identifier = database.canonicalIdentifier(forKey: key, in: overlay) {
+                return UTType(declaredIdentifier: identifier)
+            }
+            return UTType(undeclaredIdentifier: key, conformingTo: [])
+        }
+    }
+
+    /// The direct supertypes, in declaration order.
+    public var directSupertypes: [UTType] {
+        let database = TypeDatabase.shared
+        let overlay = database.snapshot
+        return parentKeys(database, overlay).map { key in
+            if let identifier = database.canonicalIdentifier(forKey: key, in: overlay) {
+                return UTType(declaredIdentifier: identifier)
+            }
+            return UTType(undeclaredIdentifier: key, conformingTo: [])
+        }
+    }
+}

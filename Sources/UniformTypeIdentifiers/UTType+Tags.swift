@@ -1,0 +1,82 @@
+extension UTType {
+    /// The type for a filename extension (without the dot), conforming to `supertype`.
+    ///
+    /// When no declared type claims the extension, a dynamic type stands for it. An extension
+    /// that contains a dot is not one (the extension is what follows the *last* dot), so the
+    /// result is `nil` rather than a dynamic type:
+    ///
+    ///     UTType(filenameExtension: "JPG")        => public.jpeg
+    ///     UTType(filenameExtension: "rmd")        => dyn.ah62d4rv4ge81e5pe (if nothing declares rmd)
+    ///     UTType(filenameExtension: "tar.gz")     => nil
+    public init?(filenameExtension: String, conformingTo supertype: UTType = .data) {
+        self.init(tag: filenameExtension, tagClass: .filenameExtension, conformingTo: supertype)
+    }
+
+    /// The type for a MIME type, conforming to `supertype`; a dynamic type when nothing declares it.
+    public init?(mimeType: String, conformingTo supertype: UTType = .data) {
+        self.init(tag: mimeType, tagClass: .mimeType, conformingTo: supertype)
+    }
+
+    /// The preferred type for a tag, conforming to `supertype` when one is given.
+    ///
+    /// When several types claim the tag, the preference is: public types first, then exported
+    /// declarations, then registered before built-in, then declaration order. When none does, a
+    /// dynamic type stands for the tag; `nil` when the tag is not valid for its class.
+    public init?(tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) {
+        guard let first = UTType.types(tag: tag, tagClass: tagClass, conformingTo: supertype).first else { return nil }
+        self = first
+    }
+
+    /// Every declared type claiming a tag and conforming to `supertype`, best first; when there is
+    /// none, the dynamic type for the tag; empty when the tag is not valid for its class.
+    public static func types(tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) -> [UTType] {
+        guard isValid(tag: tag, tagClass: tagClass) else { return [] }
+        let database = TypeDatabase.shared
+        let overlay = database.snapshot
+        var result: [UTType] = []
+        for key in database.candidates(tagClass: tagClass, tag: tag, in: overlay) {
+            if let supertype, key != supertype.key,
+               !database.declaredType(key, hasAncestor: supertype.key, in: overlay) {
+                continue
+            }
+            if let identifier = database.canonicalIdentifier(forKey: key, in: overlay) {
+                result.append(UTType(declaredIdentifier: identifier))
+            }
+        }
+        if result.isEmpty {
+            let normalized = tagClass == .filenameExtension || tagClass == .mimeType ? tag.lowercased() : tag
+            let dynamic = DynamicTypeIdentifier(
+                conformsTo: supertype.map { [$0.identifier] } ?? [],
+                tags: [(tagClass.rawValue, normalized)]
+            )
+            result.append(UTType(declaredIdentifier: dynamic.identifier))
+        }
+        return result
+    }
+
+    private static func isValid(tag: String, tagClass: UTTagClass) -> Bool {
+        guard !tag.isEmpty, !tag.contains("\0") else { return false }
+        if tagClass == .filenameExtension {
+            return !tag.contains(".") && !tag.contains("/")
+        }
+        return true
+    }
+
+    /// The tags by class; for a dynamic type, the tags its identifier encodes.
+    public var tags: [UTTagClass: [String]] {
+        if isDynamic {
+            var tags: [UTTagClass: [String]] = [:]
+            for pair in DynamicTypeIdentifier(identifier: identifier)?.tags ?? [] {
+                tags[UTTagClass(rawValue: pair.tagClass), default: []].append(pair.tag)
+            }
+            return tags
+        }
+        return TypeDatabase.shared.declaration(of: self)?.tags ?? [:]
+    }
+
+    /// The first filename extension of the type, without the dot.
+    public var preferredFilenameExtension: String? { tags[.filenameExtension]?.first }
+
+    /// The first MIME type of the type.
+    public var preferredMIMEType: String? { tags[.mimeType]?.first }
+}

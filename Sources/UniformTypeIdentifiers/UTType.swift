@@ -1,0 +1,115 @@
+/// A type of data: a file format, a family of formats, or an abstract kind such as `public.content`.
+///
+/// Types form a hierarchy with many parents: `public.jpeg` conforms to `public.image`, which
+/// conforms to `public.data` (and so to `public.item`) and to `public.content`. A type is named
+/// by its identifier; identifiers compare case-insensitively.
+///
+/// A type is *declared* when the database (built-in or registered declarations) knows it, and
+/// *dynamic* when it stands for a tag no declared type claims (`dyn.ah62d4rv4ge8043a` is the
+/// filename extension `md` conforming to `public.data`). A type made with
+/// `init(exportedAs:conformingTo:)` for an identifier nobody declares is neither.
+public struct UTType: Sendable {
+    /// The type's identifier, as its declaration spells it (`public.jpeg`).
+    public let identifier: String
+    /// The identifier folded for comparison.
+    let key: String
+    /// For a type that is neither declared nor dynamic: the supertype its creator gave.
+    let undeclaredParents: [String]
+
+    init(declaredIdentifier identifier: String) {
+        self.identifier = identifier
+        self.key = identifier.lowercased()
+        self.undeclaredParents = []
+    }
+
+    init(undeclaredIdentifier identifier: String, conformingTo parents: [String]) {
+        self.identifier = identifier
+        self.key = identifier.lowercased()
+        self.undeclaredParents = parents.map { $0.lowercased() }
+    }
+
+    /// The type with this identifier, or `nil` when the identifier is neither declared nor a valid
+    /// dynamic identifier.
+    ///
+    ///     UTType("public.jpeg")            => public.jpeg
+    ///     UTType("PUBLIC.JPEG")            => public.jpeg
+    ///     UTType("dyn.ah62d4rv4ge8043a")   => the dynamic type of the extension md
+    ///     UTType("com.example.unknown")    => nil
+    public init?(_ identifier: String) {
+        self.init(identifier: identifier, allowUndeclared: false)
+    }
+
+    /// The type with this identifier; with `allowUndeclared`, a type that keeps the identifier's
+    /// identity even when nothing declares it (it is then neither dynamic nor declared, and has no
+    /// supertypes). `nil` when `identifier` is not a valid identifier.
+    public init?(identifier: String, allowUndeclared: Bool) {
+        let database = TypeDatabase.shared
+        let key = identifier.lowercased()
+        if let canonical = database.canonicalIdentifier(forKey: key, in: database.snapshot) {
+            self.init(declaredIdentifier: canonical)
+        } else if key.hasPrefix("dyn.") {
+            guard DynamicTypeIdentifier(identifier: identifier) != nil else { return nil }
+            self.init(declaredIdentifier: identifier)
+        } else if allowUndeclared && TypeDeclaration.isValidIdentifier(identifier) {
+            self.init(undeclaredIdentifier: identifier, conformingTo: [])
+        } else {
+            return nil
+        }
+    }
+
+    /// The type your program exports with this identifier.
+    ///
+    /// When a declaration of `identifier` is registered (or built in), that declaration is used.
+    /// Otherwise the result keeps the identifier and conforms to `parentType`, without being declared.
+    public init(exportedAs identifier: String, conformingTo parentType: UTType? = nil) {
+        self.init(claimedIdentifier: identifier, conformingTo: parentType)
+    }
+
+    /// The type your program imports with this identifier; see `init(exportedAs:conformingTo:)`.
+    public init(importedAs identifier: String, conformingTo parentType: UTType? = nil) {
+        self.init(claimedIdentifier: identifier, conformingTo: parentType)
+    }
+
+    private init(claimedIdentifier identifier: String, conformingTo parentType: UTType?) {
+        let database = TypeDatabase.shared
+        if let canonical = database.canonicalIdentifier(forKey: identifier.lowercased(), in: database.snapshot) {
+            self.init(declaredIdentifier: canonical)
+        } else {
+            self.init(undeclaredIdentifier: identifier, conformingTo: parentType.map { [$0.identifier] } ?? [])
+        }
+    }
+}
+
+extension UTType: Hashable {
+    public static func == (lhs: UTType, rhs: UTType) -> Bool { lhs.key == rhs.key }
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+}
+
+extension UTType: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The identifier.
+    public var description: String { identifier }
+
+    public var debugDescription: String {
+        if let localizedDescription { return "\(identifier) (\(localizedDescription))" }
+        return identifier
+    }
+}
+
+extension UTType: Codable {
+    /// Decodes a type from its identifier; an identifier nothing declares keeps its identity
+    /// (see `init(identifier:allowUndeclared:)`) so that stored data survives a missing declaration.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let identifier = try container.decode(String.self)
+        guard let type = UTType(identifier: identifier, allowUndeclared: true) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(identifier)' is not a type identifier")
+        }
+        self = type
+    }
+
+    /// Encodes the identifier.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(identifier)
+    }
+}

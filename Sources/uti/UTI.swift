@@ -1,0 +1,17 @@
+import ArgumentParser
+
+@main
+struct UTI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "uti",
+        abstract: "Uniform Type Identifiers for Linux: the type database, identification and routing.",
+        discussion: """
+            Types are Apple's identifiers (public.jpeg, com.apple.bundle) with their conformance \
+            hierarchy, filename extensions and MIME types. Extra declarations (plist files with \
+            UTExportedTypeDeclarations / UTImportedTypeDeclarations) come from --types FILE and from \
+            the directories listed in UTI_TYPES_PATH (colon-separated).
+            """,
+        version: "0.1.0",
+        subcommands: [Info.self, Conforms.self, Types.self]
+    )
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// Runs the built `uti` executable, the way a person or a script would.
+struct CommandResult {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+
+    var lines: [String] { standardOutput.split(separator: "\n").map(String.init) }
+}
+
+enum UTIBinary {
+    /// `uti` sits beside the test bundle in the build products directory.
+    static let url: URL = {
+        let executable = URL(filePath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = executable.deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appending(path: "uti")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return executable.deletingLastPathComponent().appending(path: "uti")
+    }()
+
+    static func run(_ arguments: [String], environment: [String: String] = [:], input: Data? = nil) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged.removeValue(forKey: "UTI_TYPES_PATH")
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        let output = Pipe(), error = Pipe(), standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = standardInput
+        try process.run()
+        if let input { standardInput.fileHandleForWriting.write(input) }
+        try standardInput.fileHandleForWriting.close()
+        // Read both pipes to the end before waiting, so that a full pipe cannot stall the child.
+        let errorData = LockedData()
+        let reader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorData.isSet { usleep(1_000) }
+        return CommandResult(status: process.terminationStatus,
+                             standardOutput: String(decoding: outputData, as: UTF8.self),
+                             standardError: String(decoding: errorData.value, as: UTF8.self))
+    }
+}
+
+/// Data handed from the thread that drains standard error.
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    func set(_ value: Data) { lock.withLock { data = value } }
+    var isSet: Bool { lock.withLock { data != nil } }
+    var value: Data { lock.withLock { data ?? Data() } }
+}
+
+/// Parses one line of `--json` output.
+func jsonObject(_ line: String) throws -> [String: Any] {
+    let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+    return try #require(object as? [String: Any])
+}

@@ -1,0 +1,47 @@
+import Testing
+@testable import UniformTypeIdentifiers
+
+@Suite("The compiled database")
+struct CompiledDatabaseTests {
+    @Test("the compiled database in CTypeDatabase is up to date with TypeDB/")
+    func upToDate() throws {
+        let compiled = try CompiledTypeDatabase.compile(typeDB: Reference.packageRoot.appending(path: "TypeDB").path)
+        #expect(compiled == CompiledTypeDatabase.builtInBytes, "run `swift run compile-typedb` after editing TypeDB/")
+        #expect(TypeDatabase.shared.builtInTypeCount > 2_000)
+    }
+
+    @Test func writerAndReaderAgree() throws {
+        let declarations = [
+            TypeDeclaration(identifier: "test.root", typeDescription: "Root", version: 2, kind: .exported, source: "a.plist"),
+            TypeDeclaration(identifier: "Test.Child", conformsTo: ["test.root"], referenceURL: "https://example.com",
+                            tags: [.filenameExtension: ["chd", "CHILD"], .mimeType: ["application/x-child"]], kind: .imported, source: "b.plist"),
+            TypeDeclaration(identifier: "public.child", conformsTo: ["test.root"], tags: [.filenameExtension: ["child"]], kind: .imported, source: "b.plist"),
+            TypeDeclaration(identifier: "test.grandchild", conformsTo: ["test.child", "test.root"], kind: .exported, source: "b.plist"),
+        ]
+        var writer = CompiledTypeDatabase.Writer()
+        let database = try #require(CompiledTypeDatabase(bytes: try writer.compile(declarations)))
+        #expect(database.typeCount == 4)
+        let child = try #require(database.typeIndex(forKey: "test.child"))
+        #expect(database.declaration(ofType: child) == declarations[1])
+        #expect(database.declaration(ofType: try #require(database.typeIndex(forKey: "test.root"))) == declarations[0])
+        #expect(database.typeIndex(forKey: "test.none") == nil)
+        let grandchild = try #require(database.typeIndex(forKey: "test.grandchild"))
+        #expect(database.ancestors(ofType: grandchild).map { database.identifier(ofType: $0) } == ["Test.Child", "test.root"])
+        // public.child beats Test.Child for `child` although it is declared later.
+        #expect(database.typeIndices(forTagClassKey: "public.filename-extension", tagKey: "child").map { database.identifier(ofType: $0) }
+                == ["public.child", "Test.Child"])
+        #expect(database.typeIndices(forTagClassKey: "public.mime-type", tagKey: "application/x-child") == [child])
+        #expect(database.typeIndices(forTagClassKey: "public.mime-type", tagKey: "application/x-none").isEmpty)
+    }
+
+    @Test func theCompilerRefusesCyclesAndUndeclaredParents() throws {
+        var writer = CompiledTypeDatabase.Writer()
+        #expect(throws: TypeDeclarationError.self) {
+            try writer.compile([TypeDeclaration(identifier: "a.b", conformsTo: ["a.c"]), TypeDeclaration(identifier: "a.c", conformsTo: ["a.b"])])
+        }
+        var other = CompiledTypeDatabase.Writer()
+        #expect(throws: TypeDeclarationError.self) {
+            try other.compile([TypeDeclaration(identifier: "a.b", conformsTo: ["a.missing"])])
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import UniformTypeIdentifiers
+
+/// The declared type that claims a MIME type, whatever it conforms to.
+func declaredType(mimeType: String) -> UTType? {
+    UTType.types(tag: mimeType, tagClass: .mimeType, conformingTo: nil).first(where: \.isDeclared)
+}
+
+@Suite("Coverage of libmagic and freedesktop", .enabled(if: Reference.isAvailable))
+struct CoverageTests {
+    @Test("every MIME type libmagic 5.44 can print resolves to a declared type")
+    func libmagicMIMETypes() throws {
+        let text = try String(contentsOf: Reference.directory.appending(path: "libmagic-5.44-all-mimes.txt"), encoding: .utf8)
+        let mimeTypes = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        #expect(mimeTypes.count == 752)
+        let unresolved = mimeTypes.filter { declaredType(mimeType: $0) == nil }
+        #expect(unresolved.isEmpty, "\(unresolved.count) unresolved: \(unresolved.prefix(20))")
+    }
+
+    @Test("MIME aliases land on one type")
+    func aliases() throws {
+        let pairs = [
+            ("application/x-gzip", "application/gzip"), ("application/x-bzip2", "application/x-bzip"),
+            ("image/x-ms-bmp", "image/bmp"), ("application/x-zip-compressed", "application/zip"),
+            ("text/x-script.python", "text/x-python"),
+        ]
+        for (alias, name) in pairs {
+            let aliasType = try #require(declaredType(mimeType: alias), "\(alias)")
+            let nameType = try #require(declaredType(mimeType: name), "\(name)")
+            #expect(aliasType == nameType, "\(alias) and \(name)")
+        }
+    }
+
+    /// Apple's own tag assignments, which stand where freedesktop lumps together types Apple tells apart
+    /// (freedesktop's image/heif has image/heic as an alias; Apple declares public.heic for it).
+    private static func appleTagOwners() throws -> (extensions: [String: Set<String>], mimeTypes: [String: Set<String>]) {
+        var extensions: [String: Set<String>] = [:], mimeTypes: [String: Set<String>] = [:]
+        for row in try Reference.table("apple-system-types.tsv") {
+            let identifier = row["identifier"] ?? ""
+            for tag in Reference.words(row["filenameExtensions"]) { extensions[tag.lowercased(), default: []].insert(identifier) }
+            for tag in Reference.words(row["mimeTypes"]) { mimeTypes[tag.lowercased(), default: []].insert(identifier) }
+        }
+        return (extensions, mimeTypes)
+    }
+
+    @Test("every freedesktop type resolves, with its aliases, globs and sub-class-of relations",
+          arguments: ["freedesktop.org-2.4.xml.in", "/usr/share/mime/packages/freedesktop.org.xml"])
+    func freedesktop(file: String) throws {
+        let url = file.hasPrefix("/") ? URL(filePath: file) : Reference.directory.appending(path: file)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            print("notice: \(url.path) is absent (Debian's shared-mime-info); skipped")
+            return
+        }
+        let types = try Reference.freedesktopTypes(at: url)
+        #expect(types.count > 800)
+        let appleTypes = Set(try Reference.table("apple-system-types.tsv").compactMap { $0["identifier"] })
+        let apple = try Self.appleTagOwners()
+        // The system's older copy (2.2) must resolve, aliases and globs included, but where 2.4 moved a
+        // glob, split an alias into a type of its own or changed a sub-class-of relation (2.2 had C#
+        // under C source, *.pyx as Python), 2.4 is what the database follows.
+        let current = !file.hasPrefix("/")
+        for mime in types {
+            guard let type = declaredType(mimeType: mime.name) else {
+                Issue.record("\(mime.name) does not resolve")
+                continue
+            }
+            for alias in mime.aliases {
+                let aliasType = declaredType(mimeType: alias)
+                let applesOwn = aliasType.map { apple.mimeTypes[alias]?.contains($0.identifier) == true } ?? false
+                #expect(aliasType == type || applesOwn || (!current && aliasType != nil), "alias \(alias) of \(mime.name) (\(type.identifier))")
+            }
+            for ext in mime.extensions {
+                let claimants = UTType.types(tag: ext, tagClass: .filenameExtension, conformingTo: nil)
+                let applesOwn = claimants.first.map { apple.extensions[ext]?.contains($0.identifier) == true } ?? false
+                let resolves = claimants.first?.isDeclared == true
+                #expect(claimants.contains(type) || applesOwn || (!current && resolves), "*.\(ext) of \(mime.name) (\(type.identifier))")
+            }
+            guard current else { continue }
+            for parent in mime.parents {
+                guard var parentType = declaredType(mimeType: parent) else {
+                    Issue.record("parent \(parent) of \(mime.name) does not resolve")
+                    continue
+                }
+                // Between two Apple formats Apple's answer stands (public.html is not public.plain-text),
+                // except containment (an EPUB is a ZIP archive).
+                let bothApple = appleTypes.contains(type.identifier) && appleTypes.contains(parentType.identifier)
+                if bothApple && !parentType.conforms(to: .archive) { continue }
+                // freedesktop files scripts under application/x-executable ("runnable"); a script is an
+                // executable but not a Unix binary.
+                if parentType == .unixExecutable && type.conforms(to: .text) { parentType = .executable }
+                // An edge that would close a cycle is left out.
+                #expect(type.conforms(to: parentType) || parentType.conforms(to: type),
+                        "\(mime.name) (\(type.identifier)) sub-class-of \(parent) (\(parentType.identifier))")
+            }
+        }
+    }
+
+    @Test("conformance answers real questions")
+    func conformanceByFamily() throws {
+        let appleTypes = Set(try Reference.table("apple-system-types.tsv").compactMap { $0["identifier"] })
+        let types = try Reference.freedesktopTypes(at: Reference.directory.appending(path: "freedesktop.org-2.4.xml.in"))
+        let families: [(prefix: String, supertype: UTType)] = [
+            ("image/", .image), ("audio/", .audio), ("video/", .audiovisualContent), ("font/", .font), ("text/", .text),
+        ]
+        for mime in types {
+            guard let type = declaredType(mimeType: mime.name) else { continue }
+            // Apple's classification stands for Apple's types (EPS is PostScript, an M3U file a playlist);
+            // playlists filed under audio/ and video/ are playlists; text/x-devicetree-binary is text in name only.
+            let exempt = appleTypes.contains(type.identifier) || type.conforms(to: .playlist)
+                || mime.name == "text/x-devicetree-binary"
+            for family in families where mime.name.hasPrefix(family.prefix) && !exempt {
+                #expect(type.conforms(to: family.supertype), "\(mime.name) (\(type.identifier)) conforms to \(family.supertype)")
+            }
+            #expect(type.conforms(to: .item) || type.identifier.hasPrefix("public.") == false && !type.conforms(to: .data),
+                    "\(mime.name) (\(type.identifier)) conforms to public.item")
+        }
+        let checks: [(String, UTType)] = [
+            ("text/x-python", .pythonScript), ("application/x-shellscript", .shellScript), ("text/markdown", .plainText),
+            ("application/x-7z-compressed", .archive), ("application/x-rar", .archive), ("application/x-xz", .archive),
+            ("application/vnd.debian.binary-package", .archive), ("font/woff2", .font), ("audio/flac", .audio),
+            ("video/x-matroska", .movie), ("video/webm", .movie), ("image/webp", .image), ("application/x-executable", .executable),
+            ("application/json", .json), ("application/xml", .xml), ("image/svg+xml", .xml), ("text/x-csrc", .sourceCode),
+            ("application/x-sharedlib", .executable), ("text/x-ruby", .script),
+        ]
+        for (mime, supertype) in checks {
+            let type = try #require(declaredType(mimeType: mime), "\(mime)")
+            #expect(type.conforms(to: supertype), "\(mime) (\(type.identifier)) conforms to \(supertype)")
+        }
+    }
+
+    @Test("every declared type that has a tag is an item")
+    func taggedTypesAreItems() {
+        for declaration in TypeDatabase.shared.declarations where !declaration.tags.isEmpty {
+            guard let type = UTType(declaration.identifier) else { continue }
+            #expect(type.conforms(to: .item), "\(declaration.identifier)")
+        }
+    }
+}

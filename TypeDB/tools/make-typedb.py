@@ -1,0 +1,1211 @@
+#!/usr/bin/env python3
+"""Build uti's built-in type database (TypeDB/*.plist) from public reference data.
+
+    python3 TypeDB/tools/make-typedb.py [SHARED_REFERENCE_DIR] [--out TYPEDB_DIR]
+
+Inputs (read only; the reference directory defaults to <repo>/../shared/reference):
+  apple-system-types.tsv              964 Apple types: identifier, conformance, extensions, MIME types
+  uttype-constants.tsv                Apple's UTType constants (3 newer ones are not in the TSV)
+  freedesktop.org-2.4.xml.in          shared-mime-info 2.4: MIME types, globs, aliases, sub-class-of
+  /usr/share/mime/packages/freedesktop.org.xml
+                                      the system's shared-mime-info (2.2); types only found there are added
+  libmagic-5.44-all-mimes.txt         every MIME string libmagic 5.44 can answer
+  libmagic-5.44-mimes.tsv             ... with the Magdir file (a family hint) and the extensions it saw
+  libmagic-5.44-builtin-mimes.tsv     ... the ones only libmagic's C code emits (inode/*, CDF, ...)
+
+Output: one XML property list per family, Apple's Info.plist schema
+(UTExportedTypeDeclarations / UTImportedTypeDeclarations), plus a printed summary.
+The same inputs always give byte-identical files.
+
+The steps, in order (each is a function below):
+  1. Apple types, unchanged: identifiers, conformance, tags in Apple's order.
+  2. freedesktop types are mapped onto a type: the Apple type declaring the MIME type (or an alias),
+     else a curated identifier (CURATED_IDENTIFIERS), else a mechanical `uti.mime.<type>.<subtype>`.
+     Their MIME types, aliases and simple `*.ext` globs become tags.
+  3. Conformance for every type we add: freedesktop's sub-class-of, curated parents, then the kind
+     (image/audio/movie/font/text/script/archive/...) read from the media type, icon and comment.
+  4. libmagic's MIME strings: each lands on exactly one type (alias, x-/no-x- variant,
+     LIBMAGIC_EQUIVALENTS), or gets a new `uti.mime.*` type whose kind comes from its Magdir file.
+  5. Families (which file a type goes into), then the tag-preference check against Apple's data.
+  6. Validation (identifiers, parents declared, no cycles, everything rooted at public.item), write.
+"""
+
+import argparse
+import collections
+import csv
+import os
+import plistlib
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+# --------------------------------------------------------------------------------------------------
+# Curated tables. Everything a person decided by hand lives here; the rest is mechanical.
+# --------------------------------------------------------------------------------------------------
+
+# freedesktop MIME type -> identifier. Used before the automatic mapping. Three kinds of entries:
+#   * Apple types whose MIME tag differs from freedesktop's (text/x-csrc vs Apple's untagged public.c-source);
+#   * Apple types the TSV lists without tags (public.avif, public.named-pipe, ...);
+#   * identifiers other vendors declare and apps use (org.matroska.mkv, com.rarlab.rar-archive, ...),
+#     and Apple identifiers newer than the TSV (public.jpeg-xl, com.adobe.raw-image, public.iso-image).
+CURATED_IDENTIFIERS = {
+    # source code and scripts Apple declares without MIME types
+    "text/x-csrc": "public.c-source",
+    "text/x-chdr": "public.c-header",
+    "text/x-c++src": "public.c-plus-plus-source",
+    "text/x-c++hdr": "public.c-plus-plus-header",
+    "text/x-objcsrc": "public.objective-c-source",
+    "text/x-objc++src": "public.objective-c-plus-plus-source",
+    "text/x-java": "com.sun.java-source",
+    "text/x-python": "public.python-script",
+    "application/x-perl": "public.perl-script",
+    "application/x-ruby": "public.ruby-script",
+    "application/x-php": "public.php-script",
+    "text/x-shellscript": "public.shell-script",
+    "text/x-csh": "public.csh-script",
+    "text/x-asm": "public.assembly-source",
+    "text/x-fortran": "public.fortran-source",
+    "text/x-pascal": "public.pascal-source",
+    "text/x-adasrc": "public.ada-source",
+    "text/x-patch": "public.patch-file",
+    "text/x-makefile": "public.make-source",
+    "text/x-log": "com.apple.log",
+    # binaries
+    "application/x-executable": "public.unix-executable",
+    "application/x-object": "public.object-code",
+    "application/x-java": "com.sun.java-class",
+    "application/x-class-file": "com.sun.java-class",
+    # archives
+    "application/x-xar": "com.apple.xar-archive",
+    "application/x-cpio": "public.cpio-archive",
+    "application/x-compressed-tar": "org.gnu.gnu-zip-tar-archive",
+    "application/x-bzip2-compressed-tar": "public.tar-bzip2-archive",
+    "application/x-xz-compressed-tar": "org.tukaani.tar-xz-archive",
+    "application/vnd.ms-cab-compressed": "com.microsoft.cab",
+    "application/vnd.rar": "com.rarlab.rar-archive",
+    "application/x-apple-diskimage": "com.apple.disk-image-udif",
+    "application/vnd.efi.iso": "public.iso-image",
+    # links
+    "application/x-mswinurl": "com.microsoft.internet-shortcut",
+    # images
+    "image/avif": "public.avif",
+    "image/jxl": "public.jpeg-xl",
+    "image/x-adobe-dng": "com.adobe.raw-image",
+    "image/x-dcraw": "public.camera-raw-image",
+    "image/x-exr": "com.ilm.openexr-image",
+    "image/x-icns": "com.apple.icns",
+    "image/x-sgi": "com.sgi.sgi-image",
+    "image/vnd.fpx": "com.kodak.flashpix-image",
+    "image/x-eps": "com.adobe.encapsulated-postscript",
+    "application/illustrator": "com.adobe.illustrator.ai-image",
+    # audio and video
+    "audio/mp2": "public.mp2",
+    "audio/x-aifc": "public.aifc-audio",
+    "audio/x-m4b": "com.apple.protected-mpeg-4-audio-b",
+    "audio/x-ms-wma": "com.microsoft.windows-media-wma",
+    "audio/x-ms-asx": "com.microsoft.advanced-stream-redirector",  # automatic rule picks .wmx
+    "video/mp2t": "public.mpeg-2-transport-stream",
+    "video/dv": "public.dv-movie",
+    "video/x-flic": "public.flc-animation",
+    "video/matroska": "org.matroska.mkv",
+    "audio/matroska": "org.matroska.mka",
+    "audio/ogg": "org.xiph.ogg-audio",
+    "video/ogg": "org.xiph.ogg-video",
+    "audio/x-opus+ogg": "org.xiph.opus",
+    # fonts
+    "font/collection": "public.truetype-collection-font",
+    "application/x-font-type1": "com.adobe.postscript-font",
+    # text
+    "text/markdown": "net.daringfireball.markdown",
+    "application/typescript": "com.microsoft.typescript",
+    # security
+    "application/pkix-cert": "public.x509-certificate",
+    # misc
+    "application/x-bittorrent": "org.bittorrent.torrent",
+    "application/vnd.iccprofile": "com.apple.colorsync-profile",
+    # file-system objects (freedesktop's inode/* and libmagic's)
+    "inode/directory": "public.folder",
+    "inode/symlink": "public.symlink",
+    "inode/mount-point": "public.volume",
+    "inode/fifo": "public.named-pipe",
+    "inode/socket": "public.socket",
+    "inode/chardevice": "public.character-special",
+    "inode/blockdevice": "public.block-special",
+}
+
+# Parents for identifiers we add by hand (besides what freedesktop's sub-class-of gives).
+CURATED_PARENTS = {
+    "com.apple.disk-image-udif": ["public.disk-image", "public.data"],
+    "public.iso-image": ["public.disk-image", "public.data"],
+    "com.rarlab.rar-archive": ["public.data", "public.archive"],
+    "org.matroska.mkv": ["public.movie"],
+    "org.matroska.mka": ["public.audio"],
+    "org.xiph.ogg-audio": ["public.audio"],
+    "org.xiph.ogg-video": ["public.movie"],
+    "org.xiph.opus": ["org.xiph.ogg-audio"],
+    "net.daringfireball.markdown": ["public.plain-text"],
+    "com.microsoft.typescript": ["public.script"],
+    "public.jpeg-xl": ["public.image"],
+    "com.adobe.raw-image": ["public.camera-raw-image"],
+    "org.bittorrent.torrent": ["public.data"],
+    "com.apple.linkpresentation.metadata": ["public.data"],
+    "uti.mime.message.rfc822": ["public.email-message"],
+    "uti.mime.application.x-sharedlib": ["public.elf-binary"],
+    "uti.mime.application.x-ms-shortcut": ["com.apple.resolvable"],
+    "uti.mime.application.vnd.efi.img": ["public.disk-image"],
+    "uti.mime.application.x-zerosize": ["public.data"],
+    "uti.mime.application.x-partial-download": ["public.data"],
+    "uti.mime.application.x-coff": ["public.object-code"],
+    "uti.mime.application.wasm": ["public.data", "public.executable"],
+    "uti.mime.application.x-ole-storage": ["public.data"],                  # a container, not a document
+    "uti.mime.application.ogg": ["public.audiovisual-content"],             # containers: audio or video
+    "uti.mime.application.x-matroska": ["public.audiovisual-content"],
+    "uti.mime.application.annodex": ["public.audiovisual-content"],
+    "uti.mime.text.x-devicetree-binary": ["public.data"],                   # text/ in name only
+    "uti.mime.application.x-troff-man-compressed": ["public.data"],
+    # libmagic-only types: these replace the kind libmagic's Magdir file and media type suggest
+    "uti.mime.application.x-pie-executable": ["public.elf-binary", "public.unix-executable"],
+    "uti.mime.application.vnd.ms-office": ["uti.mime.application.x-ole-storage"],
+    "uti.mime.application.encrypted": ["uti.mime.application.x-ole-storage"],
+    "uti.mime.application.quickbooks": ["uti.mime.application.x-ole-storage"],
+    "uti.mime.application.x-rpt": ["uti.mime.application.x-ole-storage"],
+    "uti.mime.application.vnd.ms-outlook": ["public.data", "public.message"],
+    "uti.mime.application.vnd.gentoo.ebuild": ["public.bash-script"],
+    "uti.mime.application.vnd.gentoo.eclass": ["public.bash-script"],
+    "uti.mime.application.vnd.gentoo.manifest": ["public.plain-text"],
+    "uti.mime.audio.x-xbox-executable": ["public.data", "public.executable"],     # sic: audio/
+    "uti.mime.audio.x-xbox360-executable": ["public.data", "public.executable"],
+}
+
+# libmagic Magdir files whose formats live inside a container we already have a type for
+# (used when nothing more precise applies), and those that hold programming languages.
+MAGDIR_CONTAINERS = {
+    "ole2compounddocs": "application/x-ole-storage",
+    "riff": "application/x-riff",
+    "iff": "application/x-iff",
+    "msooxml": "org.openxmlformats.openxml",
+    "sgml": "public.xml",
+}
+MAGDIR_SOURCE_CODE = {"c-lang", "lisp", "forth", "clojure", "algol68", "pascal", "fortran", "java", "lua",
+                      "assembler", "javascript"}
+MAGDIR_SCRIPTS = {"commands", "perl", "python", "ruby", "tcl"}
+
+# Apple identifiers newer than the TSV (macOS 15 SDK constants in uttype-constants.tsv) that no
+# freedesktop type maps onto; declared so that the UTType constants resolve.
+NEWER_APPLE_TYPES = ["com.apple.linkpresentation.metadata"]
+
+# Identifiers Apple's own declarations conform to but the TSV does not declare. Device types, like
+# the rest of Apple's device tree, are not rooted at public.item.
+MISSING_APPLE_PARENTS = {"com.apple.homebuttonless-device": ["com.apple.device"]}
+
+# libmagic MIME string (lower-case) -> the MIME type of the type it means, when neither the string
+# itself, a freedesktop alias, nor its x-/no-x- twin finds it.
+LIBMAGIC_EQUIVALENTS = {
+    # same format, another name (freedesktop's name on the right)
+    "application/x-empty": "application/x-zerosize",        # libmagic: empty buffer
+    "inode/x-empty": "application/x-zerosize",              # libmagic: empty regular file
+    "application/x-coredump": "application/x-core",
+    "application/x-java-applet": "application/x-java",      # "compiled Java class data"
+    "application/x-bytecode.python": "application/x-python-bytecode",
+    "application/cdfv2": "application/x-ole-storage",       # Composite Document File V2
+    "application/vnd.ms-msi": "application/x-msi",
+    "application/vnd.pagemaker": "application/x-pagemaker",
+    "application/x-ace-compressed": "application/x-ace",
+    "application/x-kdelnk": "application/x-desktop",
+    "application/x-ms-thumbnail": "application/vnd.microsoft.windows.thumbnail-cache",
+    "application/x-quark-xpress-3": "application/vnd.quark.quarkxpress",
+    "application/x-tex-tfm": "application/x-font-tex-tfm",
+    "image/x-wpg": "application/x-wpg",
+    "image/x-wordperfect-graphics": "application/x-wpg",
+    "video/x-jng": "image/x-jng",
+    "audio/vnd.dolby.dd-raw": "audio/ac3",                  # raw Dolby Digital is AC-3
+    "text/x-script.python": "text/x-python",
+    "text/x-c++": "text/x-c++src",
+    "text/x-objective-c": "text/x-objcsrc",
+    "text/x-msdos-batch": "application/x-bat",
+    "text/x-lisp": "text/x-common-lisp",
+    "text/x-po": "text/x-gettext-translation",
+    "text/x-m4": "application/x-m4",
+    "text/pgp": "application/pgp-encrypted",                # ASCII-armoured PGP message
+    "image/x-portable-greymap": "image/x-portable-graymap",
+    "image/x-x3f": "image/x-sigma-x3f",
+    "audio/mid": "audio/midi",                              # RIFF-wrapped MIDI (RMID)
+    "audio/x-hx-aac-adts": "audio/aac",
+    "audio/x-hx-aac-adif": "audio/aac",
+    "video/mpeg4-generic": "video/mp4",
+    "application/x-quicktime-player": "video/quicktime",
+    "application/vnd-ms-works": "application/vnd.ms-works",
+    "application/vnd.ms-works-db": "application/vnd.ms-works",
+    "application/vnd.mif": "application/x-mif",
+    "application/vnd.ms-opentype": "font/otf",
+    "application/vnd.stardivision.cal": "application/vnd.stardivision.calc",
+    "application/winhelp": "application/winhlp",
+    "application/x-hdf5": "application/x-hdf",
+    "font/sfnt": "font/ttf",
+    # Apple types that have no MIME tag of their own (an identifier on the right)
+    "application/vnd.fdf": "com.adobe.fdf",
+    "application/x-dfont": "com.apple.truetype-datafork-suitcase-font",
+    "font/x-postscript-pfb": "com.adobe.postscript-pfb-font",
+    "application/x-mach-binary": "com.apple.mach-o-binary",
+    "audio/x-w64": "com.sony.wave64",
+    "audio/x-sfbk": "com.soundblaster.soundfont",
+    "image/x.nifti": "gov.nih.nifti-1",
+    "model/vnd.collada+xml": "org.khronos.collada.digital-asset-exchange",
+}
+
+# Apple types that go into a family other than the one their conformance suggests, because they
+# share a filename extension with a type in that family and Apple prefers the other one.
+FAMILY_OVERRIDES = {
+    "com.apple.installer-package-archive": "apple-platform",   # pkg, mpkg: beside the bundle packages
+    "com.apple.property-list": "apple-platform",               # plist: the four property lists together
+    "com.apple.xml-property-list": "apple-platform",
+    "com.apple.binary-property-list": "apple-platform",
+    "com.apple.ascii-property-list": "apple-platform",
+    "com.apple.application-file": "apple-platform",            # app: beside com.apple.application-bundle
+    "com.apple.pkpass-data": "apple-platform",
+    "com.apple.pkpasses-data": "apple-platform",
+    "com.apple.mobileprovision": "apple-platform",
+    "com.apple.mobileconfig": "apple-platform",
+    "com.apple.provisionprofile": "apple-platform",
+    "com.apple.configprofile": "apple-platform",
+    "uti.mime.application.x-ibm-rom": "executable",           # a PC BIOS ROM, not a game
+    "org.openxmlformats.openxml": "document",                 # abstract parents of the office formats
+    "org.oasis-open.opendocument": "document",
+    "org.nema.dicom": "science",
+    "gov.nih.nifti-1": "science",
+    "ca.mcgill.mni.bic.mnc": "science",
+}
+
+# Abstract types many families conform to; they go into base.plist.
+BASE_TYPES = [
+    "public.item", "public.data", "public.content", "public.composite-content", "public.executable",
+    "public.archive", "public.database", "public.presentation", "public.spreadsheet", "public.message",
+    "public.contact", "public.calendar-event", "public.to-do-item", "public.text",
+    "public.case-insensitive-text", "public.audiovisual-content", "public.3d-content", "public.font",
+    "public.image", "public.audio", "public.movie", "public.video", "public.log", "public.playlist",
+    "public.disk-image", "public.url", "public.bookmark", "public.stored-url",
+]
+
+FAMILY_DESCRIPTIONS = {
+    "base": "abstract public types the others conform to",
+    "apple-platform": "bundles, packages, property lists, and Apple-only system types",
+    "devices": "Apple's device, display and storage-media types (icons, not files)",
+    "filesystem": "directories, volumes, links, pipes, sockets, devices, empty files",
+    "links": "URLs, bookmarks, internet locations and shortcuts",
+    "text": "plain and structured text, markup, data serializations, subtitles",
+    "source-code": "programming languages, scripts, build files",
+    "image": "raster and vector images, camera raw",
+    "audio": "audio files, tracker modules, playlists",
+    "video": "movies and video containers",
+    "font": "fonts",
+    "3d-model": "3D scenes and models",
+    "archive": "archives, compression, disk images, software packages",
+    "document": "office, page-layout and e-book documents",
+    "executable": "programs, libraries, object code, bytecode",
+    "database": "databases",
+    "science": "medical, scientific and geographic data",
+    "mail-and-contacts": "messages, mailboxes, contacts, calendars",
+    "security": "certificates, keys, signatures",
+    "games": "console ROMs, emulator snapshots, game data",
+    "data": "other binary data formats",
+}
+
+GAME_PATTERN = re.compile(
+    r"(-rom$|rom-|atari|commodore|spectrum|nintendo|gameboy|gamecube|wii|sega|saturn|dreamcast|"
+    r"genesis|neo-geo|wonderswan|virtual-boy|pc-engine|chip8|pico8|tic80|lowresnx|thomson|msx|"
+    r"n64|nes-rom|snes|sms-rom|sg1000|gamegear|gba|fds-disk|doom-wad|mame|zmachine|glulx|tads|"
+    r"adrift|t3vm|blorb|syzygy|xbox)")
+SCIENCE_PATTERN = re.compile(
+    r"^(biosig|rinex|chemical)/|^(application|model|text)/.*(dicom|nifti|fits|netcdf|hdf|grib|x-cdf$|"
+    r"matlab-data|spss|numpy|gpx|kml|kmz|/gml\b|geo|garmin|e57|sosi|parquet|x-pdb$)")
+SECURITY_PATTERN = re.compile(r"(pgp|pkcs|pkix|x509|ssh-|keystore|putty|certificate|gpg)")
+
+APPLE_TSV = "apple-system-types.tsv"
+SYSTEM_FREEDESKTOP = "/usr/share/mime/packages/freedesktop.org.xml"
+FDO_NS = "{http://www.freedesktop.org/standards/shared-mime-info}"
+IDENTIFIER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]*$")
+SIMPLE_GLOB_RE = re.compile(r"^\*\.([^.*?\[\]]+)$")
+LIBMAGIC_EXT_RE = re.compile(r"^[a-z0-9][a-z0-9_+-]*$")
+
+
+# --------------------------------------------------------------------------------------------------
+# The model
+# --------------------------------------------------------------------------------------------------
+
+class TypeDecl:
+    """One declaration as it will be written, plus where it came from."""
+
+    def __init__(self, identifier, origin, exported=False, apple_index=None):
+        self.identifier = identifier
+        self.origin = origin            # apple | curated | freedesktop | libmagic
+        self.exported = exported        # only Apple's `system` group is exported
+        self.apple_index = apple_index  # row in the Apple TSV, or None
+        self.conforms = []
+        self.description = None
+        self.extensions = []
+        self.mimes = []
+        self.apple_extensions = set()   # lower-case tags Apple itself declares (never dropped)
+        self.apple_mimes = set()
+        self.family = None
+        self.fdo = []                   # freedesktop records mapped onto this type
+        self.magic = []                 # libmagic MIME strings mapped onto this type
+        self.magdirs = []
+
+    @property
+    def is_apple(self):
+        return self.origin == "apple"
+
+    @property
+    def is_public(self):
+        return self.identifier.lower().startswith("public.")
+
+    def add_extension(self, ext):
+        if ext.lower() not in (e.lower() for e in self.extensions):
+            self.extensions.append(ext)
+
+    def add_mime(self, mime):
+        if mime.lower() not in (m.lower() for m in self.mimes):
+            self.mimes.append(mime)
+
+
+class TypeDB:
+    def __init__(self):
+        self.types = collections.OrderedDict()      # lower-case identifier -> TypeDecl
+        self.mime_owner = {}                        # lower-case MIME -> [TypeDecl]
+        self.apple_ext_claimants = collections.OrderedDict()
+        self.apple_mime_claimants = collections.OrderedDict()
+        self.notes = collections.defaultdict(list)  # for the summary
+
+    def get(self, identifier):
+        return self.types.get(identifier.lower())
+
+    def add(self, decl):
+        key = decl.identifier.lower()
+        assert key not in self.types, f"identifier declared twice: {decl.identifier}"
+        self.types[key] = decl
+        return decl
+
+    def claim_mime(self, decl, mime):
+        """Add a MIME tag unless another type already owns it (a MIME type names one type)."""
+        key = mime.lower()
+        owners = self.mime_owner.setdefault(key, [])
+        if owners and decl not in owners:
+            return False
+        if decl not in owners:
+            owners.append(decl)
+        decl.add_mime(mime if decl.is_apple and key in decl.apple_mimes else key)
+        return True
+
+    def owner_of_mime(self, mime):
+        owners = self.mime_owner.get(mime.lower())
+        return owners[0] if owners else None
+
+    def ancestors(self, decl, _seen=None):
+        """All identifiers (lower-case) `decl` conforms to, itself included."""
+        seen = set() if _seen is None else _seen
+        stack = [decl.identifier.lower()]
+        while stack:
+            key = stack.pop()
+            if key in seen:
+                continue
+            seen.add(key)
+            parent_decl = self.types.get(key)
+            if parent_decl is not None:
+                stack.extend(p.lower() for p in parent_decl.conforms)
+        return seen
+
+    def conforms_to(self, decl, identifier):
+        return identifier.lower() in self.ancestors(decl)
+
+
+# --------------------------------------------------------------------------------------------------
+# Step 1: Apple
+# --------------------------------------------------------------------------------------------------
+
+def load_apple(db, reference):
+    with open(os.path.join(reference, APPLE_TSV), newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    assert len(rows) == 964, f"expected 964 Apple types, found {len(rows)}"
+    for index, row in enumerate(rows):
+        decl = TypeDecl(row["identifier"], "apple", exported=row["group"] == "system", apple_index=index)
+        assert row["group"] in ("system", "other"), row
+        decl.conforms = row["conformsTo"].split()
+        decl.description = row["description"] or None
+        for ext in row["filenameExtensions"].split():
+            decl.add_extension(ext)
+            decl.apple_extensions.add(ext.lower())
+            db.apple_ext_claimants.setdefault(ext.lower(), []).append(decl)
+        for mime in row["mimeTypes"].split():
+            decl.apple_mimes.add(mime.lower())
+            decl.add_mime(mime)
+            db.apple_mime_claimants.setdefault(mime.lower(), []).append(decl)
+            db.mime_owner.setdefault(mime.lower(), []).append(decl)
+        db.add(decl)
+    return rows
+
+
+def load_newer_apple_constants(db, reference):
+    """Apple identifiers in uttype-constants.tsv that the 964-type TSV lacks."""
+    with open(os.path.join(reference, "uttype-constants.tsv"), newline="", encoding="utf-8") as f:
+        constants = [row["identifier"] for row in csv.DictReader(f, delimiter="\t")]
+    missing = [c for c in constants if db.get(c) is None]
+    covered = set(CURATED_IDENTIFIERS.values()) | set(NEWER_APPLE_TYPES)
+    for identifier in missing:
+        assert identifier in covered, f"UTType constant {identifier} has no declaration; add it to a table"
+    for identifier in NEWER_APPLE_TYPES:
+        decl = db.add(TypeDecl(identifier, "curated"))
+        decl.conforms = list(CURATED_PARENTS[identifier])
+    db.notes["newer Apple constants"] = missing
+    for identifier, parents in MISSING_APPLE_PARENTS.items():
+        decl = db.add(TypeDecl(identifier, "curated"))
+        decl.conforms = list(parents)
+        db.notes["Apple parents the TSV lacks"].append(identifier)
+
+
+# --------------------------------------------------------------------------------------------------
+# Step 2: freedesktop.org shared-mime-info
+# --------------------------------------------------------------------------------------------------
+
+def parse_freedesktop(path):
+    records = collections.OrderedDict()
+    for element in ET.parse(path).getroot().findall(FDO_NS + "mime-type"):
+        record = {"type": element.get("type"), "comment": None, "globs": [], "aliases": [],
+                  "parents": [], "icon": None, "source": os.path.basename(path)}
+        for child in element:
+            tag = child.tag.replace(FDO_NS, "")
+            if tag == "comment" and not child.attrib:
+                record["comment"] = child.text.strip() if child.text else None
+            elif tag == "glob":
+                record["globs"].append((child.get("pattern"), child.get("case-sensitive") == "true"))
+            elif tag == "alias":
+                record["aliases"].append(child.get("type"))
+            elif tag == "sub-class-of":
+                record["parents"].append(child.get("type"))
+            elif tag == "generic-icon":
+                record["icon"] = child.get("name")
+        records[record["type"].lower()] = record
+    return records
+
+
+def load_freedesktop(reference, system_path):
+    """2.4 is authoritative; add the system 2.2 types 2.4 knows neither as a type nor as an alias."""
+    newer = parse_freedesktop(os.path.join(reference, "freedesktop.org-2.4.xml.in"))
+    known = set(newer) | {a.lower() for r in newer.values() for a in r["aliases"]}
+    merged = collections.OrderedDict(newer)
+    only_system = []
+    system = collections.OrderedDict()
+    if not os.path.exists(system_path):
+        print(f"warning: {system_path} not found; types only the system database has are left out",
+              file=sys.stderr)
+    else:
+        system = parse_freedesktop(system_path)
+        for key, record in system.items():
+            if key not in known:
+                merged[key] = record
+                only_system.append(record["type"])
+    return merged, only_system, system
+
+
+def add_system_globs(db, system, by_mime):
+    """Globs the system's older database (2.2) has and 2.4 dropped, such as *.py3x, go to the type
+    the 2.2 record maps to, unless some type already claims the extension (2.4 moved it)."""
+    claimed = {ext for decl in db.types.values() for ext in decl.extensions}
+    for key, record in system.items():
+        decl = by_mime.get(key)
+        if decl is None:
+            continue
+        for ext in simple_extensions(record["globs"]):
+            if ext not in claimed:
+                decl.add_extension(ext)
+                claimed.add(ext)
+                db.notes["extensions only the system database has"].append(f"*.{ext} -> {decl.identifier}")
+
+
+def simple_extensions(globs):
+    """`*.ext` globs as lower-case extensions; skips *.tar.gz, Makefile, *.[1-9], and case-sensitive *.C."""
+    out = []
+    for pattern, case_sensitive in globs:
+        match = SIMPLE_GLOB_RE.match(pattern)
+        if not match:
+            continue
+        ext = match.group(1)
+        if case_sensitive and ext != ext.lower():
+            continue  # *.C means C++ only in that exact case; as a case-insensitive tag it would be `c`
+        if ext.lower() not in out:
+            out.append(ext.lower())
+    return out
+
+
+def mechanical_identifier(mime):
+    """`uti.mime.<media-type>.<subtype>`, lower-case; + and _ become -, other odd characters -."""
+    media_type, _, subtype = mime.lower().partition("/")
+
+    def clean(part):
+        return re.sub(r"[^a-z0-9.-]", "-", part.replace("+", "-").replace("_", "-"))
+
+    identifier = f"uti.mime.{clean(media_type)}.{clean(subtype)}"
+    assert IDENTIFIER_RE.match(identifier) and ".." not in identifier, identifier
+    return identifier
+
+
+def map_freedesktop(db, records):
+    """Decide the identifier of every freedesktop type; returns fd MIME (and alias) -> TypeDecl."""
+    by_mime = {}
+    mechanical_sources = {}
+    for key, record in records.items():
+        names = [record["type"]] + record["aliases"]
+        decl = None
+        curated = CURATED_IDENTIFIERS.get(key)
+        if curated:
+            decl = db.get(curated)
+            if decl is None:
+                decl = db.add(TypeDecl(curated, "curated"))
+            db.notes["curated mappings"].append(f"{record['type']} -> {decl.identifier}")
+        else:
+            primary = db.apple_mime_claimants.get(key)
+            if primary:
+                decl = primary[0]
+            else:
+                claimants = [d for n in record["aliases"] for d in db.apple_mime_claimants.get(n.lower(), [])]
+                if claimants:
+                    decl = min(claimants, key=lambda d: d.apple_index)
+        if decl is None:
+            identifier = mechanical_identifier(record["type"])
+            assert identifier not in mechanical_sources, \
+                f"{record['type']} and {mechanical_sources[identifier]} both give {identifier}"
+            mechanical_sources[identifier] = record["type"]
+            decl = db.get(identifier) or db.add(TypeDecl(identifier, "freedesktop"))
+        decl.fdo.append(record)
+        for name in names:
+            by_mime.setdefault(name.lower(), decl)
+    return by_mime
+
+
+def add_freedesktop_tags(db, records, by_mime):
+    for key, record in records.items():
+        decl = by_mime[key]
+        for name in [record["type"]] + record["aliases"]:
+            if not db.claim_mime(decl, name):
+                db.notes["freedesktop MIME already owned"].append(f"{name} (kept on {db.owner_of_mime(name).identifier})")
+        for ext in simple_extensions(record["globs"]):
+            others = [d for d in db.apple_ext_claimants.get(ext, []) if d is not decl]
+            if decl.is_apple and others:
+                continue  # another Apple type owns it; do not blur Apple's own types
+            decl.add_extension(ext)
+        if not decl.is_apple and decl.description is None and record["comment"]:
+            decl.description = record["comment"]
+
+
+# --------------------------------------------------------------------------------------------------
+# Step 3: conformance for the types we add
+# --------------------------------------------------------------------------------------------------
+
+def kind_parents(db, decl, mime, comment, icon, magdirs, parents):
+    """Parents implied by the kind of format (media type, freedesktop icon, comment, Magdir file)."""
+    media_type, _, subtype = mime.lower().partition("/")
+    comment_l = (comment or "").lower()
+    wanted = []
+
+    def data_only():
+        current = [p for p in parents + wanted if p != "public.data"]
+        return not current
+
+    if media_type == "image":
+        wanted.append("public.image")
+    elif media_type == "audio" and "playlist" not in comment_l:
+        wanted.append("public.audio")
+    elif media_type == "video" and "playlist" not in comment_l:
+        wanted.append("public.movie")
+    elif media_type == "font":
+        wanted.append("public.font")
+    elif media_type == "model":
+        wanted.append("public.3d-content")
+    elif media_type == "message":
+        wanted.append("public.message")
+
+    if "playlist" in comment_l:
+        wanted.append("public.playlist")
+    icon_kinds = {
+        "font-x-generic": "public.font",
+        "x-office-document": "public.composite-content",
+        "x-office-spreadsheet": "public.spreadsheet",
+        "x-office-presentation": "public.presentation",
+        "x-office-address-book": "public.contact",
+        "x-office-calendar": "public.calendar-event",
+        "emblem-mail": "public.message",
+        "folder": "public.folder",
+        "emblem-symbolic-link": "com.apple.resolvable",
+        "media-optical": "public.disk-image",
+        "media-floppy": "public.disk-image",
+        "application-x-executable": "public.executable",
+    }
+    if icon in icon_kinds:
+        wanted.append(icon_kinds[icon])
+    if icon in ("audio-x-generic", "video-x-generic") and "playlist" not in comment_l and data_only():
+        wanted.append("public.audio" if icon == "audio-x-generic" else "public.movie")
+    if re.search(r"\b(3d|scene)\b", comment_l):
+        wanted.append("public.3d-content")
+    if icon == "image-x-generic" and "public.3d-content" not in wanted:
+        # drawings: an image when nothing else is known, a document when it lives in a container
+        wanted.append("public.image" if data_only() else "public.composite-content")
+    if re.search(r"\b(disk|disc|cd|floppy)\b.*\bimage\b", comment_l) and "cuesheet" not in comment_l:
+        wanted.append("public.disk-image")
+    if re.search(r"\bdatabase\b", comment_l) or set(magdirs) & {"database", "sql"}:
+        wanted.append("public.database")
+
+    # structured-syntax suffixes (RFC 6839)
+    suffix_kinds = {"+xml": "public.xml", "+json": "public.json", "+yaml": "public.yaml",
+                    "+zip": "public.zip-archive"}
+    for suffix, parent in suffix_kinds.items():
+        if subtype.endswith(suffix) and data_only():
+            wanted.append(parent)
+
+    # libmagic's Magdir file names the family of rule-only types
+    if set(magdirs) & {"archive", "compress"} and data_only():
+        wanted.append("public.archive")
+    if "elf" in magdirs and data_only():
+        wanted.append("public.elf-binary")
+    if set(magdirs) & {"fonts"} and data_only():
+        wanted.append("public.font")
+    if (set(magdirs) & {"filesystems", "virtual", "luks"} or re.search(r"(-disk\b|floppy|dsk$)", subtype)) \
+            and data_only():
+        wanted.append("public.disk-image")
+    if re.search(r"executable|exec$|-rom$|bytecode|dosdriver", subtype) or set(magdirs) & {"bytecode", "cafebabe"}:
+        wanted.append("public.executable")
+    for magdir in magdirs:
+        if magdir in MAGDIR_CONTAINERS and data_only():
+            container = MAGDIR_CONTAINERS[magdir]
+            wanted.append(db.owner_of_mime(container).identifier if "/" in container else container)
+
+    if icon == "package-x-generic":
+        wanted.append("public.archive")
+    if re.search(r"\barchive\b", comment_l) and data_only():
+        wanted.append("public.archive")
+
+    # text: plain text unless something more precise applies
+    texty = media_type == "text" or any(db.conforms_to(db.get(p), "public.text") for p in parents + wanted if db.get(p))
+    if texty or icon in ("text-x-script", "text-x-generic"):
+        if icon == "text-x-script" or re.search(r"\b(script|program)\b", comment_l) or set(magdirs) & MAGDIR_SCRIPTS:
+            wanted.append("public.script")
+        elif re.search(r"\b(source code|source|code)\b", comment_l) or set(magdirs) & MAGDIR_SOURCE_CODE:
+            wanted.append("public.source-code")
+        elif not texty:
+            wanted.append("public.plain-text")
+    if media_type == "text" and not any(
+            db.conforms_to(db.get(p), "public.text") for p in parents + wanted if db.get(p)):
+        wanted.append("public.plain-text")
+    if icon == "text-html" and data_only():
+        wanted.append("public.html")
+    return wanted
+
+
+def root_parent(mime):
+    """What a type with no other parent hangs from: file-system objects are items, formats are data."""
+    media_type = mime.lower().partition("/")[0]
+    return "public.item" if media_type in ("inode", "x-content") else "public.data"
+
+
+def set_conformance(db, decl, candidates, mime):
+    """Add candidates in order, skipping unknown, self, implied and cycle-making parents."""
+    chosen = []
+    for parent in candidates:
+        parent_decl = db.get(parent)
+        assert parent_decl is not None, f"{decl.identifier}: parent {parent} is not declared"
+        if parent_decl is decl or parent_decl.identifier in chosen:
+            continue
+        if decl.identifier.lower() in db.ancestors(parent_decl):
+            db.notes["skipped (cycle)"].append(f"{decl.identifier} -> {parent_decl.identifier}")
+            continue
+        chosen.append(parent_decl.identifier)
+    # rooted at public.item
+    decl.conforms = chosen
+    if not db.conforms_to(decl, "public.item"):
+        chosen.append(root_parent(mime))
+    # drop parents another parent already implies
+    pruned = []
+    for parent in chosen:
+        others = [db.get(o) for o in chosen if o != parent]
+        if any(parent.lower() in db.ancestors(o) for o in others):
+            continue
+        pruned.append(parent)
+    decl.conforms = pruned
+
+
+def x_content_parent(mime):
+    subtype = mime.partition("/")[2]
+    if subtype.startswith("blank-") or subtype == "audio-cdda":
+        return "public.item"      # a disc with no file system on it
+    return "public.volume"        # a mounted volume whose contents have this kind
+
+
+def is_textual(record):
+    return (record["type"].lower().startswith("text/") or "text/plain" in record["parents"]
+            or record["icon"] in ("text-x-script", "text-x-generic"))
+
+
+def derive_freedesktop_conformance(db, by_mime):
+    """Parents before children, so that the kind rules see each parent's final conformance."""
+    done = set()
+
+    def derive(decl):
+        if decl.identifier in done:
+            return
+        done.add(decl.identifier)
+        record = decl.fdo[0]
+        mime = record["type"]
+        curated = CURATED_PARENTS.get(decl.identifier, [])
+        candidates = list(curated)
+        for parent_mime in record["parents"]:
+            parent = by_mime.get(parent_mime.lower())
+            if parent is None:
+                db.notes["unknown freedesktop parent"].append(f"{mime} -> {parent_mime}")
+                continue
+            if not parent.is_apple:
+                derive(parent)
+            if parent.identifier == "public.unix-executable" and is_textual(record):
+                # freedesktop puts scripts under application/x-executable ("runnable"); a script is not
+                # a Unix binary, so it gets Apple's abstract public.executable (as JavaScript has)
+                candidates.append("public.executable")
+                continue
+            candidates.append(parent.identifier)
+        if mime.startswith("x-content/") and not record["parents"]:
+            candidates.append(x_content_parent(mime))
+        if mime.startswith("multipart/"):
+            candidates.append("public.data")
+        set_conformance(db, decl, candidates, mime)
+        if not curated:  # curated parents say all there is to say
+            extra = kind_parents(db, decl, mime, record["comment"], record["icon"], [], decl.conforms)
+            set_conformance(db, decl, decl.conforms + extra, mime)
+
+    for decl in list(db.types.values()):
+        if not decl.is_apple and decl.fdo:
+            derive(decl)
+
+
+def extend_apple_conformance(db, by_mime):
+    """freedesktop's sub-class-of relations for Apple's types: a parent that Apple's own hierarchy
+    does not already imply is appended after Apple's parents (which stay first, in Apple's order)
+    when it is a type Apple does not declare or a container format, unless it would close a cycle.
+    These are the edges identification relies on: an EPUB is a ZIP archive, an .xls file an OLE2
+    compound file. Between two Apple formats Apple's answer stands."""
+    for decl in list(db.types.values()):
+        if not decl.is_apple or not decl.fdo:
+            continue
+        for record in decl.fdo:
+            for parent_mime in record["parents"]:
+                parent = by_mime.get(parent_mime.lower())
+                if parent is None or parent is decl:
+                    continue
+                if db.conforms_to(decl, parent.identifier):
+                    continue
+                if parent.is_apple and not db.conforms_to(parent, "public.archive"):
+                    # Between two Apple types, Apple's answer stands (HTML is not public.plain-text, C
+                    # source not C++ source); only containment (an EPUB is a ZIP) is added.
+                    db.notes["freedesktop parents left to Apple"].append(f"{decl.identifier} -> {parent.identifier}")
+                    continue
+                if decl.identifier.lower() in db.ancestors(parent):
+                    db.notes["skipped (cycle)"].append(f"{decl.identifier} -> {parent.identifier}")
+                    continue
+                decl.conforms.append(parent.identifier)
+                db.notes["freedesktop parents added to Apple types"].append(f"{decl.identifier} -> {parent.identifier}")
+
+
+# --------------------------------------------------------------------------------------------------
+# Step 4: libmagic
+# --------------------------------------------------------------------------------------------------
+
+def load_libmagic(reference):
+    with open(os.path.join(reference, "libmagic-5.44-all-mimes.txt"), encoding="utf-8") as f:
+        all_mimes = [line.strip() for line in f if line.strip()]
+    rules = {}
+    with open(os.path.join(reference, "libmagic-5.44-mimes.tsv"), newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            magdirs = [re.sub(r"\[.*\]", "", m) for m in row["magdir_file"].split(",") if m]
+            exts = [e for e in row["extensions_seen"].split("/") if e]
+            rules[row["mime"].lower()] = (magdirs, exts)
+    builtin = {}
+    with open(os.path.join(reference, "libmagic-5.44-builtin-mimes.tsv"), newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            builtin[row["mime"].lower()] = row["condition"]
+    return all_mimes, rules, builtin
+
+
+def x_variants(mime):
+    media_type, _, subtype = mime.partition("/")
+    if subtype.startswith("x-"):
+        return [f"{media_type}/{subtype[2:]}"]
+    return [f"{media_type}/x-{subtype}"]
+
+
+def find_libmagic_owner(db, mime):
+    key = mime.lower()
+    owner = db.owner_of_mime(key)
+    if owner:
+        return owner, "exact"
+    for variant in x_variants(key):
+        owner = db.owner_of_mime(variant)
+        if owner:
+            return owner, f"x-variant {variant}"
+    equivalent = LIBMAGIC_EQUIVALENTS.get(key)
+    if equivalent:
+        owner = db.owner_of_mime(equivalent) if "/" in equivalent else db.get(equivalent)
+        assert owner is not None, f"LIBMAGIC_EQUIVALENTS: {key} -> {equivalent}, which is not declared"
+        return owner, f"curated {equivalent}"
+    return None, None
+
+
+def add_libmagic(db, all_mimes, rules, builtin):
+    # the C-code-only strings are in all-mimes.txt, except a pattern that is not one MIME type
+    known = {m.lower() for m in all_mimes}
+    patterns = [m for m in builtin if m not in known]
+    assert patterns == ["application/x-decompression-error-method-message"], patterns
+    db.notes["libmagic patterns left out"] = patterns
+    created = []
+    for mime in all_mimes:
+        key = mime.lower()
+        magdirs, exts = rules.get(key, ([], []))
+        owner, how = find_libmagic_owner(db, key)
+        if owner is None:
+            identifier = mechanical_identifier(key)
+            owner = db.get(identifier)
+            assert owner is None, f"{identifier} exists but does not claim {key}"
+            owner = db.add(TypeDecl(identifier, "libmagic"))
+            created.append((owner, key, magdirs, exts))
+            how = "new"
+        elif how != "exact":
+            db.notes["libmagic equivalences"].append(f"{mime} -> {owner.identifier} ({how})")
+        owner.magic.append(mime)
+        owner.magdirs.extend(magdirs)
+        assert db.claim_mime(owner, key), key
+    # conformance and extensions for the new ones, after every MIME has found its type
+    all_exts = {e.lower() for d in db.types.values() for e in d.extensions}
+    for decl, mime, magdirs, exts in created:
+        candidates = list(CURATED_PARENTS.get(decl.identifier, []))
+        if not candidates:
+            candidates = kind_parents(db, decl, mime, None, None, magdirs, [])
+        set_conformance(db, decl, candidates, mime)
+        for ext in exts:
+            ext = ext.lower()
+            if LIBMAGIC_EXT_RE.match(ext) and "xx" not in ext and ext not in all_exts:
+                decl.add_extension(ext)
+                all_exts.add(ext)
+    return created
+
+
+# --------------------------------------------------------------------------------------------------
+# Step 5: families and the tag-preference rule
+# --------------------------------------------------------------------------------------------------
+
+DEVICE_ROOTS = {"public.device", "public.display", "public.speaker", "public.storage", "com.apple.device",
+                "public.optical-storage-media", "public.media-streaming-protocol"}
+APPLE_UI_PREFIXES = ("public.app-category", "com.apple.graphic-icon", "com.apple.icon-decoration",
+                     "com.apple.document-type", "com.apple.legacy.", "com.apple.icon-overlay",
+                     "com.apple.alert", "com.apple.cocoa.pasteboard",
+                     "com.apple.pasteboard", "com.apple.structured-text", "com.apple.finder.",
+                     "com.apple.live-photo", "com.apple.private.")
+
+
+def family_of(db, decl):
+    identifier = decl.identifier
+    lower = identifier.lower()
+    if identifier in FAMILY_OVERRIDES:
+        return FAMILY_OVERRIDES[identifier]
+    if identifier in BASE_TYPES:
+        return "base"
+    ancestors = db.ancestors(decl)
+    mime = (decl.fdo[0]["type"] if decl.fdo else (decl.magic[0] if decl.magic else "")).lower()
+    derived = not decl.is_apple
+    if ancestors & DEVICE_ROOTS or (decl.is_apple and not decl.conforms and lower in DEVICE_ROOTS):
+        return "devices"
+    if (lower.startswith(APPLE_UI_PREFIXES) and "public.directory" not in ancestors) \
+            or lower in ("com.apple.user", "com.apple.guest-user", "com.apple.user-group", "com.apple.user-unknown"):
+        return "apple-platform"
+    if derived and GAME_PATTERN.search(mime):
+        return "games"
+    if derived and SCIENCE_PATTERN.search(mime):
+        return "science"
+    if derived and SECURITY_PATTERN.search(mime) or lower in ("public.x509-certificate", "com.rsa.pkcs-12"):
+        return "security"
+    if "public.font" in ancestors:
+        return "font"
+    if "public.3d-content" in ancestors:
+        return "3d-model"
+    if "public.source-code" in ancestors:
+        return "source-code"
+    media = {"public.image", "public.audio", "public.movie", "public.audiovisual-content"}
+    if ancestors & {"public.composite-content", "public.spreadsheet", "public.presentation"} and not ancestors & media:
+        return "document"
+    if "public.content" in ancestors and not ancestors & (media | {"public.text"}) \
+            and not lower.startswith("com.apple."):
+        return "document"
+    if "public.image" in ancestors:
+        return "image"
+    if "public.audio" in ancestors or ("public.playlist" in ancestors and "public.movie" not in ancestors):
+        return "audio"
+    if ancestors & {"public.movie", "public.audiovisual-content", "public.audiovisual-content-collection"}:
+        return "video"
+    if ancestors & {"public.message", "public.contact", "public.calendar-event", "public.to-do-item"} \
+            or mime.startswith(("message/", "multipart/")):
+        return "mail-and-contacts"
+    if ancestors & {"com.apple.bundle", "com.apple.package"}:
+        return "apple-platform"
+    if ancestors & {"public.directory", "public.symlink", "public.named-pipe", "public.socket",
+                    "public.character-special", "public.block-special", "com.apple.mount-point",
+                    "com.apple.resolvable"} or mime.startswith(("inode/", "x-content/")) \
+            or lower in ("com.apple.resolvable", "public.file-sharepoint", "com.apple.network-neighborhood",
+                         "com.apple.dot-mac", "com.apple.idisk", "com.apple.user-idisk") \
+            or mime == "application/x-zerosize":
+        return "filesystem"
+    if "public.executable" in ancestors:
+        return "executable"
+    if ancestors & {"public.archive"}:
+        return "archive"
+    if "public.database" in ancestors:
+        return "database"
+    if ancestors & {"public.url", "public.stored-url", "public.bookmark", "public.url-name"}:
+        return "links"
+    if "public.text" in ancestors:
+        return "text"
+    if lower.startswith("com.apple."):
+        return "apple-platform"
+    return "data"
+
+
+def preference_key(decl, file_order):
+    """The runtime's order for a tag several types claim: public.* first, exported first, then
+    declaration order (files by name, entries in file order)."""
+    return (not decl.is_public, not decl.exported, file_order[decl.family], decl.position)
+
+
+def assign_families(db):
+    for decl in db.types.values():
+        decl.family = family_of(db, decl)
+    # Apple types sharing a tag with an earlier Apple type stay in that type's file when the file
+    # order would otherwise let the later one win (public.mpeg-4-audio beside public.mpeg-4: mp4).
+    moved = []
+    changed = True
+    while changed:
+        changed = False
+        order_files(db)
+        file_order = {f: i for i, f in enumerate(sorted({d.family for d in db.types.values()}))}
+        for tag_table in (db.apple_ext_claimants, db.apple_mime_claimants):
+            for tag, claimants in tag_table.items():
+                winner = expected_apple_winner(claimants)
+                for other in claimants:
+                    if other is winner or other.family == winner.family:
+                        continue
+                    if preference_key(other, file_order) < preference_key(winner, file_order):
+                        moved.append(f"{other.identifier}: {other.family} -> {winner.family} ({tag})")
+                        other.family = winner.family
+                        changed = True
+    db.notes["moved beside a tag sibling"] = moved
+
+
+def expected_apple_winner(claimants):
+    """Apple's answer: the first claimant in TSV order, a public type beating a non-public one."""
+    public = [d for d in claimants if d.is_public]
+    return min(public or claimants, key=lambda d: d.apple_index)
+
+
+def order_files(db):
+    """Position inside each file: Apple types in TSV order, then ours by identifier."""
+    by_family = collections.defaultdict(list)
+    for decl in db.types.values():
+        by_family[decl.family].append(decl)
+    for decls in by_family.values():
+        decls.sort(key=lambda d: (not d.is_apple, d.apple_index if d.is_apple else 0, d.identifier.lower()))
+        for position, decl in enumerate(decls):
+            decl.position = position
+    return by_family
+
+
+def check_tag_preference(db):
+    """Every Apple extension and MIME type must resolve to Apple's own choice. A derived type (or a
+    tag we appended to an Apple type) that would win loses the tag; then the check must pass."""
+    by_family = order_files(db)
+    file_order = {f: i for i, f in enumerate(sorted(by_family))}
+    dropped = []
+    for kind, table in (("extension", db.apple_ext_claimants), ("mime", db.apple_mime_claimants)):
+        for tag, apple_claimants in table.items():
+            expected = expected_apple_winner(apple_claimants)
+            while True:
+                claimants = [d for d in db.types.values()
+                             if tag in {t.lower() for t in (d.extensions if kind == "extension" else d.mimes)}]
+                winner = min(claimants, key=lambda d: preference_key(d, file_order))
+                if winner is expected:
+                    break
+                own = winner.apple_extensions if kind == "extension" else winner.apple_mimes
+                assert tag not in own, f"Apple-vs-Apple conflict on {kind} {tag}: {winner.identifier} beats {expected.identifier}"
+                if kind == "extension":
+                    winner.extensions = [e for e in winner.extensions if e.lower() != tag]
+                else:
+                    winner.mimes = [m for m in winner.mimes if m.lower() != tag]
+                dropped.append(f"{kind} {tag} dropped from {winner.identifier} (Apple: {expected.identifier})")
+    db.notes["tags dropped by the preference check"] = dropped
+    # the check itself, from scratch
+    failures = 0
+    for kind, table in (("extension", db.apple_ext_claimants), ("mime", db.apple_mime_claimants)):
+        index = collections.defaultdict(list)
+        for decl in db.types.values():
+            for tag in (decl.extensions if kind == "extension" else decl.mimes):
+                index[tag.lower()].append(decl)
+        for tag, apple_claimants in table.items():
+            winner = min(index[tag], key=lambda d: preference_key(d, file_order))
+            if winner is not expected_apple_winner(apple_claimants):
+                failures += 1
+                print(f"preference FAIL: {kind} {tag} -> {winner.identifier}", file=sys.stderr)
+    assert failures == 0
+    return sum(len(t) for t in (db.apple_ext_claimants, db.apple_mime_claimants))
+
+
+# --------------------------------------------------------------------------------------------------
+# Step 6: validation and output
+# --------------------------------------------------------------------------------------------------
+
+def validate(db, apple_rows, all_mimes):
+    # Apple types unchanged but for freedesktop parents appended after Apple's own
+    for row in apple_rows:
+        decl = db.get(row["identifier"])
+        assert decl.identifier == row["identifier"]
+        assert decl.conforms[:len(row["conformsTo"].split())] == row["conformsTo"].split(), decl.identifier
+        assert decl.extensions[:len(row["filenameExtensions"].split())] == row["filenameExtensions"].split()
+        assert decl.mimes[:len(row["mimeTypes"].split())] == row["mimeTypes"].split()
+        assert decl.exported == (row["group"] == "system")
+    lowered = collections.Counter(d.identifier.lower() for d in db.types.values())
+    assert max(lowered.values()) == 1
+    for decl in db.types.values():
+        identifier = decl.identifier
+        assert IDENTIFIER_RE.match(identifier) and ".." not in identifier, identifier
+        assert not identifier.lower().startswith("dyn."), identifier
+        for parent in decl.conforms:
+            assert db.get(parent) is not None, f"{identifier}: parent {parent} not declared"
+        if not decl.is_apple:
+            assert decl.conforms, f"{identifier} has no parent"
+            if identifier not in MISSING_APPLE_PARENTS:
+                assert db.conforms_to(decl, "public.item"), f"{identifier} is not rooted at public.item"
+        assert len({e.lower() for e in decl.extensions}) == len(decl.extensions), identifier
+        assert len({m.lower() for m in decl.mimes}) == len(decl.mimes), identifier
+    # no cycles: depth-first search with colours
+    colour = {}
+
+    def visit(key, path):
+        colour[key] = "grey"
+        for parent in db.types[key].conforms:
+            p = parent.lower()
+            assert colour.get(p) != "grey", f"cycle: {' -> '.join(path + [p])}"
+            if p not in colour:
+                visit(p, path + [p])
+        colour[key] = "black"
+
+    for key in db.types:
+        if key not in colour:
+            visit(key, [key])
+    # every libmagic MIME names exactly one intended type
+    for mime in all_mimes:
+        claimants = [d for d in db.types.values() if mime.lower() in {m.lower() for m in d.mimes}]
+        assert claimants, f"libmagic {mime} has no type"
+        if len(claimants) > 1:
+            assert all(d.is_apple and mime.lower() in d.apple_mimes for d in claimants), \
+                f"libmagic {mime} claimed by {[d.identifier for d in claimants]}"
+
+
+def declaration(decl):
+    entry = {"UTTypeIdentifier": decl.identifier}
+    if decl.conforms:
+        entry["UTTypeConformsTo"] = list(decl.conforms)
+    if decl.description:
+        entry["UTTypeDescription"] = decl.description
+    tags = {}
+    if decl.extensions:
+        tags["public.filename-extension"] = list(decl.extensions)
+    if decl.mimes:
+        tags["public.mime-type"] = list(decl.mimes)
+    if tags:
+        entry["UTTypeTagSpecification"] = tags
+    return entry
+
+
+def write_files(db, out_dir):
+    by_family = order_files(db)
+    os.makedirs(out_dir, exist_ok=True)
+    written = {}
+    for family in sorted(by_family):
+        assert re.match(r"^[a-z0-9]+(-[a-z0-9]+)*$", family), family
+        assert family in FAMILY_DESCRIPTIONS, f"describe family {family}"
+        exported = [declaration(d) for d in by_family[family] if d.exported]
+        imported = [declaration(d) for d in by_family[family] if not d.exported]
+        root = {}
+        if exported:
+            root["UTExportedTypeDeclarations"] = exported
+        if imported:
+            root["UTImportedTypeDeclarations"] = imported
+        path = os.path.join(out_dir, f"{family}.plist")
+        with open(path, "wb") as f:
+            plistlib.dump(root, f, fmt=plistlib.FMT_XML, sort_keys=True)
+        written[family] = (len(exported), len(imported))
+    for name in sorted(os.listdir(out_dir)):
+        if name.endswith(".plist") and name[:-6] not in written:
+            print(f"warning: {name} is not generated by this script (left alone)", file=sys.stderr)
+    return written
+
+
+def summary(db, written, created, only_system, checked_tags):
+    print("TypeDB generated")
+    print(f"  {'file':<24}{'exported':>9}{'imported':>9}{'total':>7}")
+    for family, (exported, imported) in written.items():
+        print(f"  {family + '.plist':<24}{exported:>9}{imported:>9}{exported + imported:>7}")
+    total = len(db.types)
+    origins = collections.Counter(d.origin for d in db.types.values())
+    new_mechanical = sum(1 for d in db.types.values() if d.identifier.startswith("uti.mime."))
+    print(f"  total types: {total} (Apple {origins['apple']}, curated identifiers {origins['curated']}, "
+          f"from freedesktop {origins['freedesktop']}, from libmagic {origins['libmagic']})")
+    print(f"  new uti.mime.* types: {new_mechanical} ({len(created)} of them from libmagic only)")
+    print(f"  curated freedesktop mappings: {len(db.notes['curated mappings'])}; "
+          f"libmagic equivalences: {len(db.notes['libmagic equivalences'])}")
+    print(f"  freedesktop types only in the system 2.2 database: {', '.join(only_system) or 'none'}")
+    print(f"  tag preference: {checked_tags} Apple tags checked, all resolve to Apple's type; "
+          f"{len(db.notes['tags dropped by the preference check'])} derived tags dropped")
+    for note in ("moved beside a tag sibling", "newer Apple constants", "Apple parents the TSV lacks",
+                 "libmagic patterns left out", "skipped (cycle)"):
+        if db.notes[note]:
+            print(f"  {note}: {'; '.join(db.notes[note])}")
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    repo = os.path.dirname(os.path.dirname(here))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("reference", nargs="?", default=os.path.join(repo, "..", "shared", "reference"),
+                        help="the shared reference directory (default: <repo>/../shared/reference)")
+    parser.add_argument("--out", default=os.path.join(repo, "TypeDB"), help="output directory (default: <repo>/TypeDB)")
+    parser.add_argument("--system-freedesktop", default=SYSTEM_FREEDESKTOP,
+                        help=f"the system's shared-mime-info package file (default: {SYSTEM_FREEDESKTOP})")
+    parser.add_argument("--verbose", action="store_true", help="print every mapping decision")
+    args = parser.parse_args()
+    reference = os.path.normpath(args.reference)
+
+    db = TypeDB()
+    apple_rows = load_apple(db, reference)
+    load_newer_apple_constants(db, reference)
+    records, only_system, system = load_freedesktop(reference, args.system_freedesktop)
+    by_mime = map_freedesktop(db, records)
+    add_freedesktop_tags(db, records, by_mime)
+    add_system_globs(db, system, by_mime)
+    derive_freedesktop_conformance(db, by_mime)
+    extend_apple_conformance(db, by_mime)
+    all_mimes, rules, builtin = load_libmagic(reference)
+    created = add_libmagic(db, all_mimes, rules, builtin)
+    assign_families(db)
+    checked = check_tag_preference(db)
+    validate(db, apple_rows, all_mimes)
+    written = write_files(db, args.out)
+    summary(db, written, created, only_system, checked)
+    if args.verbose:
+        for note, lines in sorted(db.notes.items()):
+            print(f"\n{note}:")
+            for line in lines:
+                print(f"  {line}")
+
+
+if __name__ == "__main__":
+    main()
