@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "uti-benchmarks",
     dependencies: [
-        .package(path: ".."),
+        .package(name: "uti", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [

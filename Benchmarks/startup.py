@@ -2,8 +2,8 @@
 """Side-by-side start-up cost: `uti info public.jpeg` against `file --mime-type` on a small file.
 
 Both commands run alternately in one process, N times each, on the same machine state, so the
-ratio is fair whatever the machine's speed. Reports median and mean wall time and the peak RSS
-of each (from wait4), and the ratio of the medians.
+ratio is fair whatever the machine's speed. Reports median and mean wall time, the peak RSS of
+each (GNU time's %M), and the ratio of the medians.
 
     python3 Benchmarks/startup.py [--runs 300] [--uti PATH]
 
@@ -12,6 +12,7 @@ Without --uti it builds the release binary the README's figures use:
 """
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -21,18 +22,28 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def peak_rss_kib(argv):
+    """Peak RSS of one run, read by GNU time (a child spawned from this Python process would report
+    the Python process's own size, inherited before exec)."""
+    if not shutil.which("/usr/bin/time"):
+        return None
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", *argv], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, check=True)
+    return int(result.stderr.strip().splitlines()[-1])
+
+
 def run_once(argv):
-    """Wall seconds and peak RSS (KiB) of one run, output discarded."""
+    """Wall seconds of one run, output discarded."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     start = time.perf_counter()
     pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=[
         (os.POSIX_SPAWN_DUP2, devnull, 1), (os.POSIX_SPAWN_DUP2, devnull, 2)])
-    _, status, usage = os.wait4(pid, 0)
+    _, status = os.waitpid(pid, 0)
     elapsed = time.perf_counter() - start
     os.close(devnull)
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{' '.join(argv)} failed with status {os.waitstatus_to_exitcode(status)}")
-    return elapsed, usage.ru_maxrss
+    return elapsed
 
 
 def main():
@@ -54,15 +65,13 @@ def main():
         "file --mime-type (13-byte file)": ["file", "--mime-type", small.name],
     }
     samples = {name: [] for name in commands}
-    rss = {name: 0 for name in commands}
     for name, argv in commands.items():  # warm the page cache
         for _ in range(5):
             run_once(argv)
     for _ in range(args.runs):
         for name, argv in commands.items():
-            elapsed, peak = run_once(argv)
-            samples[name].append(elapsed)
-            rss[name] = max(rss[name], peak)
+            samples[name].append(run_once(argv))
+    rss = {name: max((peak_rss_kib(argv) or 0) for _ in range(5)) for name, argv in commands.items()}
     os.unlink(small.name)
 
     print(f"{'command':34} {'median ms':>10} {'mean ms':>9} {'peak RSS MiB':>13}   ({args.runs} runs each, alternating)")
