@@ -15,6 +15,7 @@ let package = Package(
     name: "uti",
     products: [
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
+        .library(name: "FileIdentification", targets: ["FileIdentification"]),
         .executable(name: "uti", targets: ["uti"]),
     ],
     dependencies: [
@@ -29,6 +30,17 @@ let package = Package(
             dependencies: ["CTypeDatabase"],
             swiftSettings: strictness
         ),
+        // libmagic, from Debian's libmagic-dev (pkg-config libmagic).
+        .systemLibrary(
+            name: "CMagic",
+            pkgConfig: "libmagic",
+            providers: [.apt(["libmagic-dev"])]
+        ),
+        .target(
+            name: "FileIdentification",
+            dependencies: ["UniformTypeIdentifiers", "CMagic"],
+            swiftSettings: strictness
+        ),
         .executableTarget(
             name: "compile-typedb",
             dependencies: ["UniformTypeIdentifiers"],
@@ -38,6 +50,7 @@ let package = Package(
             name: "uti",
             dependencies: [
                 "UniformTypeIdentifiers",
+                "FileIdentification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictness
@@ -45,6 +58,11 @@ let package = Package(
         .testTarget(
             name: "UniformTypeIdentifiersTests",
             dependencies: ["UniformTypeIdentifiers"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "FileIdentificationTests",
+            dependencies: ["FileIdentification"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -75,6 +75,13 @@ extension CompiledTypeDatabase {
                         if tagLists[key] == nil { tagKeyOrder.append(key) }
                         if tagLists[key]?.contains(index) != true { tagLists[key, default: []].append(index) }
                     }
+                    // Classes other than extensions and MIME types (literal names, patterns) can be listed
+                    // whole: the empty tag, which no lookup can ask for, lists the types using the class.
+                    if tagClass != .filenameExtension, tagClass != .mimeType {
+                        let key = TagKey(tagClass: tagClass.key, tag: "")
+                        if tagLists[key] == nil { tagKeyOrder.append(key) }
+                        if tagLists[key]?.contains(index) != true { tagLists[key, default: []].append(index) }
+                    }
                 }
                 var flags: UInt32 = declaration.kind == .exported ? CompiledTypeDatabase.exportedFlag : 0
                 if declaration.version != nil { flags |= CompiledTypeDatabase.hasVersionFlag }

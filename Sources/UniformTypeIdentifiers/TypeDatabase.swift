@@ -233,6 +233,16 @@ public final class TypeDatabase: Sendable {
         }
     }
 
+    /// The declared types that have tags of `tagClass`, best first. For classes other than
+    /// filename extensions and MIME types (those have too many members to list this way).
+    public func types(havingTagClass tagClass: UTTagClass) -> [UTType] {
+        guard tagClass != .filenameExtension, tagClass != .mimeType else { return [] }
+        let overlay = snapshot
+        return candidates(tagClass: tagClass, tag: "", in: overlay).compactMap { key in
+            canonicalIdentifier(forKey: key, in: overlay).map { UTType(declaredIdentifier: $0) }
+        }
+    }
+
     /// Every declared type: built-in ones in declaration order (replaced ones where a registered
     /// declaration is in force), then registered ones that declare new identifiers.
     public var declarations: [TypeDeclaration] {
@@ -297,6 +307,10 @@ extension TypeDatabase {
                 let key = entry.declaration.identifier.lowercased()
                 if builtIn?.typeIndex(forKey: key) != nil { overridesBuiltIn = true }
                 for (tagClass, tags) in entry.declaration.tags {
+                    if tagClass != .filenameExtension, tagClass != .mimeType {
+                        let classKey = CompiledTypeDatabase.TagKey(tagClass: tagClass.key, tag: "")
+                        if tagIndex[classKey]?.contains(key) != true { tagIndex[classKey, default: []].append(key) }
+                    }
                     for tag in tags {
                         let tagKey = CompiledTypeDatabase.TagKey(tagClass: tagClass.key, tag: tag.lowercased())
                         if tagIndex[tagKey]?.contains(key) != true { tagIndex[tagKey, default: []].append(key) }

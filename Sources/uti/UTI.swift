@@ -12,6 +12,6 @@ struct UTI: ParsableCommand {
             the directories listed in UTI_TYPES_PATH (colon-separated).
             """,
         version: "0.1.0",
-        subcommands: [Info.self, Conforms.self, Types.self]
+        subcommands: [Identify.self, Info.self, Conforms.self, Types.self]
     )
 }

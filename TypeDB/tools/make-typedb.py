@@ -325,6 +325,13 @@ SYSTEM_FREEDESKTOP = "/usr/share/mime/packages/freedesktop.org.xml"
 FDO_NS = "{http://www.freedesktop.org/standards/shared-mime-info}"
 IDENTIFIER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]*$")
 SIMPLE_GLOB_RE = re.compile(r"^\*\.([^.*?\[\]]+)$")
+SUFFIX_GLOB_RE = re.compile(r"^\*\.([^*?\[\]]+\.[^*?\[\]]+)$")
+
+# Tag classes of our own for the freedesktop globs an extension cannot express. Identification matches
+# them before the extension (freedesktop's order: literal names, then the longest glob).
+FILENAME_TAG = "uti.filename"          # a whole file name, compared case-insensitively: Makefile
+SUFFIX_TAG = "uti.filename-suffix"     # what follows a dot that is not the last: tar.gz for *.tar.gz
+PATTERN_TAG = "uti.filename-glob"      # any other glob, fnmatch syntax: *.[1-9], README*
 LIBMAGIC_EXT_RE = re.compile(r"^[a-z0-9][a-z0-9_+-]*$")
 
 
@@ -344,6 +351,9 @@ class TypeDecl:
         self.description = None
         self.extensions = []
         self.mimes = []
+        self.filenames = []             # freedesktop literal names: Makefile, CMakeLists.txt
+        self.suffixes = []              # freedesktop globs with several dots: *.tar.gz -> tar.gz
+        self.patterns = []              # other freedesktop globs: *.[1-9], README*, *~
         self.apple_extensions = set()   # lower-case tags Apple itself declares (never dropped)
         self.apple_mimes = set()
         self.family = None
@@ -504,6 +514,27 @@ def load_freedesktop(reference, system_path):
                 merged[key] = record
                 only_system.append(record["type"])
     return merged, only_system, system
+
+
+def add_other_globs(db, records, by_mime):
+    """The globs that are not `*.ext`: literal names, multi-dot suffixes, other patterns. Case-sensitive
+    globs that only differ from another by case (*.C for C++) are left out, like their extensions."""
+    for key, record in records.items():
+        decl = by_mime[key]
+        for pattern, case_sensitive in record["globs"]:
+            if SIMPLE_GLOB_RE.match(pattern):
+                continue
+            if case_sensitive and pattern != pattern.lower() and "*" in pattern:
+                continue
+            suffix = SUFFIX_GLOB_RE.match(pattern)
+            if suffix:
+                target, value = decl.suffixes, suffix.group(1).lower()
+            elif not any(c in pattern for c in "*?["):
+                target, value = decl.filenames, pattern
+            else:
+                target, value = decl.patterns, pattern
+            if value.lower() not in (v.lower() for v in target):
+                target.append(value)
 
 
 def add_system_globs(db, system, by_mime):
@@ -1120,6 +1151,12 @@ def declaration(decl):
         tags["public.filename-extension"] = list(decl.extensions)
     if decl.mimes:
         tags["public.mime-type"] = list(decl.mimes)
+    if decl.filenames:
+        tags[FILENAME_TAG] = list(decl.filenames)
+    if decl.suffixes:
+        tags[SUFFIX_TAG] = list(decl.suffixes)
+    if decl.patterns:
+        tags[PATTERN_TAG] = list(decl.patterns)
     if tags:
         entry["UTTypeTagSpecification"] = tags
     return entry
@@ -1190,6 +1227,7 @@ def main():
     records, only_system, system = load_freedesktop(reference, args.system_freedesktop)
     by_mime = map_freedesktop(db, records)
     add_freedesktop_tags(db, records, by_mime)
+    add_other_globs(db, records, by_mime)
     add_system_globs(db, system, by_mime)
     derive_freedesktop_conformance(db, by_mime)
     extend_apple_conformance(db, by_mime)

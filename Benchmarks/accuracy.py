@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+"""Identification accuracy of uti, file(1) and GIO on the shared sample-file corpora.
+
+    python3 Benchmarks/accuracy.py [--uti PATH] [--corpora DIR] [--markdown]
+                                   [--misses TOOL] [--json OUT] [--tools uti,file,gio]
+                                   [--aliases merged|system]
+
+Method (the corpora README's rules, so the figures compare with its baselines):
+
+* Corpora: `<corpora>/<name>/expected.tsv` lists `relative_path` and `expected_mime`. Scored rows:
+  - shared-mime-info: rows whose `xfail_by_name_and_data` is empty (upstream expects name + data
+    lookup to succeed there), 816 rows;
+  - tika: every row, 237;
+  - magika: rows with a non-empty `expected_mime`, 155.
+  file-tests-libmagic is skipped: it states file(1) descriptions, not MIME types.
+* Tools, all run in this process on the same files, many files per invocation, argument lists only
+  (never a shell):
+  - uti:     `uti identify --json -- FILE...`; one JSON object per line with `path` (the argument as
+             given) and `preferredMIMEType`; a line carrying `error`, or no line at all, is a miss.
+             uti exits 1 when some file failed, which is not an error here.
+  - file(1): `file --mime-type -b -- FILE...`; one line per argument, in order (checked; a batch
+             whose line count is off is re-run one file at a time).
+  - GIO:     `gio info -a standard::content-type -- FILE...`; one block per readable file, starting
+             with `uri:`, the type on a `standard::content-type:` line (name + data guess). Blocks are
+             matched to files by decoding the URI, not by position, since failures print no block.
+* Scoring: the first answer (the preferred MIME type) is correct only when it equals
+  `expected_mime` after dropping MIME parameters (Tika states some types as
+  `image/vnd.dxf; format=ascii`), lower-casing and folding freedesktop aliases to their canonical
+  type, on both sides. The alias map comes from /usr/share/mime/aliases ("alias canonical" per line) and
+  the shared-mime-info 2.4 source (`<alias type="Y"/>` inside `<mime-type type="X">` means Y -> X);
+  where they disagree 2.4 wins, including when 2.4 keeps as its own type a name the system file
+  calls an alias. (`--aliases system` folds with the system table alone, which reproduces the
+  README's baselines exactly; the 2.4 table folds a few more renamed types, e.g. video/x-msvideo
+  -> video/vnd.avi, and scores shared-mime-info's 2.4 expectations fairly.) No partial credit: a parent type, a sub-class or an empty answer is wrong.
+* Accuracy per corpus is correct / scored rows; "all three" pools the rows (1,208).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import urllib.parse
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SYSTEM_ALIASES = "/usr/share/mime/aliases"
+REFERENCE_XML = "freedesktop.org-2.4.xml.in"  # looked for in <corpora>/../reference, then <repo>/../shared/reference
+BATCH = 200
+TOOLS = ("uti", "file", "gio")
+TOOL_TITLES = {"uti": "uti", "file": "file(1)", "gio": "GIO"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Corpora
+
+def scored_rows(corpus, rows):
+    """The rows of one corpus that count, per the corpora README."""
+    if corpus == "shared-mime-info":
+        return [r for r in rows if not r.get("xfail_by_name_and_data", "").strip()]
+    if corpus == "tika":
+        return rows
+    if corpus == "magika":
+        return [r for r in rows if r.get("expected_mime", "").strip()]
+    return []
+
+
+CORPORA = ("shared-mime-info", "tika", "magika")
+
+
+def read_tsv(path):
+    """expected.tsv as a list of dicts keyed by the header. Split on tabs only: names may hold spaces."""
+    with open(path, encoding="utf-8", newline="") as f:
+        lines = f.read().split("\n")
+    header = lines[0].rstrip("\r").split("\t")
+    rows = []
+    for line in lines[1:]:
+        line = line.rstrip("\r")
+        if not line:
+            continue
+        cells = line.split("\t")
+        cells += [""] * (len(header) - len(cells))
+        rows.append(dict(zip(header, cells)))
+    return rows
+
+
+def load_corpora(corpora_dir):
+    """[(corpus, [{"corpus", "relative_path", "file", "expected"}])] for the scored rows."""
+    result = []
+    for corpus in CORPORA:
+        tsv = os.path.join(corpora_dir, corpus, "expected.tsv")
+        if not os.path.exists(tsv):
+            print(f"warning: {tsv} absent; corpus skipped", file=sys.stderr)
+            continue
+        items = []
+        for row in scored_rows(corpus, read_tsv(tsv)):
+            rel = row["relative_path"]
+            items.append({"corpus": corpus, "relative_path": rel,
+                          "file": os.path.join(corpora_dir, corpus, rel),
+                          "expected": row["expected_mime"].strip()})
+        result.append((corpus, items))
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Alias folding
+
+def load_aliases(reference_xml, system_only=False):
+    """alias -> canonical, lower-cased: the system table overlaid by shared-mime-info 2.4."""
+    system = {}
+    if os.path.exists(SYSTEM_ALIASES):
+        with open(SYSTEM_ALIASES, encoding="utf-8") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 2:
+                    system[parts[0].lower()] = parts[1].lower()
+    else:
+        print(f"warning: {SYSTEM_ALIASES} absent", file=sys.stderr)
+
+    v24, canonical24 = {}, set()
+    if system_only:
+        return system
+    if os.path.exists(reference_xml):
+        for element in ET.parse(reference_xml).getroot():
+            if not element.tag.endswith("}mime-type") and element.tag != "mime-type":
+                continue
+            canonical = element.get("type", "").lower()
+            canonical24.add(canonical)
+            for child in element:
+                if child.tag.endswith("}alias") or child.tag == "alias":
+                    v24[child.get("type", "").lower()] = canonical
+    else:
+        print(f"warning: {reference_xml} absent; folding with system aliases only", file=sys.stderr)
+
+    # 2.4 wins: drop system aliases for names 2.4 keeps as types of their own, then overlay 2.4.
+    aliases = {a: c for a, c in system.items() if a not in canonical24}
+    aliases.update(v24)
+    return aliases
+
+
+def fold(mime, aliases):
+    """Drop parameters ("; format=ascii"), lower-case, and follow aliases to the canonical type
+    (chains allowed, cycles stopped)."""
+    mime = mime.split(";", 1)[0].strip().lower()
+    seen = set()
+    while mime in aliases and mime not in seen:
+        seen.add(mime)
+        mime = aliases[mime]
+    return mime
+
+
+# ---------------------------------------------------------------------------------------------
+# Tools. Each returns {file argument: (answer or None, error or None)}.
+
+def batches(items, size=BATCH):
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+def run_uti(uti, files):
+    answers = {}
+    for chunk in batches(files):
+        proc = subprocess.run([uti, "identify", "--json", "--", *chunk],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if proc.returncode not in (0, 1):
+            print(f"warning: uti exited with status {proc.returncode} on a batch of {len(chunk)}: "
+                  f"{proc.stderr.decode(errors='replace').strip()[:300]}", file=sys.stderr)
+        for line in proc.stdout.decode("utf-8", errors="surrogateescape").splitlines():
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError:
+                print(f"warning: uti printed a line that is not JSON: {line[:200]!r}", file=sys.stderr)
+                continue
+            path = obj.get("path")
+            if obj.get("error"):
+                answers[path] = (obj.get("preferredMIMEType"), str(obj["error"]))
+            else:
+                answers[path] = (obj.get("preferredMIMEType"), None)
+    for f in files:
+        answers.setdefault(f, (None, "no output line from uti"))
+    return answers
+
+
+def run_file(files):
+    def call(chunk):
+        proc = subprocess.run(["file", "--mime-type", "-b", "--", *chunk],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        return proc.stdout.decode("utf-8", errors="replace").split("\n")[:-1]
+
+    answers = {}
+    for chunk in batches(files):
+        lines = call(chunk)
+        if len(lines) != len(chunk):  # e.g. a name with a newline; fall back to one per call
+            lines = ["\n".join(call([f])) for f in chunk]
+        for f, line in zip(chunk, lines):
+            line = line.strip()
+            if "/" in line and " " not in line:
+                answers[f] = (line, None)
+            else:  # "cannot open `x' (No such file or directory)" and the like
+                answers[f] = (None, line or "no output")
+    return answers
+
+
+def gio_uri_to_path(uri):
+    parsed = urllib.parse.urlsplit(uri)
+    if parsed.scheme != "file":
+        return None
+    return os.fsdecode(urllib.parse.unquote_to_bytes(parsed.path))
+
+
+def run_gio(files):
+    answers = {}
+    for chunk in batches(files):
+        by_abs = {os.path.normpath(os.path.abspath(f)): f for f in chunk}
+        proc = subprocess.run(["gio", "info", "-a", "standard::content-type", "--", *chunk],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        current = None
+        for line in proc.stdout.decode("utf-8", errors="surrogateescape").splitlines():
+            if line.startswith("uri: "):
+                path = gio_uri_to_path(line[len("uri: "):].strip())
+                current = by_abs.get(os.path.normpath(path)) if path else None
+                if current is not None:
+                    answers[current] = (None, "no standard::content-type")
+            elif current is not None and line.strip().startswith("standard::content-type:"):
+                answers[current] = (line.split(":", 3)[-1].strip() or None, None)
+        # Failures go to stderr as "gio: URI: message", one line each.
+        errors = {}
+        for line in proc.stderr.decode("utf-8", errors="surrogateescape").splitlines():
+            uri, _, message = line.removeprefix("gio: ").partition(": ")
+            path = gio_uri_to_path(uri)
+            if path and os.path.normpath(path) in by_abs:
+                errors[by_abs[os.path.normpath(path)]] = message.strip()
+        for f in chunk:
+            answers.setdefault(f, (None, errors.get(f, "gio printed no block")))
+    return answers
+
+
+def default_uti():
+    for config in ("release", "debug"):
+        candidate = os.path.join(ROOT, ".build", config, "uti")
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+def percent(correct, rows):
+    return 100.0 * correct / rows if rows else 0.0
+
+
+def print_tables(corpora, tools, tally):
+    groups = [(c, len(items)) for c, items in corpora]
+    groups.append(("all three", sum(n for _, n in groups)))
+    for group, rows in groups:
+        print(f"{group} ({rows} rows)")
+        print(f"  {'tool':<8} {'correct':>7} {'rows':>5} {'accuracy %':>10}")
+        for tool in tools:
+            correct = tally[tool][group]
+            print(f"  {TOOL_TITLES[tool]:<8} {correct:>7} {rows:>5} {percent(correct, rows):>10.1f}")
+        print()
+
+
+def print_markdown(corpora, tools, tally):
+    groups = [(c, len(items)) for c, items in corpora]
+    groups.append(("all three", sum(n for _, n in groups)))
+    print("| corpus | " + " | ".join(TOOL_TITLES[t] for t in tools) + " |")
+    print("|---|" + "---|" * len(tools))
+    for group, rows in groups:
+        label = f"{group} ({rows:,})"
+        if group == "all three":
+            label = f"**{label}**"
+        cells = [f"{percent(tally[t][group], rows):.1f}% ({tally[t][group]}/{rows})" for t in tools]
+        print(f"| {label} | " + " | ".join(cells) + " |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--uti", help="the uti binary (default: .build/release/uti, else .build/debug/uti)")
+    parser.add_argument("--corpora", default=os.path.join(os.path.dirname(ROOT), "shared", "corpora"),
+                        help="folder holding the corpora (default: <repo>/../shared/corpora)")
+    parser.add_argument("--markdown", action="store_true", help="print one GitHub markdown table")
+    parser.add_argument("--misses", metavar="TOOL", choices=TOOLS,
+                        help="also list the rows TOOL got wrong (path, expected, answer)")
+    parser.add_argument("--json", metavar="OUT", help="write every file's answers to OUT")
+    parser.add_argument("--aliases", choices=("merged", "system"), default="merged",
+                        help="alias table: system + 2.4 with 2.4 winning (default), or the system "
+                             "table alone, as the README's baselines were measured")
+    parser.add_argument("--tools", default=",".join(TOOLS),
+                        help="comma-separated subset of uti,file,gio to run (default: all)")
+    args = parser.parse_args()
+
+    tools = [t for t in TOOLS if t in args.tools.split(",")]
+    unknown = set(args.tools.split(",")) - set(TOOLS)
+    if unknown or not tools:
+        parser.error(f"--tools takes a comma-separated subset of {','.join(TOOLS)}")
+    if args.misses and args.misses not in tools:
+        parser.error(f"--misses {args.misses}: that tool is not run")
+
+    corpora_dir = os.path.abspath(args.corpora)
+    if not os.path.isdir(corpora_dir):
+        print(f"notice: {corpora_dir} absent; accuracy not measured")
+        return 0
+
+    uti = None
+    if "uti" in tools:
+        uti = args.uti or default_uti()
+        if not uti or not os.access(uti, os.X_OK):
+            where = uti or f"{ROOT}/.build/release/uti or {ROOT}/.build/debug/uti"
+            print(f"error: no uti binary at {where}; build it (swift build -c release --product uti) "
+                  "or pass --uti PATH", file=sys.stderr)
+            return 2
+
+    reference_xml = next((p for p in (os.path.join(os.path.dirname(corpora_dir), "reference", REFERENCE_XML),
+                                      os.path.join(os.path.dirname(ROOT), "shared", "reference", REFERENCE_XML))
+                          if os.path.exists(p)), REFERENCE_XML)
+    aliases = load_aliases(reference_xml, system_only=args.aliases == "system")
+    corpora = load_corpora(corpora_dir)
+    files = [item["file"] for _, items in corpora for item in items]
+
+    runners = {"uti": lambda: run_uti(uti, files), "file": lambda: run_file(files),
+               "gio": lambda: run_gio(files)}
+    results = {tool: runners[tool]() for tool in tools}
+
+    tally = {tool: {} for tool in tools}
+    records = []
+    for corpus, items in corpora:
+        for tool in tools:
+            tally[tool].setdefault(corpus, 0)
+            tally[tool].setdefault("all three", 0)
+        for item in items:
+            record = {"corpus": corpus, "path": item["relative_path"], "expected": item["expected"],
+                      "answers": {}}
+            expected = fold(item["expected"], aliases)
+            for tool in tools:
+                answer, error = results[tool][item["file"]]
+                correct = error is None and answer is not None and fold(answer, aliases) == expected
+                tally[tool][corpus] += correct
+                tally[tool]["all three"] += correct
+                record["answers"][tool] = {"answer": answer, "correct": correct}
+                if error is not None:
+                    record["answers"][tool]["error"] = error
+            records.append(record)
+
+    if args.markdown:
+        print_markdown(corpora, tools, tally)
+    else:
+        print_tables(corpora, tools, tally)
+
+    if args.misses:
+        print(f"\nrows {TOOL_TITLES[args.misses]} got wrong:")
+        print("corpus\tpath\texpected\tanswer")
+        for record in records:
+            got = record["answers"][args.misses]
+            if not got["correct"]:
+                answer = got["answer"] if got["answer"] is not None else "-"
+                if "error" in got:
+                    answer += f" (error: {got['error']})"
+                print(f"{record['corpus']}\t{record['path']}\t{record['expected']}\t{answer}")
+
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"tools": tools, "files": records}, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

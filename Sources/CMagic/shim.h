@@ -1,0 +1,4 @@
+#ifndef UTI_CMAGIC_SHIM_H
+#define UTI_CMAGIC_SHIM_H
+#include <magic.h>
+#endif

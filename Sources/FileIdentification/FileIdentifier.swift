@@ -1,0 +1,212 @@
+internal import UniformTypeIdentifiers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tells what files and buffers are, from their names and their bytes, and says why.
+///
+/// A `FileIdentifier` is cheap to keep and safe to share between threads: libmagic handles are
+/// pooled inside, loaded the first time content needs them.
+public final class FileIdentifier: Sendable {
+    /// How identification reads files.
+    public struct Options: Sendable, Hashable {
+        /// Follow symbolic links and identify their targets (`-L`); otherwise a link is `public.symlink`.
+        public var followSymlinks = false
+        /// Decide by name alone; the file is not read and need not exist.
+        public var nameOnly = false
+        /// How many bytes of a file are read for content sniffing (containers may read their directory too).
+        public var sampleSize = 64 * 1024
+        /// The compiled libmagic database; `nil` for the system's.
+        public var magicDatabase: String?
+
+        public init(followSymlinks: Bool = false, nameOnly: Bool = false, sampleSize: Int = 64 * 1024, magicDatabase: String? = nil) {
+            self.followSymlinks = followSymlinks
+            self.nameOnly = nameOnly
+            self.sampleSize = sampleSize
+            self.magicDatabase = magicDatabase
+        }
+    }
+
+    public let options: Options
+    private let magic: Magic?
+
+    public init(options: Options = Options()) {
+        self.options = options
+        self.magic = (options.magicDatabase ?? Magic.defaultDatabasePath).map { Magic(databasePath: $0) }
+    }
+
+    // MARK: Entry points
+
+    /// Identifies the file at `path`; see `identify(fileAt:)` taking a `RawFilePath`.
+    public func identify(fileAt path: String) throws(IdentificationError) -> Identification {
+        try identify(fileAt: RawFilePath(path))
+    }
+
+    /// Identifies the file at `path` from its name and its content.
+    ///
+    /// Directories, bundles, symbolic links, mount points, FIFOs, sockets and devices are typed by
+    /// `lstat` alone and never opened; a regular file is opened without blocking and at most
+    /// `options.sampleSize` bytes of it are read (plus a ZIP's central directory at its end).
+    /// - Throws: `IdentificationError` naming the path: missing, unreadable, a dangling link (with
+    ///   `followSymlinks`).
+    public func identify(fileAt path: RawFilePath) throws(IdentificationError) -> Identification {
+        let filename = String(decoding: path.lastComponent, as: UTF8.self)
+        let name = NameMatching.evidence(for: filename)
+        if options.nameOnly { return Resolution.byNameOnly(name, filename: filename) }
+        do {
+            return try identifyOnDisk(path, filename: filename, name: name)
+        } catch {
+            throw IdentificationError(path: path.escaped, reason: error)
+        }
+    }
+
+    /// Identifies bytes in memory; `filename` (optional) lets its name count as evidence.
+    public func identify(data: some Collection<UInt8>, filename: String? = nil) throws(IdentificationError) -> Identification {
+        let name = filename.flatMap { NameMatching.evidence(for: String(decoding: RawFilePath($0).lastComponent, as: UTF8.self)) }
+        if options.nameOnly { return Resolution.byNameOnly(name, filename: filename ?? "") }
+        let bytes = MemoryBytes(storage: Array(data))
+        do {
+            return try identifyContent(bytes, name: name)
+        } catch {
+            throw IdentificationError(path: filename ?? "-", reason: error)
+        }
+    }
+
+    // MARK: The file system
+
+    private func identifyOnDisk(_ path: RawFilePath, filename: String, name: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
+        var status = stat()
+        guard path.withCString({ lstat($0, &status) }) == 0 else { throw .system(errno) }
+        if (status.st_mode & S_IFMT) == S_IFLNK {
+            let target = readLink(path)
+            guard options.followSymlinks else {
+                return Resolution.fileSystem("public.symlink", detail: "symbolic link to \(target)", name: name)
+            }
+            var followed = stat()
+            guard path.withCString({ stat($0, &followed) }) == 0 else {
+                switch errno {
+                case ELOOP: throw .linkLoop
+                case ENOENT, ENOTDIR: throw .danglingLink(target: target)
+                default: throw .system(errno)
+                }
+            }
+            status = followed
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+            return directory(path, status: status, name: name)
+        case S_IFIFO:
+            return Resolution.fileSystem("public.named-pipe", detail: "FIFO (named pipe)", name: name)
+        case S_IFSOCK:
+            return Resolution.fileSystem("public.socket", detail: "socket", name: name)
+        case S_IFCHR:
+            return Resolution.fileSystem("public.character-special", detail: "character device", name: name)
+        case S_IFBLK:
+            return Resolution.fileSystem("public.block-special", detail: "block device", name: name)
+        case S_IFREG:
+            break
+        default:
+            return Resolution.fileSystem("public.item", detail: "unknown file kind", name: name)
+        }
+        // O_NONBLOCK: should the file have become a FIFO since lstat, opening does not wait for a writer.
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (options.followSymlinks ? 0 : O_NOFOLLOW)
+        let descriptor = path.withCString { open($0, flags) }
+        guard descriptor >= 0 else { throw .system(errno) }
+        defer { close(descriptor) }
+        var opened = stat()
+        guard fstat(descriptor, &opened) == 0 else { throw .system(errno) }
+        guard (opened.st_mode & S_IFMT) == S_IFREG else {
+            // Replaced between lstat and open: type what is there now, by path, without reading it.
+            return try identifyOnDisk(path, filename: filename, name: name)
+        }
+        return try identifyContent(FileBytes(descriptor: descriptor, count: Int(opened.st_size)), name: name)
+    }
+
+    private func readLink(_ path: RawFilePath) -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let length = path.withCString { cPath in
+            buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return -1 }
+                return readlink(cPath, base.assumingMemoryBound(to: CChar.self), raw.count)
+            }
+        }
+        return length > 0 ? RawFilePath(bytes: buffer[0..<length]).escaped : "?"
+    }
+
+    /// A directory is a volume when it is a mount point, a package or bundle when its extension names
+    /// one (`X.app`, `.bundle`, `.framework`, `.rtfd`), otherwise a folder.
+    private func directory(_ path: RawFilePath, status: stat, name: NameEvidence?) -> Identification {
+        var parent = stat()
+        let parentPath = RawFilePath(bytes: path.bytes + Array("/..".utf8))
+        let isRoot = parentPath.withCString { lstat($0, &parent) } == 0 && parent.st_dev == status.st_dev && parent.st_ino == status.st_ino
+        if isRoot || (parentPath.withCString { lstat($0, &parent) } == 0 && parent.st_dev != status.st_dev) {
+            return Resolution.fileSystem("public.volume", detail: "mount point", name: name)
+        }
+        if let name, name.match == .filenameExtension,
+           let package = name.candidates.first(where: { $0.conforms(to: .package) || $0.conforms(to: .bundle) }) {
+            return Resolution.fileSystem(package.identifier, detail: "directory named .\(name.tag)", name: name)
+        }
+        return Resolution.fileSystem("public.folder", detail: "directory", name: name)
+    }
+
+    // MARK: Content
+
+    private func identifyContent(_ source: some ByteSource, name: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
+        guard source.count > 0 else { return Resolution.empty(name: name) }
+        let prefix = try source.bytes(at: 0, length: options.sampleSize)
+        guard !prefix.isEmpty else { return Resolution.empty(name: name) }
+        let (content, encoding) = try sniff(source, prefix: prefix, name: name)
+        return Resolution.resolve(name: name, content: content, encoding: encoding)
+    }
+
+    /// What the bytes say: a signature, a container's entries, the text and its format, or libmagic.
+    private func sniff(_ source: some ByteSource, prefix: [UInt8], name: NameEvidence?) throws(IdentificationError.Reason)
+        -> (ContentEvidence?, TextEncoding?) {
+        var container = try ZipContainer.identify(source, prefix: prefix)
+        if container == nil { container = try OLE2Container.identify(source, prefix: prefix) }
+        if let match = container, let type = Resolution.declaredType(mimeType: match.mimeType) {
+            return (ContentEvidence(type: type, source: .container, isConclusive: true, detail: match.detail), nil)
+        }
+        if let match = Signatures.match(prefix, in: source), let type = Resolution.declaredType(mimeType: match.mimeType) {
+            return (ContentEvidence(type: type, source: .signature, isConclusive: true, detail: match.detail), nil)
+        }
+        let sample = prefix[...]
+        if let encoding = TextAnalysis.encoding(of: sample) {
+            let text = TextAnalysis.decode(sample, as: encoding)
+            if let format = TextAnalysis.format(of: text, isComplete: prefix.count == source.count),
+               let type = Resolution.declaredType(mimeType: format.mimeType) {
+                return (ContentEvidence(type: type, source: .text, isConclusive: format.isConclusive, detail: format.detail), encoding)
+            }
+            // Text the name already explains needs no libmagic (a .py file that is valid UTF-8).
+            if let name, name.candidates.contains(where: { $0.conforms(to: .text) }) {
+                return (ContentEvidence(type: .plainText, source: .text, isConclusive: false, detail: "\(encoding.rawValue) text"), encoding)
+            }
+            let magicType = try libmagic(prefix)
+            if let (mime, type) = magicType, mime != "text/plain", mime != "application/octet-stream" {
+                // libmagic's text classes come from keyword heuristics: suggestive, not proof.
+                let conclusive = !mime.hasPrefix("text/") && mime != "application/json"
+                return (ContentEvidence(type: type, source: .libmagic, isConclusive: conclusive, detail: "libmagic: \(mime)"), encoding)
+            }
+            return (ContentEvidence(type: .plainText, source: .text, isConclusive: false, detail: "\(encoding.rawValue) text"), encoding)
+        }
+        if let (mime, type) = try libmagic(prefix), mime != "application/octet-stream" {
+            return (ContentEvidence(type: type, source: .libmagic, isConclusive: true, detail: "libmagic: \(mime)"), nil)
+        }
+        return (ContentEvidence(type: .data, source: .libmagic, isConclusive: false, detail: "binary data"), nil)
+    }
+
+    /// libmagic's MIME type for the sample, and the declared type it names.
+    private func libmagic(_ prefix: [UInt8]) throws(IdentificationError.Reason) -> (String, UTType)? {
+        guard let magic else { return nil }
+        let result: Result<String, Magic.Failure> = prefix.withUnsafeBytes { raw in
+            Result { () throws(Magic.Failure) in try magic.mimeType(of: raw) }
+        }
+        switch result {
+        case .success(let mime):
+            guard let type = Resolution.declaredType(mimeType: mime) else { return nil }
+            return (mime, type)
+        case .failure(let failure):
+            throw .magic(failure.description)
+        }
+    }
+}

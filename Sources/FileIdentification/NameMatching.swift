@@ -1,0 +1,56 @@
+public import UniformTypeIdentifiers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension UTTagClass {
+    /// Whole file names (`Makefile`, `CMakeLists.txt`), compared case-insensitively: freedesktop's literal globs.
+    public static let filename = UTTagClass(rawValue: "uti.filename")
+    /// What follows a dot that is not the last (`tar.gz` for `*.tar.gz`): freedesktop's multi-dot globs.
+    public static let filenameSuffix = UTTagClass(rawValue: "uti.filename-suffix")
+    /// Other freedesktop globs, in `fnmatch` syntax (`*.[1-9]`, `README*`).
+    public static let filenameGlob = UTTagClass(rawValue: "uti.filename-glob")
+}
+
+/// What a file name says, in freedesktop's order: the whole name, then the longest multi-dot suffix,
+/// then the extension (after the last dot), then other patterns.
+enum NameMatching {
+    static func evidence(for filename: String) -> NameEvidence? {
+        guard !filename.isEmpty else { return nil }
+        let declared = { (tag: String, tagClass: UTTagClass) -> [UTType] in
+            UTType.types(tag: tag, tagClass: tagClass, conformingTo: nil).filter(\.isDeclared)
+        }
+        let literal = declared(filename, .filename)
+        if !literal.isEmpty {
+            return NameEvidence(filename: filename, match: .filename, tag: filename, candidates: literal)
+        }
+        // Multi-dot suffixes, longest first: a.b.tar.gz tries b.tar.gz, then tar.gz.
+        var dots = filename.indices.filter { filename[$0] == "." }
+        if dots.first == filename.startIndex { dots.removeFirst() }
+        for dot in dots.dropLast() {
+            let suffix = String(filename[filename.index(after: dot)...])
+            let types = declared(suffix, .filenameSuffix)
+            if !types.isEmpty {
+                return NameEvidence(filename: filename, match: .suffix, tag: suffix, candidates: types)
+            }
+        }
+        if let ext = UTType.filenameExtension(ofPath: filename) {
+            let types = declared(ext, .filenameExtension)
+            if !types.isEmpty {
+                return NameEvidence(filename: filename, match: .filenameExtension, tag: ext, candidates: types)
+            }
+        }
+        var matched: [UTType] = []
+        var pattern = ""
+        for type in TypeDatabase.shared.types(havingTagClass: .filenameGlob) {
+            for glob in type.tags[.filenameGlob] ?? [] where fnmatch(glob, filename, 0) == 0 || fnmatch(glob.lowercased(), filename.lowercased(), 0) == 0 {
+                if matched.isEmpty { pattern = glob }
+                if !matched.contains(type) { matched.append(type) }
+            }
+        }
+        if !matched.isEmpty {
+            return NameEvidence(filename: filename, match: .pattern, tag: pattern, candidates: matched)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,103 @@
+internal import UniformTypeIdentifiers
+
+/// How name and content evidence become one type: freedesktop's recommended order, with conformance.
+///
+/// 1. The name proposes candidates (whole name, multi-dot suffix, extension, pattern).
+/// 2. A candidate that is the content's type, or a more specific kind of it, wins: `x.docx` read as
+///    ZIP is a Word document, `notes.md` read as plain text is Markdown.
+/// 3. Content that is a more specific kind of a candidate wins: `data.txt` holding a `#!` script.
+/// 4. Conclusive content (a signature, a container's entries, a `#!` line) overrules a name that says
+///    otherwise, and the answer is flagged as a mismatch: an ELF file named `.txt` is an ELF file.
+/// 5. Inconclusive content (plain text, unrecognised binary, a heuristic) leaves the name standing,
+///    except that binary content contradicts a name that promises text (a mismatch).
+/// 6. No name: the content decides; with nothing conclusive, text or binary chooses between
+///    `public.plain-text` and `public.data`.
+enum Resolution {
+    static let emptyType = "uti.mime.application.x-zerosize"
+    static let oleStorage = "uti.mime.application.x-ole-storage"
+
+    /// The declared type claiming a MIME type, whatever it conforms to.
+    static func declaredType(mimeType: String) -> UTType? {
+        UTType.types(tag: mimeType, tagClass: .mimeType, conformingTo: nil).first(where: \.isDeclared)
+    }
+
+    static func fileSystem(_ identifier: String, detail: String, name: NameEvidence?) -> Identification {
+        let type = UTType(identifier) ?? .item
+        return Identification(
+            type: type,
+            evidence: Evidence(name: name, content: ContentEvidence(type: type, source: .fileSystem, isConclusive: true, detail: detail), rule: .fileSystem),
+            confidence: .high, isMismatch: false, textEncoding: nil)
+    }
+
+    static func empty(name: NameEvidence?) -> Identification {
+        let emptyType = UTType(emptyType) ?? .data
+        let content = ContentEvidence(type: emptyType, source: .fileSystem, isConclusive: false, detail: "empty file")
+        // An empty file is what its name says it will be, and empty; with no name, an empty document.
+        let type = name?.candidates.first ?? emptyType
+        return Identification(type: type, evidence: Evidence(name: name, content: content, rule: .empty),
+                              confidence: .low, isMismatch: false, textEncoding: nil)
+    }
+
+    /// By name alone: the best candidate, or the dynamic type of an extension nobody declares.
+    static func byNameOnly(_ name: NameEvidence?, filename: String) -> Identification {
+        if let name, let best = name.candidates.first {
+            return Identification(type: best, evidence: Evidence(name: name, content: nil, rule: .nameOnly),
+                                  confidence: .medium, isMismatch: false, textEncoding: nil)
+        }
+        let type = UTType.filenameExtension(ofPath: filename).flatMap { UTType(filenameExtension: $0) } ?? .data
+        return Identification(type: type, evidence: Evidence(name: name, content: nil, rule: .nameOnly),
+                              confidence: .low, isMismatch: false, textEncoding: nil)
+    }
+
+    static func resolve(name: NameEvidence?, content: ContentEvidence?, encoding: TextEncoding?) -> Identification {
+        let candidates = name?.candidates ?? []
+        guard let content else {
+            return byNameOnly(name, filename: name?.filename ?? "")
+        }
+        func answer(_ type: UTType, _ rule: Evidence.Rule, _ confidence: Identification.Confidence, mismatch: Bool = false) -> Identification {
+            Identification(type: type, evidence: Evidence(name: name, content: content, rule: rule),
+                           confidence: confidence, isMismatch: mismatch, textEncoding: encoding)
+        }
+        let strength: Identification.Confidence = content.isConclusive ? .high : .medium
+        if let best = candidates.first(where: { refines($0, content) }) {
+            return answer(best, .nameRefinesContent, strength)
+        }
+        if candidates.contains(where: { content.type.conforms(to: $0) }) {
+            return answer(content.type, .contentRefinesName, strength)
+        }
+        if let best = candidates.first {
+            if content.isConclusive {
+                return answer(content.type, .contentOverrulesName, .high, mismatch: true)
+            }
+            // Binary bytes under a name that promises text: the name is wrong.
+            if encoding == nil, best.conforms(to: .text), candidates.allSatisfy({ $0.conforms(to: .text) }) {
+                return answer(content.type, .contentOverrulesName, .medium, mismatch: true)
+            }
+            return answer(best, .nameOnly, encoding != nil && !best.conforms(to: .text) ? .low : .medium)
+        }
+        if content.type == .plainText || content.type == .data {
+            return answer(content.type, .textOrBinary, .low)
+        }
+        return answer(content.type, .contentOnly, strength)
+    }
+
+    /// Whether the name's type `candidate` is the content's type or a more specific kind of it.
+    static func refines(_ candidate: UTType, _ content: ContentEvidence) -> Bool {
+        let type = content.type
+        if candidate.conforms(to: type) { return true }
+        // Any text format is plain text to a reader of bytes; any binary format is data.
+        if type == .plainText && !content.isConclusive { return candidate.conforms(to: .text) }
+        if type == .data && !content.isConclusive { return !candidate.conforms(to: .text) }
+        // A container's generic type: a ZIP- or OLE2-based format the entries did not single out.
+        if content.source == .container {
+            if type.conforms(to: .zip) || type == .zip { return candidate.conforms(to: .zip) }
+            if let ole = UTType(oleStorage), type.conforms(to: ole) { return candidate.conforms(to: ole) }
+        }
+        // Structured-syntax suffixes (RFC 6839): image/svg+xml is XML, application/ld+json is JSON.
+        let suffixes: [(suffix: String, base: UTType)] = [("+xml", .xml), ("+json", .json), ("+zip", .zip)]
+        for (suffix, base) in suffixes where type == base {
+            if (candidate.tags[.mimeType] ?? []).contains(where: { $0.hasSuffix(suffix) }) { return true }
+        }
+        return false
+    }
+}

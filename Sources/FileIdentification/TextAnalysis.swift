@@ -1,0 +1,358 @@
+/// Whether bytes are text, in which encoding, and which text format they look like.
+enum TextAnalysis {
+    /// The encoding of `bytes` when they are text, or `nil` for binary data.
+    ///
+    /// A byte-order mark decides first. Without one, NUL bytes mean binary; valid UTF-8 is UTF-8 (ASCII
+    /// when no byte is above 0x7F; a sequence cut by the end of the sample still counts); anything else
+    /// is eight-bit text when control characters other than tab, newlines, form feed and escape are
+    /// rare. A high-bit byte alone never makes text binary.
+    static func encoding(of bytes: ArraySlice<UInt8>) -> TextEncoding? {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return .utf8 }
+        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return .utf32LittleEndian }
+        if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return .utf32BigEndian }
+        if bytes.starts(with: [0xFF, 0xFE]) { return .utf16LittleEndian }
+        if bytes.starts(with: [0xFE, 0xFF]) { return .utf16BigEndian }
+        var controls = 0
+        var highBit = false
+        for byte in bytes {
+            if byte == 0 { return nil }
+            if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D, byte != 0x0C, byte != 0x1B, byte != 0x08 {
+                controls += 1
+            }
+            if byte >= 0x80 { highBit = true }
+        }
+        if !highBit { return controls * 100 > bytes.count ? nil : .ascii }
+        if isUTF8(bytes) { return controls * 100 > bytes.count ? nil : .utf8 }
+        // Eight-bit text: few C0 controls and few C1 bytes (0x80-0x9F are printable in Windows-1252 only).
+        return controls * 50 > bytes.count ? nil : .eightBit
+    }
+
+    /// Whether `bytes` are valid UTF-8, allowing one sequence cut short at the end.
+    static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            let length: Int
+            switch byte {
+            case 0x00...0x7F: index += 1; continue
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return false
+            }
+            for offset in 1..<length {
+                guard index + offset < bytes.endIndex else { return true }  // cut by the sample's end
+                let continuation = bytes[index + offset]
+                guard continuation & 0xC0 == 0x80 else { return false }
+                if offset == 1 {
+                    if byte == 0xE0 && continuation < 0xA0 { return false }  // overlong
+                    if byte == 0xED && continuation > 0x9F { return false }  // surrogates
+                    if byte == 0xF0 && continuation < 0x90 { return false }  // overlong
+                    if byte == 0xF4 && continuation > 0x8F { return false }  // above U+10FFFF
+                }
+            }
+            index += length
+        }
+        return true
+    }
+
+    /// The text as a string, decoded from `encoding` (lossy; for format detection only).
+    static func decode(_ bytes: ArraySlice<UInt8>, as encoding: TextEncoding) -> String {
+        switch encoding {
+        case .ascii, .utf8:
+            let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
+            return String(decoding: body, as: UTF8.self)
+        case .eightBit:
+            return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        case .utf16LittleEndian, .utf16BigEndian:
+            let body = Array(bytes.dropFirst(2))
+            var units: [UInt16] = []
+            units.reserveCapacity(body.count / 2)
+            var index = 0
+            while index + 1 < body.count {
+                let pair = encoding == .utf16LittleEndian
+                    ? UInt16(body[index]) | UInt16(body[index + 1]) << 8
+                    : UInt16(body[index]) << 8 | UInt16(body[index + 1])
+                units.append(pair)
+                index += 2
+            }
+            return String(decoding: units, as: UTF16.self)
+        case .utf32LittleEndian, .utf32BigEndian:
+            let body = Array(bytes.dropFirst(4))
+            var scalars = String.UnicodeScalarView()
+            var index = 0
+            while index + 3 < body.count {
+                let value: UInt32 = encoding == .utf32LittleEndian
+                    ? UInt32(body[index]) | UInt32(body[index + 1]) << 8 | UInt32(body[index + 2]) << 16 | UInt32(body[index + 3]) << 24
+                    : UInt32(body[index]) << 24 | UInt32(body[index + 1]) << 16 | UInt32(body[index + 2]) << 8 | UInt32(body[index + 3])
+                scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+                index += 4
+            }
+            return String(scalars)
+        }
+    }
+
+    /// A text format recognised from the text itself.
+    struct Format {
+        var mimeType: String
+        /// A `#!` line or an XML root element proves the format; JSON or CSV structure suggests it.
+        var isConclusive: Bool
+        var detail: String
+    }
+
+    /// The format the text shows, if any: a script by its `#!` line, XML by its root element, HTML,
+    /// JSON, CSV. `nil` means plain text as far as this reader can tell.
+    static func format(of text: String, isComplete: Bool) -> Format? {
+        let trimmed = text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })
+        if text.hasPrefix("#!") {
+            return shebang(String(text.prefix(while: { $0 != "\n" && $0 != "\r" })))
+        }
+        if trimmed.hasPrefix("<") {
+            if let markup = markup(trimmed) { return markup }
+        }
+        if trimmed.first == "{" || trimmed.first == "[" {
+            if JSONCheck.isJSON(trimmed, isComplete: isComplete) {
+                return Format(mimeType: "application/json", isConclusive: false, detail: "JSON structure")
+            }
+        }
+        if let first = trimmed.first, first == "%" || first == "{" || first == "-" || first == "B" || first == "F" || first == "@" {
+            if let marker = markers(trimmed) { return marker }
+        }
+        if isCSV(text) {
+            return Format(mimeType: "text/csv", isConclusive: false, detail: "comma-separated lines")
+        }
+        return nil
+    }
+
+    /// Text formats that announce themselves on their first line.
+    private static func markers(_ text: Substring) -> Format? {
+        let table: [(prefix: String, mime: String)] = [
+            ("%PDF-", "application/pdf"),
+            ("%!PS-Adobe", "application/postscript"),
+            ("{\\rtf", "application/rtf"),
+            ("-----BEGIN PGP", "application/pgp-keys"),
+            ("-----BEGIN CERTIFICATE-----", "application/x-x509-ca-cert"),
+            ("BEGIN:VCARD", "text/vcard"),
+            ("BEGIN:VCALENDAR", "text/calendar"),
+            ("From ", "application/mbox"),
+            ("@prefix ", "text/turtle"),
+        ]
+        for entry in table where text.hasPrefix(entry.prefix) {
+            return Format(mimeType: entry.mime, isConclusive: true, detail: "text starts with \(entry.prefix)")
+        }
+        return nil
+    }
+
+    /// The interpreter of a `#!` line, mapped to a script type.
+    static func shebang(_ line: String) -> Format? {
+        var words = line.dropFirst(2).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard !words.isEmpty else { return nil }
+        var program = words.removeFirst().split(separator: "/").last.map(String.init) ?? ""
+        if program == "env" {
+            while let next = words.first, next.hasPrefix("-") { words.removeFirst() }
+            program = words.first ?? ""
+        }
+        let interpreters: [(prefix: String, mime: String)] = [
+            ("python", "text/x-python3"), ("pypy", "text/x-python"),
+            ("bash", "application/x-shellscript"), ("sh", "application/x-shellscript"),
+            ("dash", "application/x-shellscript"), ("ash", "application/x-shellscript"),
+            ("zsh", "application/x-shellscript"), ("ksh", "application/x-shellscript"),
+            ("csh", "application/x-csh"), ("tcsh", "application/x-csh"), ("fish", "application/x-fishscript"),
+            ("perl", "application/x-perl"), ("ruby", "application/x-ruby"), ("php", "application/x-php"),
+            ("node", "application/javascript"), ("nodejs", "application/javascript"), ("deno", "application/javascript"),
+            ("lua", "text/x-lua"), ("tclsh", "text/x-tcl"), ("wish", "text/x-tcl"), ("awk", "application/x-awk"),
+            ("gawk", "application/x-awk"), ("mawk", "application/x-awk"), ("nawk", "application/x-awk"),
+            ("make", "text/x-makefile"), ("Rscript", "text/x-r"), ("julia", "text/x-julia"), ("sed", "text/x-sed"),
+            ("racket", "text/x-racket"), ("guile", "text/x-scheme"), ("escript", "text/x-erlang"),
+        ]
+        let name = program.lowercased()
+        for entry in interpreters where name == entry.prefix || (name.hasPrefix(entry.prefix) && name.dropFirst(entry.prefix.count).allSatisfy { $0.isNumber || $0 == "." }) {
+            let mime = entry.prefix == "python" && name.hasPrefix("python2") ? "text/x-python" : entry.mime
+            return Format(mimeType: mime, isConclusive: true, detail: String(line.prefix(80)))
+        }
+        return Format(mimeType: "application/x-executable-script", isConclusive: false, detail: String(line.prefix(80)))
+    }
+
+    /// XML by its root element, or HTML.
+    private static func markup(_ text: Substring) -> Format? {
+        let head = String(text.prefix(4096))
+        let lower = head.lowercased()
+        if lower.hasPrefix("<!doctype html") || lower.hasPrefix("<html") {
+            return Format(mimeType: "text/html", isConclusive: true, detail: "HTML document")
+        }
+        guard let root = rootElement(head) else {
+            for tag in ["<head", "<body", "<script", "<div", "<p>", "<table", "<title", "<meta", "<a href", "<iframe", "<style", "<h1"]
+            where lower.contains(tag) {
+                return Format(mimeType: "text/html", isConclusive: false, detail: "HTML elements")
+            }
+            return nil
+        }
+        let name = root.lowercased()
+        let local = name.split(separator: ":").last.map(String.init) ?? name
+        let dialects: [String: String] = [
+            "html": "text/html", "svg": "image/svg+xml", "rss": "application/rss+xml", "feed": "application/atom+xml",
+            "plist": "application/x-plist", "stylesheet": "application/xslt+xml", "transform": "application/xslt+xml",
+            "kml": "application/vnd.google-earth.kml+xml", "gpx": "application/gpx+xml", "math": "application/mathml+xml",
+            "smil": "application/smil+xml", "xliff": "application/xliff+xml", "rdf": "application/rdf+xml",
+            "opml": "text/x-opml+xml", "xsd": "application/xml", "schema": "application/xml", "wsdl:definitions": "application/xml",
+            "x3d": "model/x3d+xml", "collada": "model/vnd.collada+xml", "metalink": "application/metalink4+xml",
+            "playlist": "application/xspf+xml", "ttml": "application/ttml+xml", "tt": "application/ttml+xml",
+            "gnc-v2": "application/x-gnucash", "abiword": "application/x-abiword", "mrss": "application/rss+xml",
+            "project": "application/xml", "ui": "application/x-gtk-builder", "interface": "application/x-gtk-builder",
+            "office:document": "application/vnd.oasis.opendocument.text-flat-xml", "fictionbook": "application/x-fictionbook+xml",
+            "docbook": "application/x-docbook+xml", "book": "application/x-docbook+xml", "article": "application/x-docbook+xml",
+            "xbel": "application/x-xbel", "mime-info": "application/xml", "component": "application/xml",
+        ]
+        if let mime = dialects[name] ?? dialects[local] {
+            return Format(mimeType: mime, isConclusive: mime != "application/xml", detail: "XML root element <\(root)>")
+        }
+        return Format(mimeType: "application/xml", isConclusive: lower.hasPrefix("<?xml"), detail: "XML root element <\(root)>")
+    }
+
+    /// The name of the first element, past the XML declaration, processing instructions, comments
+    /// and the document type declaration.
+    static func rootElement(_ text: String) -> String? {
+        var rest = Substring(text)
+        while true {
+            rest = rest.drop(while: { $0.isWhitespace })
+            guard rest.hasPrefix("<") else { return nil }
+            if rest.hasPrefix("<?") {
+                guard let end = rest.firstRange(of: "?>") else { return nil }
+                rest = rest[end.upperBound...]
+            } else if rest.hasPrefix("<!--") {
+                guard let end = rest.firstRange(of: "-->") else { return nil }
+                rest = rest[end.upperBound...]
+            } else if rest.hasPrefix("<!") {
+                guard let end = rest.firstIndex(of: ">") else { return nil }
+                // A DOCTYPE with an internal subset ends at "]>".
+                if let bracket = rest.firstIndex(of: "["), bracket < end, let close = rest.firstRange(of: "]>") {
+                    rest = rest[close.upperBound...]
+                } else {
+                    rest = rest[rest.index(after: end)...]
+                }
+            } else {
+                let name = rest.dropFirst().prefix(while: { !$0.isWhitespace && $0 != ">" && $0 != "/" })
+                guard let first = name.first, first.isLetter || first == "_" else { return nil }
+                return String(name)
+            }
+        }
+    }
+
+    /// Several lines with the same number (at least one) of commas outside quotes.
+    private static func isCSV(_ text: String) -> Bool {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).prefix(20)
+        guard lines.count >= 2 else { return false }
+        var counts: [Int] = []
+        for line in lines.dropLast() {  // the last may be cut by the sample's end
+            var inQuotes = false
+            var commas = 0
+            for character in line {
+                if character == "\"" { inQuotes.toggle() } else if character == "," && !inQuotes { commas += 1 }
+            }
+            counts.append(commas)
+        }
+        guard let first = counts.first, first >= 1 else { return false }
+        return counts.allSatisfy { $0 == first } && counts.count >= 2
+    }
+}
+
+/// A validator for JSON that stops at the end of the sample without failing.
+enum JSONCheck {
+    static func isJSON(_ text: Substring, isComplete: Bool) -> Bool {
+        var parser = Parser(scalars: Array(text.unicodeScalars.prefix(65_536)))
+        let cut = !isComplete || text.unicodeScalars.count > 65_536
+        switch parser.value(depth: 0) {
+        case .valid:
+            parser.skipWhitespace()
+            return parser.index == parser.scalars.count || (parser.index < parser.scalars.count && isJSONLines(parser))
+        case .truncated: return cut
+        case .invalid: return false
+        }
+    }
+
+    /// JSON Lines: another value follows after a newline.
+    private static func isJSONLines(_ parser: Parser) -> Bool {
+        parser.scalars[parser.index] == "{" || parser.scalars[parser.index] == "["
+    }
+
+    enum Outcome { case valid, truncated, invalid }
+
+    struct Parser {
+        let scalars: [Unicode.Scalar]
+        var index = 0
+
+        mutating func skipWhitespace() {
+            while index < scalars.count, [" ", "\n", "\r", "\t"].contains(scalars[index]) { index += 1 }
+        }
+
+        mutating func value(depth: Int) -> Outcome {
+            guard depth < 512 else { return .invalid }
+            skipWhitespace()
+            guard index < scalars.count else { return .truncated }
+            switch scalars[index] {
+            case "{": return container(close: "}", depth: depth, keyed: true)
+            case "[": return container(close: "]", depth: depth, keyed: false)
+            case "\"": return string()
+            case "t": return literal("true")
+            case "f": return literal("false")
+            case "n": return literal("null")
+            default: return number()
+            }
+        }
+
+        private mutating func container(close: Unicode.Scalar, depth: Int, keyed: Bool) -> Outcome {
+            index += 1
+            skipWhitespace()
+            guard index < scalars.count else { return .truncated }
+            if scalars[index] == close { index += 1; return .valid }
+            while true {
+                if keyed {
+                    skipWhitespace()
+                    guard index < scalars.count else { return .truncated }
+                    guard scalars[index] == "\"" else { return .invalid }
+                    let key = string()
+                    guard case .valid = key else { return key }
+                    skipWhitespace()
+                    guard index < scalars.count else { return .truncated }
+                    guard scalars[index] == ":" else { return .invalid }
+                    index += 1
+                }
+                let item = value(depth: depth + 1)
+                guard case .valid = item else { return item }
+                skipWhitespace()
+                guard index < scalars.count else { return .truncated }
+                if scalars[index] == "," { index += 1; continue }
+                if scalars[index] == close { index += 1; return .valid }
+                return .invalid
+            }
+        }
+
+        private mutating func string() -> Outcome {
+            index += 1
+            while index < scalars.count {
+                let scalar = scalars[index]
+                if scalar == "\\" { index += 2; continue }
+                if scalar == "\"" { index += 1; return .valid }
+                if scalar.value < 0x20 { return .invalid }
+                index += 1
+            }
+            return .truncated
+        }
+
+        private mutating func literal(_ word: String) -> Outcome {
+            for expected in word.unicodeScalars {
+                guard index < scalars.count else { return .truncated }
+                guard scalars[index] == expected else { return .invalid }
+                index += 1
+            }
+            return .valid
+        }
+
+        private mutating func number() -> Outcome {
+            let start = index
+            while index < scalars.count, "-+.eE0123456789".unicodeScalars.contains(scalars[index]) { index += 1 }
+            if index == start { return .invalid }
+            return index == scalars.count ? .truncated : .valid
+        }
+    }
+}

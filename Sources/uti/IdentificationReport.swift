@@ -1,0 +1,50 @@
+import FileIdentification
+import UniformTypeIdentifiers
+
+/// One identification as a JSON object: what `uti identify --json` prints for a file.
+struct IdentificationReport {
+    let identification: Identification
+    let path: String
+
+    init(_ identification: Identification, path: String) {
+        self.identification = identification
+        self.path = path
+    }
+
+    var json: JSONValue {
+        let type = identification.type
+        let evidence = identification.evidence
+        var evidenceMembers: [(String, JSONValue)] = [("rule", .string(evidence.rule.rawValue))]
+        if let name = evidence.name {
+            evidenceMembers.append(("name", .object([
+                ("match", .string(name.match.rawValue)),
+                ("tag", .string(name.tag)),
+                ("candidates", JSONValue(name.candidates.map(\.identifier))),
+            ])))
+        } else {
+            evidenceMembers.append(("name", .null))
+        }
+        if let content = evidence.content {
+            evidenceMembers.append(("content", .object([
+                ("source", .string(content.source.rawValue)),
+                ("identifier", .string(content.type.identifier)),
+                ("conclusive", .boolean(content.isConclusive)),
+                ("detail", .string(content.detail)),
+            ])))
+        } else {
+            evidenceMembers.append(("content", .null))
+        }
+        return .object([
+            ("path", .string(path)),
+            ("identifier", .string(type.identifier)),
+            ("description", JSONValue(type.localizedDescription)),
+            ("preferredMIMEType", JSONValue(type.preferredMIMEType)),
+            ("mimeTypes", JSONValue(type.tags[.mimeType] ?? [])),
+            ("conformsTo", JSONValue(type.orderedSupertypes.map(\.identifier))),
+            ("evidence", .object(evidenceMembers)),
+            ("confidence", .string(identification.confidence.rawValue)),
+            ("mismatch", .boolean(identification.isMismatch)),
+            ("encoding", JSONValue(identification.textEncoding?.rawValue)),
+        ])
+    }
+}

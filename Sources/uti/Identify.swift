@@ -1,0 +1,104 @@
+import ArgumentParser
+import FileIdentification
+import UniformTypeIdentifiers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension UTI {
+    struct Identify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Tell what files are, from their names and their content, and why.",
+            discussion: """
+                Prints one line per file: `path: identifier (description)`, with `[mismatch: ...]` when the \
+                name claims one type and the content proves another. Directories, bundles, links, FIFOs, \
+                sockets and devices are typed without being opened. Exit status: 0 when every file was \
+                identified, 1 when one could not be read (the others are still identified), 64 on a usage error.
+                """
+        )
+
+        @OptionGroup var typeOptions: TypeOptions
+
+        @Flag(help: "Print MIME types, like `file --mime-type`.")
+        var mime = false
+
+        @Flag(help: "Print one JSON object per line per file.")
+        var json = false
+
+        @Flag(name: .customLong("no-content"), help: "Decide by name alone; the files need not exist.")
+        var noContent = false
+
+        @Flag(name: .customShort("L"), help: "Follow symbolic links and identify their targets.")
+        var followSymlinks = false
+
+        @Option(help: ArgumentHelp("The name of standard input, so that its extension counts.", valueName: "name"))
+        var name: String?
+
+        @Argument(help: "Files to identify; - reads standard input.")
+        var paths: [String]
+
+        func validate() throws {
+            if paths.isEmpty { throw ValidationError("Give at least one file (or - for standard input).") }
+            if mime && json { throw ValidationError("--mime and --json cannot be combined.") }
+            if name != nil && !paths.contains("-") { throw ValidationError("--name names standard input: give - among the files.") }
+        }
+
+        func run() throws {
+            try typeOptions.loadDeclarations()
+            let identifier = FileIdentifier(options: .init(followSymlinks: followSymlinks, nameOnly: noContent))
+            var failed = false
+            for argument in paths {
+                let shown: String
+                let result: Result<Identification, IdentificationError>
+                if argument == "-" {
+                    shown = "-"
+                    result = Result { () throws(IdentificationError) in
+                        try identifier.identify(data: StandardInput.read(), filename: name)
+                    }
+                } else {
+                    let path = RawArguments.path(for: argument)
+                    shown = path.escaped
+                    result = Result { () throws(IdentificationError) in try identifier.identify(fileAt: path) }
+                }
+                switch result {
+                case .success(let identification):
+                    print(render(identification, path: shown))
+                case .failure(let error):
+                    failed = true
+                    Terminal.error(error.description)
+                    if json {
+                        print(JSONValue.object([("path", .string(shown)), ("error", .string(error.message))]).rendered)
+                    }
+                }
+            }
+            if failed { throw ExitCode(1) }
+        }
+
+        private func render(_ identification: Identification, path: String) -> String {
+            let type = identification.type
+            if json { return IdentificationReport(identification, path: path).json.rendered }
+            if mime { return "\(path): \(type.preferredMIMEType ?? (type.conforms(to: .text) ? "text/plain" : "application/octet-stream"))" }
+            var line = "\(path): \(type.identifier)"
+            if let description = type.localizedDescription { line += " (\(description))" }
+            if identification.isMismatch, let named = identification.evidence.name?.candidates.first {
+                line += " [mismatch: the name says \(named.identifier)]"
+            }
+            return line
+        }
+    }
+}
+
+/// Standard input, read to its end (at most 64 MiB: enough for any signature or container directory).
+enum StandardInput {
+    static func read() -> [UInt8] {
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while data.count < 64 << 20 {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            data += chunk[0..<count]
+        }
+        return data
+    }
+}
