@@ -16,7 +16,7 @@ Method (the corpora README's rules, so the figures compare with its baselines):
 * Tools, all run in this process on the same files, many files per invocation, argument lists only
   (never a shell):
   - uti:     `uti identify --json -- FILE...`; one JSON object per line with `path` (the argument as
-             given) and `preferredMIMEType`; a line carrying `error`, or no line at all, is a miss.
+             given) and `mimeType` (what `uti identify --mime` prints); a line carrying `error`, or no line at all, is a miss.
              uti exits 1 when some file failed, which is not an error here.
   - file(1): `file --mime-type -b -- FILE...`; one line per argument, in order (checked; a batch
              whose line count is off is re-run one file at a time).
@@ -174,9 +174,9 @@ def run_uti(uti, files):
                 continue
             path = obj.get("path")
             if obj.get("error"):
-                answers[path] = (obj.get("preferredMIMEType"), str(obj["error"]))
+                answers[path] = (obj.get("mimeType"), str(obj["error"]))
             else:
-                answers[path] = (obj.get("preferredMIMEType"), None)
+                answers[path] = (obj.get("mimeType"), None)
     for f in files:
         answers.setdefault(f, (None, "no output line from uti"))
     return answers

@@ -155,44 +155,63 @@ public final class FileIdentifier: Sendable {
         guard source.count > 0 else { return Resolution.empty(name: name) }
         let prefix = try source.bytes(at: 0, length: options.sampleSize)
         guard !prefix.isEmpty else { return Resolution.empty(name: name) }
-        let (content, encoding) = try sniff(source, prefix: prefix, name: name)
-        return Resolution.resolve(name: name, content: content, encoding: encoding)
+        let (readings, encoding) = try sniff(source, prefix: prefix, name: name)
+        return Resolution.resolve(name: name, readings: readings, encoding: encoding)
     }
 
-    /// What the bytes say: a signature, a container's entries, the text and its format, or libmagic.
+    /// What the bytes say, every reader's opinion in order of authority: a container's entries, a
+    /// signature, freedesktop's magic, the text and its format, libmagic. libmagic (the slowest) is
+    /// asked only when nothing conclusive has been seen that a name candidate agrees with.
     private func sniff(_ source: some ByteSource, prefix: [UInt8], name: NameEvidence?) throws(IdentificationError.Reason)
-        -> (ContentEvidence?, TextEncoding?) {
+        -> ([ContentEvidence], TextEncoding?) {
+        var readings: [ContentEvidence] = []
+        let sample = prefix[...]
+        let encoding = TextAnalysis.encoding(of: sample)
+        func add(_ mimeType: String, _ source: ContentEvidence.Source, conclusive: Bool, _ detail: String) {
+            guard let type = Resolution.declaredType(mimeType: mimeType) else { return }
+            // A text format is not what binary bytes are, whatever a pattern found in them.
+            if encoding == nil, source != .container, source != .signature, type.conforms(to: .text) { return }
+            let reading = ContentEvidence(type: type, source: source, mimeType: mimeType, isConclusive: conclusive, detail: detail)
+            if let existing = readings.firstIndex(where: { $0.type == type }) {
+                // A second reader that proves what the first only suggested makes the reading conclusive.
+                if conclusive && !readings[existing].isConclusive { readings[existing] = reading }
+                return
+            }
+            readings.append(reading)
+        }
         var container = try ZipContainer.identify(source, prefix: prefix)
         if container == nil { container = try OLE2Container.identify(source, prefix: prefix) }
-        if let match = container, let type = Resolution.declaredType(mimeType: match.mimeType) {
-            return (ContentEvidence(type: type, source: .container, isConclusive: true, detail: match.detail), nil)
+        if let match = container { add(match.mimeType, .container, conclusive: true, match.detail) }
+        if let match = Signatures.match(prefix, in: source) { add(match.mimeType, .signature, conclusive: true, match.detail) }
+        for match in FreedesktopMagic.system.matches(prefix) {
+            add(match.mimeType, .freedesktopMagic, conclusive: match.priority >= 80,
+                "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))")
         }
-        if let match = Signatures.match(prefix, in: source), let type = Resolution.declaredType(mimeType: match.mimeType) {
-            return (ContentEvidence(type: type, source: .signature, isConclusive: true, detail: match.detail), nil)
-        }
-        let sample = prefix[...]
-        if let encoding = TextAnalysis.encoding(of: sample) {
+        if let encoding {
             let text = TextAnalysis.decode(sample, as: encoding)
-            if let format = TextAnalysis.format(of: text, isComplete: prefix.count == source.count),
-               let type = Resolution.declaredType(mimeType: format.mimeType) {
-                return (ContentEvidence(type: type, source: .text, isConclusive: format.isConclusive, detail: format.detail), encoding)
+            if let format = TextAnalysis.format(of: text, isComplete: prefix.count == source.count) {
+                add(format.mimeType, .text, conclusive: format.isConclusive, format.detail)
             }
-            // Text the name already explains needs no libmagic (a .py file that is valid UTF-8).
-            if let name, name.candidates.contains(where: { $0.conforms(to: .text) }) {
-                return (ContentEvidence(type: .plainText, source: .text, isConclusive: false, detail: "\(encoding.rawValue) text"), encoding)
-            }
-            let magicType = try libmagic(prefix)
-            if let (mime, type) = magicType, mime != "text/plain", mime != "application/octet-stream" {
-                // libmagic's text classes come from keyword heuristics: suggestive, not proof.
-                let conclusive = !mime.hasPrefix("text/") && mime != "application/json"
-                return (ContentEvidence(type: type, source: .libmagic, isConclusive: conclusive, detail: "libmagic: \(mime)"), encoding)
-            }
-            return (ContentEvidence(type: .plainText, source: .text, isConclusive: false, detail: "\(encoding.rawValue) text"), encoding)
         }
-        if let (mime, type) = try libmagic(prefix), mime != "application/octet-stream" {
-            return (ContentEvidence(type: type, source: .libmagic, isConclusive: true, detail: "libmagic: \(mime)"), nil)
+        let candidates = name?.candidates ?? []
+        let settled = readings.contains { reading in
+            reading.isConclusive && (candidates.isEmpty || candidates.contains { Resolution.refines($0, reading) })
         }
-        return (ContentEvidence(type: .data, source: .libmagic, isConclusive: false, detail: "binary data"), nil)
+        // Text the name already explains needs no libmagic either (a .py file that is valid UTF-8).
+        let textExplained = encoding != nil && candidates.contains { $0.conforms(to: .text) }
+        if !settled && !textExplained, let (mime, _) = try libmagic(prefix),
+           mime != "text/plain", mime != "application/octet-stream" {
+            // libmagic's text classes come from keyword heuristics: suggestive, not proof.
+            add(mime, .libmagic, conclusive: !mime.hasPrefix("text/") && mime != "application/json", "libmagic: \(mime)")
+        }
+        if let encoding {
+            add("text/plain", .bytes, conclusive: false, "\(encoding.rawValue) text")
+        } else {
+            add("application/octet-stream", .bytes, conclusive: false, "binary data")
+        }
+        // Conclusive readings first, each group in the order of authority above.
+        let ordered = readings.filter(\.isConclusive) + readings.filter { !$0.isConclusive }
+        return (ordered, encoding)
     }
 
     /// libmagic's MIME type for the sample, and the declared type it names.

@@ -14,6 +14,25 @@ public struct Identification: Sendable, Hashable {
     /// The text encoding, for text.
     public var textEncoding: TextEncoding?
 
+    /// The MIME type to report on Linux: the one the deciding reader named when it named this type and
+    /// shared-mime-info knows it as a type, else the type's first MIME type that the system's
+    /// shared-mime-info database knows as a type of its own (what desktop applications expect), else
+    /// `type.preferredMIMEType`; for a type with none, `inode/directory`, `inode/symlink`, `text/plain`
+    /// or `application/octet-stream`, as it conforms.
+    public var mimeType: String {
+        if let content = evidence.content, content.type == type, let mime = content.mimeType,
+           LinuxMIMETypes.known.isEmpty || LinuxMIMETypes.known.contains(mime) {
+            return mime
+        }
+        if let mime = LinuxMIMETypes.preferred(for: type) { return mime }
+        // A type with no MIME type of its own: what it is at heart, as file(1) would say.
+        let fallbacks: [(UTType, String)] = [
+            (.folder, "inode/directory"), (.directory, "inode/directory"), (.symbolicLink, "inode/symlink"),
+            (.text, "text/plain"), (.data, "application/octet-stream"),
+        ]
+        return fallbacks.first { type.conforms(to: $0.0) }?.1 ?? "application/octet-stream"
+    }
+
     public init(type: UTType, evidence: Evidence, confidence: Confidence, isMismatch: Bool, textEncoding: TextEncoding?) {
         self.type = type
         self.evidence = evidence
@@ -31,9 +50,15 @@ public struct Identification: Sendable, Hashable {
         /// Content proves it (a signature, a container's entries, the file system), alone or with the name.
         case high
 
-        public static func < (lhs: Self, rhs: Self) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        private var rank: Int {
+            switch self {
+            case .low: 0
+            case .medium: 1
+            case .high: 2
+            }
         }
+
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
     }
 }
 
@@ -41,14 +66,18 @@ public struct Identification: Sendable, Hashable {
 public struct Evidence: Sendable, Hashable {
     /// The types the name proposes, best first, and how it proposed them (nil: the name said nothing).
     public var name: NameEvidence?
-    /// What the content (or the file system) said, if it was read.
+    /// What the content (or the file system) said, if it was read: the reading that decided, or the
+    /// most authoritative one.
     public var content: ContentEvidence?
+    /// What the other readers of the content said, most authoritative first.
+    public var otherReadings: [ContentEvidence] = []
     /// The rule that decided.
     public var rule: Rule
 
-    public init(name: NameEvidence?, content: ContentEvidence?, rule: Rule) {
+    public init(name: NameEvidence?, content: ContentEvidence?, otherReadings: [ContentEvidence] = [], rule: Rule) {
         self.name = name
         self.content = content
+        self.otherReadings = otherReadings
         self.rule = rule
     }
 
@@ -102,6 +131,8 @@ public struct ContentEvidence: Sendable, Hashable {
     public var type: UTType
     /// Which reader said so.
     public var source: Source
+    /// The MIME type the reader named, when it names types that way (freedesktop magic, libmagic).
+    public var mimeType: String?
     /// Whether it proves the type (a signature, a container's entries, a `#!` line) rather than
     /// suggesting it (plain text, unrecognised binary, a text heuristic).
     public var isConclusive: Bool
@@ -112,13 +143,17 @@ public struct ContentEvidence: Sendable, Hashable {
         case fileSystem = "file-system"
         case signature
         case container
+        case freedesktopMagic = "shared-mime-info"
+        /// Text or binary, from the bytes alone.
+        case bytes
         case text
         case libmagic
     }
 
-    public init(type: UTType, source: Source, isConclusive: Bool, detail: String) {
+    public init(type: UTType, source: Source, mimeType: String? = nil, isConclusive: Bool, detail: String) {
         self.type = type
         self.source = source
+        self.mimeType = mimeType
         self.isConclusive = isConclusive
         self.detail = detail
     }

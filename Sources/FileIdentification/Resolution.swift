@@ -49,44 +49,66 @@ enum Resolution {
                               confidence: .low, isMismatch: false, textEncoding: nil)
     }
 
-    static func resolve(name: NameEvidence?, content: ContentEvidence?, encoding: TextEncoding?) -> Identification {
+    /// One type from the name's candidates and the content's readings (conclusive ones first).
+    static func resolve(name: NameEvidence?, readings: [ContentEvidence], encoding: TextEncoding?) -> Identification {
         let candidates = name?.candidates ?? []
-        guard let content else {
+        guard let primary = readings.first else {
             return byNameOnly(name, filename: name?.filename ?? "")
         }
-        func answer(_ type: UTType, _ rule: Evidence.Rule, _ confidence: Identification.Confidence, mismatch: Bool = false) -> Identification {
-            Identification(type: type, evidence: Evidence(name: name, content: content, rule: rule),
+        func answer(_ type: UTType, _ rule: Evidence.Rule, _ confidence: Identification.Confidence,
+                    by reading: ContentEvidence, mismatch: Bool = false) -> Identification {
+            Identification(type: type,
+                           evidence: Evidence(name: name, content: reading, otherReadings: readings.filter { $0 != reading }, rule: rule),
                            confidence: confidence, isMismatch: mismatch, textEncoding: encoding)
         }
-        let strength: Identification.Confidence = content.isConclusive ? .high : .medium
-        if let best = candidates.first(where: { refines($0, content) }) {
-            return answer(best, .nameRefinesContent, strength)
+        // A generic reading gives way to a specific one that conforms to it: an OLE2 container to the
+        // StarCalc document freedesktop's magic finds inside; "text" to any text format found in it.
+        let specific = readings.filter { reading in
+            !readings.contains { other in
+                other.type != reading.type && (other.isConclusive || reading.source == .bytes) && other.type.conforms(to: reading.type)
+            }
         }
-        if candidates.contains(where: { content.type.conforms(to: $0) }) {
-            return answer(content.type, .contentRefinesName, strength)
+        let conclusive = specific.filter(\.isConclusive)
+        // With conclusive readings, the name must agree with one of them; otherwise with any reading.
+        let considered = conclusive.isEmpty ? specific : conclusive
+        // First a candidate that is a reading's type or a subtype of it, then one that refines a reading
+        // only in the looser senses (any text format is text, any binary format is data).
+        for strict in [true, false] {
+            for candidate in candidates {
+                if let reading = considered.first(where: { strict ? candidate.conforms(to: $0.type) : refines(candidate, $0) }) {
+                    return answer(candidate, .nameRefinesContent, reading.isConclusive ? .high : .medium, by: reading)
+                }
+            }
+        }
+        for reading in considered {
+            if candidates.contains(where: { reading.type.conforms(to: $0) }) {
+                return answer(reading.type, .contentRefinesName, reading.isConclusive ? .high : .medium, by: reading)
+            }
         }
         if let best = candidates.first {
-            if content.isConclusive {
-                return answer(content.type, .contentOverrulesName, .high, mismatch: true)
+            if primary.isConclusive {
+                return answer(primary.type, .contentOverrulesName, .high, by: primary, mismatch: true)
             }
             // Binary bytes under a name that promises text: the name is wrong.
-            if encoding == nil, best.conforms(to: .text), candidates.allSatisfy({ $0.conforms(to: .text) }) {
-                return answer(content.type, .contentOverrulesName, .medium, mismatch: true)
+            if encoding == nil, candidates.allSatisfy({ $0.conforms(to: .text) }) {
+                return answer(primary.type, .contentOverrulesName, .medium, by: primary, mismatch: true)
             }
-            return answer(best, .nameOnly, encoding != nil && !best.conforms(to: .text) ? .low : .medium)
+            return answer(best, .nameOnly, encoding != nil && !best.conforms(to: .text) ? .low : .medium, by: primary)
         }
-        if content.type == .plainText || content.type == .data {
-            return answer(content.type, .textOrBinary, .low)
+        if primary.type == .plainText || primary.type == .data {
+            return answer(primary.type, .textOrBinary, .low, by: primary)
         }
-        return answer(content.type, .contentOnly, strength)
+        return answer(primary.type, .contentOnly, primary.isConclusive ? .high : .medium, by: primary)
     }
 
     /// Whether the name's type `candidate` is the content's type or a more specific kind of it.
     static func refines(_ candidate: UTType, _ content: ContentEvidence) -> Bool {
         let type = content.type
         if candidate.conforms(to: type) { return true }
-        // Any text format is plain text to a reader of bytes; any binary format is data.
-        if type == .plainText && !content.isConclusive { return candidate.conforms(to: .text) }
+        // Text formats nest (PHP holds HTML, a Python file may start with #!python3): when the content
+        // is text of any kind, a name that promises text says more than the bytes can.
+        if candidate.conforms(to: .text) && (type.conforms(to: .text) || content.source == .text) { return true }
+        // Any binary format is data to a reader of bytes.
         if type == .data && !content.isConclusive { return !candidate.conforms(to: .text) }
         // A container's generic type: a ZIP- or OLE2-based format the entries did not single out.
         if content.source == .container {

@@ -57,7 +57,7 @@ enum Signatures {
         Entry(0, "fLaC", "audio/flac", "FLAC stream marker"),
         Entry(0, "ID3", "audio/mpeg", "ID3 tag"),
         Entry(0, "MThd", "audio/midi", "MIDI header"),
-        Entry(0, [0xCA, 0xFE, 0xBA, 0xBE, 0x00], "application/x-java", "Java class file"),
+        Entry(0, [0xCA, 0xFE, 0xBA, 0xBE], "application/x-java", "Java class file"),
         Entry(0, [0x00, 0x61, 0x73, 0x6D], "application/wasm", "WebAssembly module"),
         Entry(0, "{\\rtf", "application/rtf", "RTF header"),
     ]
@@ -67,6 +67,7 @@ enum Signatures {
         for entry in table where prefix.count >= entry.offset + entry.bytes.count {
             if prefix[entry.offset..<(entry.offset + entry.bytes.count)].elementsEqual(entry.bytes) {
                 if entry.mimeType == "application/x-elf" { return elf(prefix, source) }
+                if entry.mimeType == "application/x-java" { return javaOrMachO(prefix) }
                 return Match(mimeType: entry.mimeType, detail: entry.name)
             }
         }
@@ -125,6 +126,17 @@ enum Signatures {
             return false
         }
         return false
+    }
+
+    /// 0xCAFEBABE starts both Java class files and universal Mach-O binaries: a class file's next
+    /// word is its version (major 45 and up), a universal binary's the number of architectures.
+    private static func javaOrMachO(_ prefix: [UInt8]) -> Match? {
+        guard prefix.count >= 8 else { return nil }
+        let next = Int(prefix[4]) << 24 | Int(prefix[5]) << 16 | Int(prefix[6]) << 8 | Int(prefix[7])
+        if next > 0 && next < 45 {
+            return Match(mimeType: "application/x-mach-binary", detail: "universal Mach-O binary, \(next) architectures")
+        }
+        return Match(mimeType: "application/x-java", detail: "Java class file")
     }
 
     /// RIFF and ISO base-media files, told apart by the form type or the major brand.

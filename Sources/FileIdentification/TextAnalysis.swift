@@ -115,7 +115,7 @@ enum TextAnalysis {
                 return Format(mimeType: "application/json", isConclusive: false, detail: "JSON structure")
             }
         }
-        if let first = trimmed.first, first == "%" || first == "{" || first == "-" || first == "B" || first == "F" || first == "@" {
+        if let first = trimmed.first, "%{-BF@s".contains(first) {
             if let marker = markers(trimmed) { return marker }
         }
         if isCSV(text) {
@@ -130,7 +130,14 @@ enum TextAnalysis {
             ("%PDF-", "application/pdf"),
             ("%!PS-Adobe", "application/postscript"),
             ("{\\rtf", "application/rtf"),
-            ("-----BEGIN PGP", "application/pgp-keys"),
+            ("-----BEGIN PGP MESSAGE", "application/pgp-encrypted"),
+            ("-----BEGIN PGP SIGNED MESSAGE", "application/pgp-signature"),
+            ("-----BEGIN PGP SIGNATURE", "application/pgp-signature"),
+            ("-----BEGIN PGP PUBLIC KEY BLOCK", "application/pgp-keys"),
+            ("-----BEGIN PGP PRIVATE KEY BLOCK", "application/pgp-keys"),
+            ("-----BEGIN OPENSSH PRIVATE KEY", "text/x-ssh-private-key"),
+            ("ssh-ed25519 ", "text/x-ssh-public-key"),
+            ("ssh-rsa ", "text/x-ssh-public-key"),
             ("-----BEGIN CERTIFICATE-----", "application/x-x509-ca-cert"),
             ("BEGIN:VCARD", "text/vcard"),
             ("BEGIN:VCALENDAR", "text/calendar"),
@@ -153,7 +160,7 @@ enum TextAnalysis {
             program = words.first ?? ""
         }
         let interpreters: [(prefix: String, mime: String)] = [
-            ("python", "text/x-python3"), ("pypy", "text/x-python"),
+            ("python3", "text/x-python3"), ("python2", "text/x-python2"), ("python", "text/x-python"), ("pypy", "text/x-python"),
             ("bash", "application/x-shellscript"), ("sh", "application/x-shellscript"),
             ("dash", "application/x-shellscript"), ("ash", "application/x-shellscript"),
             ("zsh", "application/x-shellscript"), ("ksh", "application/x-shellscript"),
@@ -166,9 +173,9 @@ enum TextAnalysis {
             ("racket", "text/x-racket"), ("guile", "text/x-scheme"), ("escript", "text/x-erlang"),
         ]
         let name = program.lowercased()
+        // The longest interpreter name that the program's name is, or starts with before a version (python3.11).
         for entry in interpreters where name == entry.prefix || (name.hasPrefix(entry.prefix) && name.dropFirst(entry.prefix.count).allSatisfy { $0.isNumber || $0 == "." }) {
-            let mime = entry.prefix == "python" && name.hasPrefix("python2") ? "text/x-python" : entry.mime
-            return Format(mimeType: mime, isConclusive: true, detail: String(line.prefix(80)))
+            return Format(mimeType: entry.mime, isConclusive: true, detail: String(line.prefix(80)))
         }
         return Format(mimeType: "application/x-executable-script", isConclusive: false, detail: String(line.prefix(80)))
     }

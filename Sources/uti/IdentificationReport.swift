@@ -27,6 +27,7 @@ struct IdentificationReport {
         if let content = evidence.content {
             evidenceMembers.append(("content", .object([
                 ("source", .string(content.source.rawValue)),
+                ("mimeType", JSONValue(content.mimeType)),
                 ("identifier", .string(content.type.identifier)),
                 ("conclusive", .boolean(content.isConclusive)),
                 ("detail", .string(content.detail)),
@@ -38,6 +39,7 @@ struct IdentificationReport {
             ("path", .string(path)),
             ("identifier", .string(type.identifier)),
             ("description", JSONValue(type.localizedDescription)),
+            ("mimeType", .string(identification.mimeType)),
             ("preferredMIMEType", JSONValue(type.preferredMIMEType)),
             ("mimeTypes", JSONValue(type.tags[.mimeType] ?? [])),
             ("conformsTo", JSONValue(type.orderedSupertypes.map(\.identifier))),

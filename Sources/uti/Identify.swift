@@ -77,7 +77,7 @@ extension UTI {
         private func render(_ identification: Identification, path: String) -> String {
             let type = identification.type
             if json { return IdentificationReport(identification, path: path).json.rendered }
-            if mime { return "\(path): \(type.preferredMIMEType ?? (type.conforms(to: .text) ? "text/plain" : "application/octet-stream"))" }
+            if mime { return "\(path): \(identification.mimeType)" }
             var line = "\(path): \(type.identifier)"
             if let description = type.localizedDescription { line += " (\(description))" }
             if identification.isMismatch, let named = identification.evidence.name?.candidates.first {

@@ -49,6 +49,9 @@ import xml.etree.ElementTree as ET
 #   * identifiers other vendors declare and apps use (org.matroska.mkv, com.rarlab.rar-archive, ...),
 #     and Apple identifiers newer than the TSV (public.jpeg-xl, com.adobe.raw-image, public.iso-image).
 CURATED_IDENTIFIERS = {
+    # 3D formats Apple declares without MIME types
+    "model/stl": "public.standard-tesselated-geometry-format",
+    "model/obj": "public.geometry-definition-format",
     # source code and scripts Apple declares without MIME types
     "text/x-csrc": "public.c-source",
     "text/x-chdr": "public.c-header",
@@ -203,6 +206,9 @@ MISSING_APPLE_PARENTS = {"com.apple.homebuttonless-device": ["com.apple.device"]
 LIBMAGIC_EQUIVALENTS = {
     # same format, another name (freedesktop's name on the right)
     "application/x-empty": "application/x-zerosize",        # libmagic: empty buffer
+    "image/x-sony-tim": "image/x-tim",                      # PlayStation TIM image
+    "image/x-qoi": "image/qoi",                             # Quite OK Image
+    "audio/x-hx-aac-adts": "audio/aac",                     # AAC in an ADTS stream
     "inode/x-empty": "application/x-zerosize",              # libmagic: empty regular file
     "application/x-coredump": "application/x-core",
     "application/x-java-applet": "application/x-java",      # "compiled Java class data"
