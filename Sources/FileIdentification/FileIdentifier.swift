@@ -168,7 +168,9 @@ public final class FileIdentifier: Sendable {
         let sample = prefix[...]
         let encoding = TextAnalysis.encoding(of: sample)
         func add(_ mimeType: String, _ source: ContentEvidence.Source, conclusive: Bool, _ detail: String) {
-            guard let type = Resolution.declaredType(mimeType: mimeType) else { return }
+            let named = mimeType.hasPrefix("uti:") ? UTType(String(mimeType.dropFirst(4))) : Resolution.declaredType(mimeType: mimeType)
+            guard let type = named else { return }
+            let mimeType = mimeType.hasPrefix("uti:") ? type.preferredMIMEType : mimeType
             // A text format is not what binary bytes are, whatever a pattern found in them.
             if encoding == nil, source != .container, source != .signature, type.conforms(to: .text) { return }
             let reading = ContentEvidence(type: type, source: source, mimeType: mimeType, isConclusive: conclusive, detail: detail)

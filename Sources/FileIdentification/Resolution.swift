@@ -52,7 +52,7 @@ enum Resolution {
     /// One type from the name's candidates and the content's readings (conclusive ones first).
     static func resolve(name: NameEvidence?, readings: [ContentEvidence], encoding: TextEncoding?) -> Identification {
         let candidates = name?.candidates ?? []
-        guard let primary = readings.first else {
+        guard !readings.isEmpty else {
             return byNameOnly(name, filename: name?.filename ?? "")
         }
         func answer(_ type: UTType, _ rule: Evidence.Rule, _ confidence: Identification.Confidence,
@@ -62,20 +62,27 @@ enum Resolution {
                            confidence: confidence, isMismatch: mismatch, textEncoding: encoding)
         }
         // A generic reading gives way to a specific one that conforms to it: an OLE2 container to the
-        // StarCalc document freedesktop's magic finds inside; "text" to any text format found in it.
-        let specific = readings.filter { reading in
-            !readings.contains { other in
-                other.type != reading.type && (other.isConclusive || reading.source == .bytes) && other.type.conforms(to: reading.type)
-            }
+        // StarCalc document freedesktop's magic finds inside, XML to the property list it holds.
+        // The specific reading keeps the generic one's authority: a ZIP proven by its directory and
+        // named more precisely by a weaker rule is that precise format, proven.
+        let specific: [ContentEvidence] = readings.compactMap { reading in
+            let generalizations = readings.filter { $0.type != reading.type && reading.type.conforms(to: $0.type) }
+            if readings.contains(where: { $0.type != reading.type && $0.type.conforms(to: reading.type) }) { return nil }
+            var kept = reading
+            if !kept.isConclusive, generalizations.contains(where: { $0.isConclusive && $0.source != .bytes }) { kept.isConclusive = true }
+            return kept
         }
         let conclusive = specific.filter(\.isConclusive)
         // With conclusive readings, the name must agree with one of them; otherwise with any reading.
         let considered = conclusive.isEmpty ? specific : conclusive
+        let primary = considered.first ?? readings[0]
         // First a candidate that is a reading's type or a subtype of it, then one that refines a reading
         // only in the looser senses (any text format is text, any binary format is data).
         for strict in [true, false] {
             for candidate in candidates {
-                if let reading = considered.first(where: { strict ? candidate.conforms(to: $0.type) : refines(candidate, $0) }) {
+                if let reading = considered.first(where: { reading in
+                    strict ? reading.source != .bytes && candidate.conforms(to: reading.type) : refines(candidate, reading)
+                }) {
                     return answer(candidate, .nameRefinesContent, reading.isConclusive ? .high : .medium, by: reading)
                 }
             }
@@ -104,12 +111,14 @@ enum Resolution {
     /// Whether the name's type `candidate` is the content's type or a more specific kind of it.
     static func refines(_ candidate: UTType, _ content: ContentEvidence) -> Bool {
         let type = content.type
+        // Text or binary, from the bytes alone: any text format is text, any other format is data.
+        if content.source == .bytes {
+            return type == .data ? !candidate.conforms(to: .text) : candidate.conforms(to: .text)
+        }
         if candidate.conforms(to: type) { return true }
         // Text formats nest (PHP holds HTML, a Python file may start with #!python3): when the content
         // is text of any kind, a name that promises text says more than the bytes can.
         if candidate.conforms(to: .text) && (type.conforms(to: .text) || content.source == .text) { return true }
-        // Any binary format is data to a reader of bytes.
-        if type == .data && !content.isConclusive { return !candidate.conforms(to: .text) }
         // A container's generic type: a ZIP- or OLE2-based format the entries did not single out.
         if content.source == .container {
             if type.conforms(to: .zip) || type == .zip { return candidate.conforms(to: .zip) }

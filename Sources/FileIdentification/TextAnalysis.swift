@@ -94,6 +94,7 @@ enum TextAnalysis {
 
     /// A text format recognised from the text itself.
     struct Format {
+        /// A MIME type, or `uti:` and a type identifier for a format no MIME type names.
         var mimeType: String
         /// A `#!` line or an XML root element proves the format; JSON or CSV structure suggests it.
         var isConclusive: Bool
@@ -198,7 +199,7 @@ enum TextAnalysis {
         let local = name.split(separator: ":").last.map(String.init) ?? name
         let dialects: [String: String] = [
             "html": "text/html", "svg": "image/svg+xml", "rss": "application/rss+xml", "feed": "application/atom+xml",
-            "plist": "application/x-plist", "stylesheet": "application/xslt+xml", "transform": "application/xslt+xml",
+            "plist": "uti:com.apple.xml-property-list", "stylesheet": "application/xslt+xml", "transform": "application/xslt+xml",
             "kml": "application/vnd.google-earth.kml+xml", "gpx": "application/gpx+xml", "math": "application/mathml+xml",
             "smil": "application/smil+xml", "xliff": "application/xliff+xml", "rdf": "application/rdf+xml",
             "opml": "text/x-opml+xml", "xsd": "application/xml", "schema": "application/xml", "wsdl:definitions": "application/xml",
@@ -210,10 +211,12 @@ enum TextAnalysis {
             "docbook": "application/x-docbook+xml", "book": "application/x-docbook+xml", "article": "application/x-docbook+xml",
             "xbel": "application/x-xbel", "mime-info": "application/xml", "component": "application/xml",
         ]
+        // A root element suggests a dialect but proves nothing against a name: dialects share roots
+        // (a Windows Media playlist is <smil>), and any XML may be named for the schema it follows.
         if let mime = dialects[name] ?? dialects[local] {
-            return Format(mimeType: mime, isConclusive: mime != "application/xml", detail: "XML root element <\(root)>")
+            return Format(mimeType: mime, isConclusive: false, detail: "XML root element <\(root)>")
         }
-        return Format(mimeType: "application/xml", isConclusive: lower.hasPrefix("<?xml"), detail: "XML root element <\(root)>")
+        return Format(mimeType: "application/xml", isConclusive: false, detail: "XML root element <\(root)>")
     }
 
     /// The name of the first element, past the XML declaration, processing instructions, comments

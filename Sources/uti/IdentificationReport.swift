@@ -24,17 +24,17 @@ struct IdentificationReport {
         } else {
             evidenceMembers.append(("name", .null))
         }
-        if let content = evidence.content {
-            evidenceMembers.append(("content", .object([
+        func reading(_ content: ContentEvidence) -> JSONValue {
+            .object([
                 ("source", .string(content.source.rawValue)),
                 ("mimeType", JSONValue(content.mimeType)),
                 ("identifier", .string(content.type.identifier)),
                 ("conclusive", .boolean(content.isConclusive)),
                 ("detail", .string(content.detail)),
-            ])))
-        } else {
-            evidenceMembers.append(("content", .null))
+            ])
         }
+        evidenceMembers.append(("content", evidence.content.map(reading) ?? .null))
+        evidenceMembers.append(("otherReadings", .array(evidence.otherReadings.map(reading))))
         return .object([
             ("path", .string(path)),
             ("identifier", .string(type.identifier)),

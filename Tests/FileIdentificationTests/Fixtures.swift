@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A directory made for one test, with helpers that make real files of every kind in it.
+final class Scratch {
+    let path: String
+
+    init() throws {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/uti-identify-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+        }
+        path = String(cString: made)
+    }
+
+    deinit {
+        // Make everything removable again (a test may have taken permissions away), then remove it.
+        _ = try? FileManager.default.subpathsOfDirectory(atPath: path).forEach { chmod(path + "/" + $0, 0o755) }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    @discardableResult
+    func write(_ bytes: [UInt8], to name: String) throws -> String {
+        let target = file(name)
+        try Data(bytes).write(to: URL(filePath: target))
+        return target
+    }
+
+    @discardableResult
+    func write(_ text: String, to name: String) throws -> String {
+        try write(Array(text.utf8), to: name)
+    }
+}
+
+/// A ZIP archive with stored (uncompressed) entries, in the order given: enough to build OOXML,
+/// OpenDocument, EPUB and JAR files whose telling entry comes last, past any sample a reader takes
+/// from the start.
+enum ZipWriter {
+    static func archive(_ entries: [(name: String, data: [UInt8])]) -> [UInt8] {
+        var output: [UInt8] = []
+        var central: [UInt8] = []
+        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        func le32(_ value: Int) -> [UInt8] { le16(value & 0xFFFF) + le16(value >> 16 & 0xFFFF) }
+        for entry in entries {
+            let name = Array(entry.name.utf8)
+            let crc = crc32(entry.data)
+            let offset = output.count
+            output += [0x50, 0x4B, 0x03, 0x04] + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21)
+            output += le32(Int(crc)) + le32(entry.data.count) + le32(entry.data.count) + le16(name.count) + le16(0)
+            output += name + entry.data
+            central += [0x50, 0x4B, 0x01, 0x02] + le16(20) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21)
+            central += le32(Int(crc)) + le32(entry.data.count) + le32(entry.data.count) + le16(name.count)
+            central += le16(0) + le16(0) + le16(0) + le16(0) + le32(0) + le32(offset) + name
+        }
+        let centralOffset = output.count
+        output += central
+        output += [0x50, 0x4B, 0x05, 0x06] + le16(0) + le16(0) + le16(entries.count) + le16(entries.count)
+        output += le32(central.count) + le32(centralOffset) + le16(0)
+        return output
+    }
+
+    private static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+        return value
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return crc ^ 0xFFFF_FFFF
+    }
+
+    /// Entries that push what follows past the first 64 KiB.
+    static var filler: [(name: String, data: [UInt8])] {
+        (0..<3).map { index in ("assets/filler\(index).bin", (0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }) }
+    }
+}
+
+/// A few real formats' first bytes.
+enum Samples {
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52]
+        + [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1F, 0x15, 0xC4, 0x89]
+
+    /// An MS-DOS stub followed by a PE header, as every Windows executable starts.
+    static var windowsExecutable: [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: 512)
+        bytes[0] = 0x4D; bytes[1] = 0x5A  // MZ
+        bytes[0x3C] = 0x80  // e_lfanew
+        bytes[0x80] = 0x50; bytes[0x81] = 0x45  // PE\0\0
+        bytes[0x84] = 0x4C; bytes[0x85] = 0x01  // i386
+        bytes[0x86] = 1
+        bytes[0x94] = 0xE0  // size of optional header
+        bytes[0x96] = 0x02; bytes[0x97] = 0x01  // characteristics: executable
+        bytes[0x98] = 0x0B; bytes[0x99] = 0x01  // PE32 magic
+        return bytes
+    }
+}
