@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Side-by-side start-up cost: `uti info public.jpeg` against `file --mime-type` on a small file.
+"""Side-by-side cost of one command: `uti` against `file --mime-type` on the same small files.
 
-Both commands run alternately in one process, N times each, on the same machine state, so the
-ratio is fair whatever the machine's speed. Reports median and mean wall time, the peak RSS of
-each (GNU time's %M), and the ratio of the medians.
+Pairs: `uti info public.jpeg` and `uti identify F` against `file --mime-type F`, for a small PNG, a
+small text file, an ELF executable, a small PDF and a small ZIP (Word) document. Each pair runs
+alternately in this process, N times each, on the same machine state, so the ratios are fair
+whatever the machine's speed. Reports median and mean wall time, peak RSS (GNU time's %M), and the
+ratio of the medians.
 
     python3 Benchmarks/startup.py [--runs 300] [--uti PATH]
 
-Without --uti it builds the release binary the README's figures use:
-    swift build -c release --static-swift-stdlib --product uti
+Without --uti it builds the fully static release binary the README's figures use (it needs the
+static libraries of libmagic and its compressors: libmagic-dev, liblzma-dev, libbz2-dev, zlib1g-dev):
+    swift build -c release --product uti --scratch-path .build-static \
+        -Xswiftc -static-executable -Xlinker -llzma -Xlinker -lbz2 -Xlinker -lz
 """
 import argparse
 import os
@@ -54,33 +58,57 @@ def main():
 
     uti = args.uti
     if not uti:
-        subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "uti"],
-                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-        uti = os.path.join(ROOT, ".build", "release", "uti")
+        subprocess.run(["swift", "build", "-c", "release", "--product", "uti", "--scratch-path", ".build-static",
+                        "-Xswiftc", "-static-executable", "-Xlinker", "-llzma", "-Xlinker", "-lbz2", "-Xlinker", "-lz"],
+                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        uti = os.path.join(ROOT, ".build-static", "release", "uti")
 
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as small:
-        small.write("hello, world\n")
-    commands = {
-        "uti info public.jpeg": [uti, "info", "public.jpeg"],
-        "file --mime-type (13-byte file)": ["file", "--mime-type", small.name],
+    scratch = tempfile.mkdtemp(prefix="uti-startup-")
+    samples = {
+        "png": bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+                             "0000000d4944415478da63f8ffff3f0005fe02fea7d6a4c50000000049454e44ae426082"),
+        "txt": b"hello, world\n",
+        "pdf": b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n"
+               b"trailer<</Root 1 0 R>>\n%%EOF\n",
+        "docx": make_docx(),
     }
-    samples = {name: [] for name in commands}
-    for name, argv in commands.items():  # warm the page cache
-        for _ in range(5):
-            run_once(argv)
-    for _ in range(args.runs):
-        for name, argv in commands.items():
-            samples[name].append(run_once(argv))
-    rss = {name: max((peak_rss_kib(argv) or 0) for _ in range(5)) for name, argv in commands.items()}
-    os.unlink(small.name)
+    files = {}
+    for extension, data in samples.items():
+        files[extension] = os.path.join(scratch, "small." + extension)
+        with open(files[extension], "wb") as handle:
+            handle.write(data)
+    files["elf"] = shutil.which("ls")
 
-    print(f"{'command':34} {'median ms':>10} {'mean ms':>9} {'peak RSS MiB':>13}   ({args.runs} runs each, alternating)")
-    for name in commands:
-        values = samples[name]
-        print(f"{name:34} {statistics.median(values) * 1000:10.2f} {statistics.mean(values) * 1000:9.2f} {rss[name] / 1024:13.1f}")
-    names = list(commands)
-    ratio = statistics.median(samples[names[0]]) / statistics.median(samples[names[1]])
-    print(f"ratio uti/file (medians): {ratio:.2f}")
+    pairs = [(f"uti info public.jpeg | file --mime-type small.png", [uti, "info", "public.jpeg"], ["file", "--mime-type", files["png"]])]
+    for kind in ["png", "txt", "elf", "pdf", "docx"]:
+        pairs.append((f"identify {kind}", [uti, "identify", files[kind]], ["file", "--mime-type", files[kind]]))
+
+    print(f"{'pair (uti | file)':52} {'uti ms':>8} {'file ms':>8} {'ratio':>6} {'uti RSS MiB':>12} {'file RSS MiB':>13}")
+    for label, left, right in pairs:
+        for _ in range(5):  # warm the page cache
+            run_once(left)
+            run_once(right)
+        a, b = [], []
+        for _ in range(args.runs):
+            a.append(run_once(left))
+            b.append(run_once(right))
+        rss_a = max((peak_rss_kib(left) or 0) for _ in range(3)) / 1024
+        rss_b = max((peak_rss_kib(right) or 0) for _ in range(3)) / 1024
+        ratio = statistics.median(a) / statistics.median(b)
+        print(f"{label:52} {statistics.median(a) * 1000:8.2f} {statistics.median(b) * 1000:8.2f} {ratio:6.2f} {rss_a:12.1f} {rss_b:13.1f}")
+    print(f"({args.runs} alternating runs per pair; medians; ratio = uti / file)")
+    shutil.rmtree(scratch)
+
+
+def make_docx():
+    """A minimal Word document: a ZIP with [Content_Types].xml and word/document.xml."""
+    import io
+    import zipfile
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
+        archive.writestr("word/document.xml", '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"/>')
+    return buffer.getvalue()
 
 
 if __name__ == "__main__":

@@ -185,6 +185,17 @@ public final class FileIdentifier: Sendable {
         if container == nil { container = try OLE2Container.identify(source, prefix: prefix) }
         if let match = container { add(match.mimeType, .container, conclusive: true, match.detail) }
         if let match = Signatures.match(prefix, in: source) { add(match.mimeType, .signature, conclusive: true, match.detail) }
+        let candidates = name?.candidates ?? []
+        func settled() -> Bool {
+            readings.contains { reading in
+                reading.isConclusive && (candidates.isEmpty || candidates.contains { Resolution.refines($0, reading) })
+            }
+        }
+        // A signature or container the name agrees with (a .png whose signature proves PNG) settles it:
+        // the slower readers are not asked.
+        if settled() {
+            return (readings, encoding)
+        }
         for match in FreedesktopMagic.system.matches(prefix) {
             add(match.mimeType, .freedesktopMagic, conclusive: match.priority >= 80,
                 "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))")
@@ -195,13 +206,9 @@ public final class FileIdentifier: Sendable {
                 add(format.mimeType, .text, conclusive: format.isConclusive, format.detail)
             }
         }
-        let candidates = name?.candidates ?? []
-        let settled = readings.contains { reading in
-            reading.isConclusive && (candidates.isEmpty || candidates.contains { Resolution.refines($0, reading) })
-        }
         // Text the name already explains needs no libmagic either (a .py file that is valid UTF-8).
         let textExplained = encoding != nil && candidates.contains { $0.conforms(to: .text) }
-        if !settled && !textExplained, let (mime, _) = try libmagic(prefix),
+        if !settled() && !textExplained, let (mime, _) = try libmagic(prefix),
            mime != "text/plain", mime != "application/octet-stream" {
             // libmagic's text classes come from keyword heuristics: suggestive, not proof.
             add(mime, .libmagic, conclusive: !mime.hasPrefix("text/") && mime != "application/json", "libmagic: \(mime)")

@@ -3,23 +3,53 @@ internal import UniformTypeIdentifiers
 import Glibc
 #endif
 
-/// The MIME types the system's shared-mime-info database names as types (not aliases), read from
-/// `/usr/share/mime/types`: the names Linux applications and desktops use.
+/// The MIME types of the system's shared-mime-info database: which names are types (not aliases),
+/// read from `/usr/share/mime/types`, and which globs name them, from `/usr/share/mime/globs2`. These
+/// are the names Linux applications and desktops use.
 enum LinuxMIMETypes {
     static let known: Set<String> = {
+        guard let bytes = read("types") else { return [] }
+        return Set(bytes.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self).lowercased() })
+    }()
+
+    /// `globs2`: `weight:type:glob[:flags]` lines, as (lower-cased glob, type, weight).
+    private static let globs: [(glob: String, mimeType: String, weight: Int)] = {
+        guard let bytes = read("globs2") else { return [] }
+        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            guard line.first != UInt8(ascii: "#") else { return nil }
+            let fields = line.split(separator: UInt8(ascii: ":"), maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count >= 3, let weight = Int(String(decoding: fields[0], as: UTF8.self)) else { return nil }
+            return (String(decoding: fields[2], as: UTF8.self).lowercased(), String(decoding: fields[1], as: UTF8.self).lowercased(), weight)
+        }
+    }()
+
+    private static func read(_ name: String) -> [UInt8]? {
         for directory in ["/usr/local/share", "/usr/share"] {
-            let path = directory + "/mime/types"
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            let descriptor = open(directory + "/mime/" + name, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }
             var status = stat()
             guard fstat(descriptor, &status) == 0,
                   let bytes = try? FileBytes(descriptor: descriptor, count: Int(status.st_size)).bytes(at: 0, length: Int(status.st_size))
             else { continue }
-            return Set(bytes.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self).lowercased() })
+            return bytes
         }
-        return []
-    }()
+        return nil
+    }
+
+    /// Of `type`'s MIME types, the one whose shared-mime-info glob matches `filename` with the highest
+    /// weight: `x.sdc` is `application/vnd.stardivision.calc` among the MIME types of the OpenOffice
+    /// spreadsheet type, which also covers `.sxc`.
+    static func globbed(for type: UTType, filename: String) -> String? {
+        let mimeTypes = Set((type.tags[.mimeType] ?? []).map { $0.lowercased() })
+        guard mimeTypes.count > 1 else { return nil }
+        let name = filename.lowercased()
+        var best: (mimeType: String, weight: Int)?
+        for entry in globs where mimeTypes.contains(entry.mimeType) && entry.weight > (best?.weight ?? -1) {
+            if fnmatch(entry.glob, name, 0) == 0 { best = (entry.mimeType, entry.weight) }
+        }
+        return best?.mimeType
+    }
 
     /// The type's first MIME type that shared-mime-info knows as a type, else its preferred one.
     static func preferred(for type: UTType) -> String? {

@@ -44,47 +44,71 @@ extension UTI {
         }
 
         func run() throws {
-            try typeOptions.loadDeclarations()
-            let identifier = FileIdentifier(options: .init(followSymlinks: followSymlinks, nameOnly: noContent))
-            var failed = false
-            for argument in paths {
-                let shown: String
-                let result: Result<Identification, IdentificationError>
-                if argument == "-" {
-                    shown = "-"
-                    result = Result { () throws(IdentificationError) in
-                        try identifier.identify(data: StandardInput.read(), filename: name)
-                    }
-                } else {
-                    let path = RawArguments.path(for: argument)
-                    shown = path.escaped
-                    result = Result { () throws(IdentificationError) in try identifier.identify(fileAt: path) }
-                }
-                switch result {
-                case .success(let identification):
-                    print(render(identification, path: shown))
-                case .failure(let error):
-                    failed = true
-                    Terminal.error(error.description)
-                    if json {
-                        print(JSONValue.object([("path", .string(shown)), ("error", .string(error.message))]).rendered)
-                    }
-                }
-            }
-            if failed { throw ExitCode(1) }
+            let job = IdentifyJob(paths: paths, typeFiles: typeOptions.typeFiles, mime: mime, json: json,
+                                  nameOnly: noContent, followSymlinks: followSymlinks, name: name)
+            let status = job.run()
+            if status != 0 { throw ExitCode(status) }
         }
+    }
+}
 
-        private func render(_ identification: Identification, path: String) -> String {
-            let type = identification.type
-            if json { return IdentificationReport(identification, path: path).json.rendered }
-            if mime { return "\(path): \(identification.mimeType)" }
-            var line = "\(path): \(type.identifier)"
-            if let description = type.localizedDescription { line += " (\(description))" }
-            if identification.isMismatch, let named = identification.evidence.name?.candidates.first {
-                line += " [mismatch: the name says \(named.identifier)]"
+/// What `uti identify` does once its arguments are parsed.
+struct IdentifyJob {
+    var paths: [String]
+    var typeFiles: [String] = []
+    var mime = false
+    var json = false
+    var nameOnly = false
+    var followSymlinks = false
+    var name: String?
+
+    /// Identifies every path and prints the results; the exit status: 0, 1 when a file could not be
+    /// read, 2 when a declaration file was refused.
+    func run() -> Int32 {
+        guard TypeOptions.loadDeclarations(typeFiles: typeFiles) else { return 2 }
+        let identifier = FileIdentifier(options: .init(followSymlinks: followSymlinks, nameOnly: nameOnly))
+        var output = StandardOutput()
+        var failed = false
+        for argument in paths {
+            let shown: String
+            let result: Result<Identification, IdentificationError>
+            if argument == "-" {
+                shown = "-"
+                result = Result { () throws(IdentificationError) in
+                    try identifier.identify(data: StandardInput.read(), filename: name)
+                }
+            } else {
+                let path = RawArguments.path(for: argument)
+                shown = path.escaped
+                result = Result { () throws(IdentificationError) in try identifier.identify(fileAt: path) }
             }
-            return line
+            switch result {
+            case .success(let identification):
+                output.line(render(identification, path: shown))
+            case .failure(let error):
+                failed = true
+                output.flush()
+                Terminal.error(error.description)
+                if json {
+                    output.line(JSONValue.object([("path", .string(shown)), ("error", .string(error.message))]).rendered)
+                }
+            }
         }
+        output.flush()
+        return failed ? 1 : 0
+    }
+
+    private func render(_ identification: Identification, path: String) -> String {
+        let type = identification.type
+        if json { return IdentificationReport(identification, path: path).json.rendered }
+        if mime { return path + ": " + identification.mimeType }
+        var line = path + ": " + type.identifier
+        if let description = type.localizedDescription { line += " (" + description + ")" }
+        if identification.evidence.rule == .empty { line += " [empty]" }
+        if identification.isMismatch, let named = identification.evidence.name?.candidates.first {
+            line += " [mismatch: the name says " + named.identifier + "]"
+        }
+        return line
     }
 }
 

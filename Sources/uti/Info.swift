@@ -21,25 +21,42 @@ extension UTI {
         }
 
         func run() throws {
-            try typeOptions.loadDeclarations()
-            var failed = false
-            var printed = 0
-            for identifier in identifiers {
-                guard let type = UTType(identifier) else {
-                    Terminal.error("unknown type identifier '\(identifier)'")
-                    failed = true
-                    continue
-                }
-                let report = TypeReport(type)
-                defer { printed += 1 }
-                if json {
-                    print(report.json.rendered)
-                } else {
-                    if printed > 0 { print() }
-                    print(report.text)
-                }
-            }
-            if failed { throw ExitCode(2) }
+            let status = InfoJob(identifiers: identifiers, typeFiles: typeOptions.typeFiles, json: json).run()
+            if status != 0 { throw ExitCode(status) }
         }
+    }
+}
+
+/// What `uti info` does once its arguments are parsed.
+struct InfoJob {
+    var identifiers: [String]
+    var typeFiles: [String] = []
+    var json = false
+
+    /// Describes every type; the exit status: 0, or 2 when an identifier is unknown or a
+    /// declaration file was refused.
+    func run() -> Int32 {
+        guard TypeOptions.loadDeclarations(typeFiles: typeFiles) else { return 2 }
+        var output = StandardOutput()
+        var failed = false
+        var printed = 0
+        for identifier in identifiers {
+            guard let type = UTType(identifier) else {
+                output.flush()
+                Terminal.error("unknown type identifier '" + identifier + "'")
+                failed = true
+                continue
+            }
+            let report = TypeReport(type)
+            if json {
+                output.line(report.json.rendered)
+            } else {
+                if printed > 0 { output.line("") }
+                output.line(report.text)
+            }
+            printed += 1
+        }
+        output.flush()
+        return failed ? 2 : 0
     }
 }

@@ -15,6 +15,12 @@ struct TypeOptions: ParsableArguments {
     ///
     /// - Throws: `ExitCode(2)` after printing the refused declaration, naming the file and the entry.
     func loadDeclarations() throws {
+        guard Self.loadDeclarations(typeFiles: typeFiles) else { throw ExitCode(2) }
+    }
+
+    /// Registers the declarations of UTI_TYPES_PATH's directories, then of `typeFiles`; on a refused
+    /// declaration, prints it (file, entry, problem) and returns false.
+    static func loadDeclarations(typeFiles: [String]) -> Bool {
         do {
             if let path = getenv("UTI_TYPES_PATH").map({ String(cString: $0) }), !path.isEmpty {
                 for directory in path.split(separator: ":") where !directory.isEmpty {
@@ -24,9 +30,44 @@ struct TypeOptions: ParsableArguments {
             for file in typeFiles {
                 try TypeDatabase.shared.registerDeclarations(contentsOfFile: file)
             }
+            return true
         } catch {
-            Terminal.error(String(describing: error))
-            throw ExitCode(2)
+            Terminal.error(error.description)
+            return false
+        }
+    }
+}
+
+/// Standard output, buffered: one `write` per 64 KiB rather than one per line.
+struct StandardOutput: ~Copyable {
+    private var buffer: [UInt8] = []
+
+    init() { buffer.reserveCapacity(1 << 16) }
+
+    mutating func line(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { break }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    deinit {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { break }
+            offset += written
         }
     }
 }

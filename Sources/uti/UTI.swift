@@ -1,6 +1,5 @@
 import ArgumentParser
 
-@main
 struct UTI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uti",

@@ -23,9 +23,31 @@ enum UTIBinary {
         return executable.deletingLastPathComponent().appending(path: "uti")
     }()
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], input: Data? = nil) throws -> CommandResult {
+    /// Runs `uti` with arguments given as bytes (which need not be UTF-8), through `env`'s exec.
+    static func run(rawArguments: [[UInt8]]) throws -> CommandResult {
+        // Foundation's Process takes Strings; a tiny shell script passes the raw bytes on from a file.
+        let script = FileManager.default.temporaryDirectory.appending(path: "uti-args-\(UUID().uuidString)")
+        var text: [UInt8] = Array("exec \"$UTI\"".utf8)
+        for argument in rawArguments {
+            text += Array(" '".utf8) + argument + Array("'".utf8)
+        }
+        try Data(text).write(to: script)
+        defer { try? FileManager.default.removeItem(at: script) }
+        return try run(executable: URL(filePath: "/bin/sh"), [script.path], environment: ["UTI": url.path])
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:], input: Data? = nil, runAs user: String? = nil) throws -> CommandResult {
+        if let user {
+            return try run(executable: URL(filePath: "/usr/bin/setpriv"),
+                           ["--reuid=\(user)", "--regid=nogroup", "--clear-groups", url.path] + arguments,
+                           environment: environment, input: input)
+        }
+        return try run(executable: url, arguments, environment: environment, input: input)
+    }
+
+    static func run(executable: URL, _ arguments: [String], environment: [String: String] = [:], input: Data? = nil) throws -> CommandResult {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = executable
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged.removeValue(forKey: "UTI_TYPES_PATH")

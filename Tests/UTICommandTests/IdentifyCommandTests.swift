@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("uti identify")
+struct IdentifyCommandTests {
+    /// A directory of sample files made for one test.
+    final class Files {
+        let path: String
+        init() throws {
+            path = FileManager.default.temporaryDirectory.appending(path: "uti-cli-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+        @discardableResult
+        func write(_ bytes: [UInt8], _ name: String) throws -> String {
+            let file = path + "/" + name
+            try Data(bytes).write(to: URL(filePath: file))
+            return file
+        }
+    }
+
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]
+
+    @Test func oneLinePerFile() throws {
+        let files = try Files()
+        let image = try files.write(Self.png, "image.png")
+        let notes = try files.write(Array("# Notes\n".utf8), "notes.md")
+        let result = try UTIBinary.run(["identify", image, notes])
+        #expect(result.status == 0)
+        #expect(result.lines == ["\(image): public.png (PNG image)", "\(notes): net.daringfireball.markdown (Markdown document)"])
+        let mime = try UTIBinary.run(["identify", "--mime", image, notes])
+        #expect(mime.lines == ["\(image): image/png", "\(notes): text/markdown"])
+    }
+
+    @Test func jsonFields() throws {
+        let files = try Files()
+        let lying = try files.write(try Array(Data(contentsOf: URL(filePath: "/bin/true"))), "photo.jpg")
+        let result = try UTIBinary.run(["identify", "--json", lying])
+        #expect(result.status == 0)
+        let object = try jsonObject(try #require(result.lines.first))
+        #expect(object["path"] as? String == lying)
+        #expect((object["identifier"] as? String)?.isEmpty == false)
+        #expect(object["mismatch"] as? Bool == true)
+        #expect(object["confidence"] as? String == "high")
+        #expect((object["conformsTo"] as? [String])?.contains("public.executable") == true)
+        #expect(object["mimeType"] is String && object["preferredMIMEType"] != nil && object["mimeTypes"] is [String])
+        let evidence = try #require(object["evidence"] as? [String: Any])
+        #expect(evidence["rule"] as? String == "content-overrules-name")
+        #expect((evidence["name"] as? [String: Any])?["candidates"] as? [String] == ["public.jpeg"])
+        #expect((evidence["content"] as? [String: Any])?["source"] as? String == "signature")
+        #expect(object["description"] != nil)
+    }
+
+    @Test func missingFilesDoNotStopTheOthers() throws {
+        let files = try Files()
+        let image = try files.write(Self.png, "image.png")
+        let result = try UTIBinary.run(["identify", "/nonexistent/a.txt", image])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("uti: /nonexistent/a.txt: No such file or directory"))
+        #expect(result.lines == ["\(image): public.png (PNG image)"])
+        let json = try UTIBinary.run(["identify", "--json", "/nonexistent/a.txt"])
+        #expect(try jsonObject(try #require(json.lines.first))["error"] as? String == "No such file or directory")
+    }
+
+    @Test("a file nobody may read: an error naming it, as a user without privileges sees it")
+    func unreadableFile() throws {
+        let files = try Files()
+        let secret = try files.write(Array("secret".utf8), "secret.txt")
+        chmod(secret, 0)
+        chmod(files.path, 0o755)
+        if getuid() == 0 {
+            // root reads every file; drop to nobody for this run, as a real user would be.
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+                print("notice: setpriv is absent; the unreadable-file check needs a user without privileges")
+                return
+            }
+            let result = try UTIBinary.run(["identify", secret], runAs: "nobody")
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("\(secret): Permission denied"))
+        } else {
+            let result = try UTIBinary.run(["identify", secret])
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("Permission denied"))
+        }
+    }
+
+    @Test func standardInput() throws {
+        let result = try UTIBinary.run(["identify", "-"], input: Data(Self.png))
+        #expect(result.lines == ["-: public.png (PNG image)"])
+        let named = try UTIBinary.run(["identify", "--name", "notes.md", "-"], input: Data("plain words\n".utf8))
+        #expect(named.lines == ["-: net.daringfireball.markdown (Markdown document)"])
+        let unnamed = try UTIBinary.run(["identify", "-"], input: Data("plain words\n".utf8))
+        #expect(unnamed.lines == ["-: public.plain-text (text)"])
+    }
+
+    @Test func nameAlone() throws {
+        let result = try UTIBinary.run(["identify", "--no-content", "x.rmd", "backup.tar.gz", "Makefile"])
+        #expect(result.status == 0)
+        #expect(result.lines == [
+            "x.rmd: dyn.ah62d4rv4ge81e5pe",
+            "backup.tar.gz: org.gnu.gnu-zip-tar-archive (gzip tar archive)",
+            "Makefile: public.make-source (Makefile)",
+        ])
+    }
+
+    @Test func symbolicLinks() throws {
+        let files = try Files()
+        let image = try files.write(Self.png, "image.png")
+        let link = files.path + "/link"
+        let dangling = files.path + "/dangling"
+        #expect(symlink(image, link) == 0)
+        #expect(symlink("nowhere", dangling) == 0)
+        #expect(try UTIBinary.run(["identify", link]).lines == ["\(link): public.symlink (symbolic link)"])
+        #expect(try UTIBinary.run(["identify", "-L", link]).lines == ["\(link): public.png (PNG image)"])
+        let broken = try UTIBinary.run(["identify", "-L", dangling])
+        #expect(broken.status == 1)
+        #expect(broken.standardError.contains("dangling symbolic link to nowhere"))
+    }
+
+    @Test func namesThatAreNotUTF8() throws {
+        let files = try Files()
+        let raw = Array(files.path.utf8) + Array("/photo-".utf8) + [0xFF] + Array(".png".utf8)
+        let descriptor = (raw + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+        }
+        #expect(descriptor >= 0)
+        _ = Self.png.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        let result = try UTIBinary.run(rawArguments: [Array("identify".utf8), raw])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "\(files.path)/photo-\\xFF.png: public.png (PNG image)\n")
+    }
+
+    @Test func usageErrors() throws {
+        #expect(try UTIBinary.run(["identify"]).status == 64)
+        #expect(try UTIBinary.run(["identify", "--mime", "--json", "x"]).status == 64)
+        #expect(try UTIBinary.run(["identify", "--no-such-option", "x"]).status == 64)
+        #expect(try UTIBinary.run(["identify", "--name", "x.md", "file"]).status == 64)
+    }
+
+    @Test("the fast argument path and swift-argument-parser give the same output")
+    func bothParsersAgree() throws {
+        let files = try Files()
+        let image = try files.write(Self.png, "image.png")
+        let fast = try UTIBinary.run(["identify", "--json", image])
+        // `--json=` is not the fast path's form: swift-argument-parser takes this one.
+        let parsed = try UTIBinary.run(["identify", "--types=/dev/null", "--json", image])
+        #expect(parsed.status == 2, "/dev/null is no declaration file")
+        let parsedOK = try UTIBinary.run(["identify", "--json", "--", image])
+        #expect(fast.standardOutput == parsedOK.standardOutput)
+        let help = try UTIBinary.run(["identify", "--help"])
+        #expect(help.standardOutput.contains("USAGE: uti identify"))
+    }
+}
