@@ -36,9 +36,11 @@ let package = Package(
             pkgConfig: "libmagic",
             providers: [.apt(["libmagic-dev"])]
         ),
+        // fts(3) for walking directory trees; Swift's Glibc module does not export it.
+        .systemLibrary(name: "CFileTreeWalk"),
         .target(
             name: "FileIdentification",
-            dependencies: ["UniformTypeIdentifiers", "CMagic"],
+            dependencies: ["UniformTypeIdentifiers", "CMagic", "CFileTreeWalk"],
             swiftSettings: strictness
         ),
         .executableTarget(

@@ -152,21 +152,28 @@ public final class FileIdentifier: Sendable {
     // MARK: Content
 
     private func identifyContent(_ source: some ByteSource, name: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
+        var identification = try identifyBytes(source, name: name)
+        identification.fileSize = source.count
+        return identification
+    }
+
+    private func identifyBytes(_ source: some ByteSource, name: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
         guard source.count > 0 else { return Resolution.empty(name: name) }
-        let prefix = try source.bytes(at: 0, length: options.sampleSize)
-        guard !prefix.isEmpty else { return Resolution.empty(name: name) }
-        let (readings, encoding) = try sniff(source, prefix: prefix, name: name)
+        // The first 4 KiB carry every signature and container header; most files are settled by them,
+        // and only the others are read as far as the sample size.
+        let head = try source.bytes(at: 0, length: min(4096, options.sampleSize))
+        guard !head.isEmpty else { return Resolution.empty(name: name) }
+        let (readings, encoding) = try sniff(source, head: head, name: name)
         return Resolution.resolve(name: name, readings: readings, encoding: encoding)
     }
 
     /// What the bytes say, every reader's opinion in order of authority: a container's entries, a
     /// signature, freedesktop's magic, the text and its format, libmagic. libmagic (the slowest) is
     /// asked only when nothing conclusive has been seen that a name candidate agrees with.
-    private func sniff(_ source: some ByteSource, prefix: [UInt8], name: NameEvidence?) throws(IdentificationError.Reason)
+    private func sniff(_ source: some ByteSource, head: [UInt8], name: NameEvidence?) throws(IdentificationError.Reason)
         -> ([ContentEvidence], TextEncoding?) {
         var readings: [ContentEvidence] = []
-        let sample = prefix[...]
-        let encoding = TextAnalysis.encoding(of: sample)
+        var encoding = TextAnalysis.encoding(of: head[...])
         func add(_ mimeType: String, _ source: ContentEvidence.Source, conclusive: Bool, _ detail: String) {
             let named = mimeType.hasPrefix("uti:") ? UTType(String(mimeType.dropFirst(4))) : Resolution.declaredType(mimeType: mimeType)
             guard let type = named else { return }
@@ -181,19 +188,27 @@ public final class FileIdentifier: Sendable {
             }
             readings.append(reading)
         }
-        var container = try ZipContainer.identify(source, prefix: prefix)
-        if container == nil { container = try OLE2Container.identify(source, prefix: prefix) }
+        var container = try ZipContainer.identify(source, prefix: head)
+        if container == nil { container = try OLE2Container.identify(source, prefix: head) }
         if let match = container { add(match.mimeType, .container, conclusive: true, match.detail) }
-        if let match = Signatures.match(prefix, in: source) { add(match.mimeType, .signature, conclusive: true, match.detail) }
+        if let match = Signatures.match(head, in: source) { add(match.mimeType, .signature, conclusive: true, match.detail) }
         let candidates = name?.candidates ?? []
         func settled() -> Bool {
             readings.contains { reading in
                 reading.isConclusive && (candidates.isEmpty || candidates.contains { Resolution.refines($0, reading) })
             }
         }
-        // A signature or container the name agrees with (a .png whose signature proves PNG) settles it:
-        // the slower readers are not asked.
+        // A signature or container the name agrees with (a .png whose signature proves PNG) settles it,
+        // and so does text under a name with one candidate, a text format (a .py file that is valid
+        // UTF-8): the slower readers are not asked.
         if settled() {
+            return (readings, encoding)
+        }
+        let prefix = head.count < min(options.sampleSize, source.count) ? try source.bytes(at: 0, length: options.sampleSize) : head
+        let sample = prefix[...]
+        if prefix.count > head.count { encoding = TextAnalysis.encoding(of: sample) }
+        if let encoding, readings.isEmpty, candidates.count == 1, candidates[0].conforms(to: .text) {
+            add("text/plain", .bytes, conclusive: false, "\(encoding.rawValue) text")
             return (readings, encoding)
         }
         for match in FreedesktopMagic.system.matches(prefix) {
@@ -201,17 +216,20 @@ public final class FileIdentifier: Sendable {
                 "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))")
         }
         if let encoding {
-            let text = TextAnalysis.decode(sample, as: encoding)
-            if let format = TextAnalysis.format(of: text, isComplete: prefix.count == source.count) {
+            // Formats show themselves at the start: 8 KiB of text is plenty, and cheap to decode.
+            let head = sample.prefix(TextAnalysis.formatSampleSize)
+            let text = TextAnalysis.decode(head, as: encoding)
+            if let format = TextAnalysis.format(of: text, isComplete: head.count == source.count) {
                 add(format.mimeType, .text, conclusive: format.isConclusive, format.detail)
             }
         }
-        // Text the name already explains needs no libmagic either (a .py file that is valid UTF-8).
-        let textExplained = encoding != nil && candidates.contains { $0.conforms(to: .text) }
-        if !settled() && !textExplained, let (mime, _) = try libmagic(prefix),
-           mime != "text/plain", mime != "application/octet-stream" {
-            // libmagic's text classes come from keyword heuristics: suggestive, not proof.
-            add(mime, .libmagic, conclusive: !mime.hasPrefix("text/") && mime != "application/json", "libmagic: \(mime)")
+        // libmagic is for binary data that nothing cheaper has settled. Name and content agreeing (a .mo
+        // file that freedesktop's magic calls a gettext catalogue) need it no more than text does: its
+        // text tests are keyword heuristics (C for any file with braces) that cost regular expressions
+        // over the whole buffer and, on the corpora, changed no answer for the better.
+        let agreed = readings.contains { reading in candidates.contains { $0.conforms(to: reading.type) } }
+        if encoding == nil, !settled(), !agreed, let (mime, _) = try libmagic(prefix), mime != "application/octet-stream" {
+            add(mime, .libmagic, conclusive: !mime.hasPrefix("text/"), "libmagic: \(mime)")
         }
         if let encoding {
             add("text/plain", .bytes, conclusive: false, "\(encoding.rawValue) text")

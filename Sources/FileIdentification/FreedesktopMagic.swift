@@ -148,8 +148,10 @@ struct FreedesktopMagic: Sendable {
     /// Every section matching `data`, highest priority first (ties in file order).
     func matches(_ data: [UInt8]) -> [Match] {
         var found: [Match] = []
-        for section in sections where Self.sectionMatches(section.rules, data) {
-            found.append(Match(mimeType: section.mimeType, priority: section.priority))
+        data.withUnsafeBytes { bytes in
+            for section in sections where Self.sectionMatches(section.rules, bytes) {
+                found.append(Match(mimeType: section.mimeType, priority: section.priority))
+            }
         }
         return found.enumerated().sorted { lhs, rhs in
             lhs.element.priority != rhs.element.priority ? lhs.element.priority > rhs.element.priority : lhs.offset < rhs.offset
@@ -157,7 +159,7 @@ struct FreedesktopMagic: Sendable {
     }
 
     /// Whether a top-level rule matches together with a chain of its children.
-    private static func sectionMatches(_ rules: [Rule], _ data: [UInt8]) -> Bool {
+    private static func sectionMatches(_ rules: [Rule], _ data: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         while index < rules.count {
             if matchesTree(rules, at: &index, data) { return true }
@@ -166,7 +168,7 @@ struct FreedesktopMagic: Sendable {
     }
 
     /// Evaluates the rule at `index` and its subtree, leaving `index` after the subtree.
-    private static func matchesTree(_ rules: [Rule], at index: inout Int, _ data: [UInt8]) -> Bool {
+    private static func matchesTree(_ rules: [Rule], at index: inout Int, _ data: UnsafeRawBufferPointer) -> Bool {
         let rule = rules[index]
         index += 1
         let matched = matches(rule, data)
@@ -174,29 +176,46 @@ struct FreedesktopMagic: Sendable {
         var childMatched = false
         while index < rules.count, rules[index].indent > rule.indent {
             hasChildren = true
-            if matchesTree(rules, at: &index, data) && matched { childMatched = true }
+            if matched && !childMatched {
+                if matchesTree(rules, at: &index, data) { childMatched = true }
+            } else {
+                index += 1  // skip: the outcome is settled either way
+            }
         }
         return matched && (!hasChildren || childMatched)
     }
 
-    private static func matches(_ rule: Rule, _ data: [UInt8]) -> Bool {
+    /// Whether the rule's value (under its mask) appears at an offset in its range.
+    private static func matches(_ rule: Rule, _ data: UnsafeRawBufferPointer) -> Bool {
         let length = rule.value.count
-        guard length > 0 else { return false }
+        guard length > 0, let base = data.baseAddress, rule.offset + length <= data.count else { return false }
         let lastStart = min(rule.offset + rule.range - 1, data.count - length)
-        guard rule.offset <= lastStart else { return false }
-        for start in rule.offset...lastStart {
-            var equal = true
-            for position in 0..<length {
-                let byte = data[start + position]
-                if let mask = rule.mask {
-                    if byte & mask[position] != rule.value[position] & mask[position] { equal = false; break }
-                } else if byte != rule.value[position] {
-                    equal = false
-                    break
+        guard let mask = rule.mask else {
+            return rule.value.withUnsafeBytes { value in
+                guard let needle = value.baseAddress else { return false }
+                // Find the first byte with memchr, then compare the rest.
+                var start = rule.offset
+                while start <= lastStart {
+                    guard let found = memchr(base + start, Int32(value[0]), lastStart - start + 1) else { return false }
+                    let position = base.distance(to: UnsafeRawPointer(found))
+                    if memcmp(base + position, needle, length) == 0 { return true }
+                    start = position + 1
                 }
+                return false
             }
-            if equal { return true }
         }
-        return false
+        return rule.value.withUnsafeBytes { value in
+            mask.withUnsafeBytes { mask in
+                for start in rule.offset...lastStart {
+                    var equal = true
+                    for position in 0..<length where (data[start + position] ^ value[position]) & mask[position] != 0 {
+                        equal = false
+                        break
+                    }
+                    if equal { return true }
+                }
+                return false
+            }
+        }
     }
 }

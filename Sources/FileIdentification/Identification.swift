@@ -13,6 +13,9 @@ public struct Identification: Sendable, Hashable {
     public var isMismatch: Bool
     /// The text encoding, for text.
     public var textEncoding: TextEncoding?
+    /// The size in bytes of the file or buffer whose content was read; `nil` for directories, links,
+    /// devices and the like, and by name alone.
+    public var fileSize: Int?
 
     /// The MIME type to report on Linux: the one the deciding reader named when it named this type and
     /// shared-mime-info knows it as a type, else (for a type the name proposed) the one of its MIME types

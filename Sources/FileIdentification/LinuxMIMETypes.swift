@@ -12,15 +12,17 @@ enum LinuxMIMETypes {
         return Set(bytes.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self).lowercased() })
     }()
 
-    /// `globs2`: `weight:type:glob[:flags]` lines, as (lower-cased glob, type, weight).
-    private static let globs: [(glob: String, mimeType: String, weight: Int)] = {
-        guard let bytes = read("globs2") else { return [] }
-        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
-            guard line.first != UInt8(ascii: "#") else { return nil }
+    /// `globs2`: `weight:type:glob[:flags]` lines, as (lower-cased glob, weight) by type.
+    private static let globs: [String: [(glob: String, weight: Int)]] = {
+        guard let bytes = read("globs2") else { return [:] }
+        var byType: [String: [(glob: String, weight: Int)]] = [:]
+        for line in bytes.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
             let fields = line.split(separator: UInt8(ascii: ":"), maxSplits: 3, omittingEmptySubsequences: false)
-            guard fields.count >= 3, let weight = Int(String(decoding: fields[0], as: UTF8.self)) else { return nil }
-            return (String(decoding: fields[2], as: UTF8.self).lowercased(), String(decoding: fields[1], as: UTF8.self).lowercased(), weight)
+            guard fields.count >= 3, let weight = Int(String(decoding: fields[0], as: UTF8.self)) else { continue }
+            byType[String(decoding: fields[1], as: UTF8.self).lowercased(), default: []]
+                .append((String(decoding: fields[2], as: UTF8.self).lowercased(), weight))
         }
+        return byType
     }()
 
     private static func read(_ name: String) -> [UInt8]? {
@@ -41,12 +43,14 @@ enum LinuxMIMETypes {
     /// weight: `x.sdc` is `application/vnd.stardivision.calc` among the MIME types of the OpenOffice
     /// spreadsheet type, which also covers `.sxc`.
     static func globbed(for type: UTType, filename: String) -> String? {
-        let mimeTypes = Set((type.tags[.mimeType] ?? []).map { $0.lowercased() })
+        let mimeTypes = (type.tags[.mimeType] ?? []).map { $0.lowercased() }
         guard mimeTypes.count > 1 else { return nil }
         let name = filename.lowercased()
         var best: (mimeType: String, weight: Int)?
-        for entry in globs where mimeTypes.contains(entry.mimeType) && entry.weight > (best?.weight ?? -1) {
-            if fnmatch(entry.glob, name, 0) == 0 { best = (entry.mimeType, entry.weight) }
+        for mimeType in mimeTypes {
+            for entry in globs[mimeType] ?? [] where entry.weight > (best?.weight ?? -1) && fnmatch(entry.glob, name, 0) == 0 {
+                best = (mimeType, entry.weight)
+            }
         }
         return best?.mimeType
     }

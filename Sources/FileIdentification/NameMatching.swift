@@ -18,7 +18,7 @@ enum NameMatching {
     static func evidence(for filename: String) -> NameEvidence? {
         guard !filename.isEmpty else { return nil }
         let declared = { (tag: String, tagClass: UTTagClass) -> [UTType] in
-            UTType.types(tag: tag, tagClass: tagClass, conformingTo: nil).filter(\.isDeclared)
+            TypeDatabase.shared.declaredTypes(tag: tag, tagClass: tagClass)
         }
         let literal = declared(filename, .filename)
         if !literal.isEmpty {

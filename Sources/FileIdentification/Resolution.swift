@@ -18,7 +18,7 @@ enum Resolution {
 
     /// The declared type claiming a MIME type, whatever it conforms to.
     static func declaredType(mimeType: String) -> UTType? {
-        UTType.types(tag: mimeType, tagClass: .mimeType, conformingTo: nil).first(where: \.isDeclared)
+        TypeDatabase.shared.declaredTypes(tag: mimeType, tagClass: .mimeType).first
     }
 
     static func fileSystem(_ identifier: String, detail: String, name: NameEvidence?) -> Identification {

@@ -1,5 +1,8 @@
 /// Whether bytes are text, in which encoding, and which text format they look like.
 enum TextAnalysis {
+    /// How much of a text is decoded to recognise its format.
+    static let formatSampleSize = 8 * 1024
+
     /// The encoding of `bytes` when they are text, or `nil` for binary data.
     ///
     /// A byte-order mark decides first. Without one, NUL bytes mean binary; valid UTF-8 is UTF-8 (ASCII
@@ -250,14 +253,15 @@ enum TextAnalysis {
 
     /// Several lines with the same number (at least one) of commas outside quotes.
     private static func isCSV(_ text: String) -> Bool {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).prefix(20)
+        // Twenty lines are enough to see a table; look no further than the first 4 KiB.
+        let lines = text.utf8.prefix(4096).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).prefix(20)
         guard lines.count >= 2 else { return false }
         var counts: [Int] = []
         for line in lines.dropLast() {  // the last may be cut by the sample's end
             var inQuotes = false
             var commas = 0
-            for character in line {
-                if character == "\"" { inQuotes.toggle() } else if character == "," && !inQuotes { commas += 1 }
+            for byte in line {
+                if byte == UInt8(ascii: "\"") { inQuotes.toggle() } else if byte == UInt8(ascii: ",") && !inQuotes { commas += 1 }
             }
             counts.append(commas)
         }

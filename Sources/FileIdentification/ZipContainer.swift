@@ -12,7 +12,10 @@ enum ZipContainer {
     /// `source` is not a ZIP file.
     static func identify(_ source: some ByteSource, prefix: [UInt8]) throws(IdentificationError.Reason) -> (mimeType: String, detail: String)? {
         guard prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) || prefix.starts(with: [0x50, 0x4B, 0x05, 0x06]) else { return nil }
-        let entries = try centralDirectory(source) ?? localHeaders(prefix)
+        // Without a central directory (a file cut short), the local headers of the first 64 KiB.
+        var entries = try centralDirectory(source)
+        if entries == nil { entries = localHeaders(try source.bytes(at: 0, length: 64 * 1024)) }
+        guard let entries else { return nil }
         return try classify(entries, source)
     }
 

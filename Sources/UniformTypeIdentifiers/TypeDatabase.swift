@@ -233,6 +233,16 @@ public final class TypeDatabase: Sendable {
         }
     }
 
+    /// The declared types claiming a tag, best first (without the dynamic type
+    /// `UTType.types(tag:tagClass:conformingTo:)` makes when there is none).
+    public func declaredTypes(tag: String, tagClass: UTTagClass) -> [UTType] {
+        guard !tag.isEmpty else { return [] }
+        let overlay = snapshot
+        return candidates(tagClass: tagClass, tag: tag, in: overlay).compactMap { key in
+            canonicalIdentifier(forKey: key, in: overlay).map { UTType(declaredIdentifier: $0) }
+        }
+    }
+
     /// The declared types that have tags of `tagClass`, best first. For classes other than
     /// filename extensions and MIME types (those have too many members to list this way).
     public func types(havingTagClass tagClass: UTTagClass) -> [UTType] {

@@ -1,0 +1,295 @@
+import Dispatch
+internal import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What to walk and how, for `FileIdentifier.classify`.
+public struct ClassificationOptions: Sendable {
+    /// Walk into entries whose names start with a dot, and report them.
+    public var includeHidden = false
+    /// How deep to go below each root (0: the roots alone); `nil` for no limit.
+    public var maxDepth: Int?
+    /// Stay on the file system of each root.
+    public var oneFileSystem = false
+    /// `fnmatch` patterns on entry names; a matching entry, and all below it, is left out.
+    public var exclude: [String] = []
+    /// Report entries in a stable order (names sorted byte-wise within each directory, depth first)
+    /// instead of as they are done.
+    public var sorted = false
+    /// How many entries are identified at once; by default, one worker per processor.
+    public var workers: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+    public init(includeHidden: Bool = false, maxDepth: Int? = nil, oneFileSystem: Bool = false,
+                exclude: [String] = [], sorted: Bool = false) {
+        self.includeHidden = includeHidden
+        self.maxDepth = maxDepth
+        self.oneFileSystem = oneFileSystem
+        self.exclude = exclude
+        self.sorted = sorted
+    }
+}
+
+/// One classified entry: its path and what it is, or why it could not be read.
+public struct ClassifiedEntry: Sendable {
+    public var path: RawFilePath
+    /// The size in bytes of a regular file (after following a link with `followSymlinks`).
+    public var size: Int?
+    public var result: Result<Identification, IdentificationError>
+    /// The entry's place in the walk, from 0.
+    public var sequence: Int
+
+    public var identification: Identification? { try? result.get() }
+    public var error: IdentificationError? {
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+}
+
+/// The entries of a classification as they are identified, in parallel; an `AsyncSequence` for
+/// Swift concurrency, or `forEachBatch` for a thread that may block.
+///
+/// The walk, the workers and the consumer are joined by bounded queues, so memory stays flat however
+/// large the tree. Cancelling the consuming task, or dropping the iterator, stops the walk and the
+/// workers within a batch.
+public struct Classification: AsyncSequence, Sendable {
+    public typealias Element = ClassifiedEntry
+
+    enum Source: Sendable {
+        case trees([RawFilePath], TreeWalker.Options)
+        /// Paths from a file descriptor, one per line or NUL-separated.
+        case list(descriptor: Int32, separator: UInt8)
+    }
+
+    let identifier: FileIdentifier
+    let source: Source
+    let workers: Int
+    let sorted: Bool
+
+    static let batchSize = 64
+
+    /// Runs the classification, handing `body` each batch of entries on this thread; stops early when
+    /// `body` returns `false`.
+    public func forEachBatch(_ body: ([ClassifiedEntry]) -> Bool) {
+        let run = start()
+        defer { run.cancel() }
+        var reorder = Reorder(enabled: sorted)
+        while let batch = run.results.pop() {
+            let ready = reorder.add(batch)
+            if !ready.isEmpty, !body(ready) { return }
+        }
+    }
+
+    func start() -> Run {
+        let run = Run(capacity: workers * 4)
+        let identifier = identifier
+        let source = source
+        Threads.spawn {
+            run.walk(source)
+        }
+        let remaining = Atomic<Int>(workers)
+        for _ in 0..<workers {
+            Threads.spawn {
+                run.work(identifier)
+                if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { run.results.close() }
+            }
+        }
+        return run
+    }
+
+    /// One running classification: the queues between walker, workers and consumer.
+    final class Run: Sendable {
+        let paths: BoundedQueue<[WalkEntry]>
+        let results: BoundedQueue<[ClassifiedEntry]>
+        private let cancelled = Atomic<Bool>(false)
+        private let sequence = Atomic<Int>(0)
+
+        init(capacity: Int) {
+            paths = BoundedQueue(capacity: capacity)
+            results = BoundedQueue(capacity: capacity)
+        }
+
+        var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+        func cancel() {
+            cancelled.store(true, ordering: .relaxed)
+            paths.close()
+            results.close()
+        }
+
+        func walk(_ source: Source) {
+            var batch: [WalkEntry] = []
+            batch.reserveCapacity(batchSize)
+            func emit(_ entry: WalkEntry) -> Bool {
+                batch.append(entry)
+                if batch.count >= batchSize {
+                    guard !isCancelled, paths.push(batch) else { return false }
+                    batch.removeAll(keepingCapacity: true)
+                }
+                return true
+            }
+            switch source {
+            case .trees(let roots, let options):
+                TreeWalker.walk(roots, options: options, emit: emit)
+            case .list(let descriptor, let separator):
+                PathList.read(descriptor: descriptor, separator: separator, emit: emit)
+            }
+            if !batch.isEmpty, !isCancelled { _ = paths.push(batch) }
+            paths.close()
+        }
+
+        /// Identifies batches of paths until there are no more. Each batch's entries take consecutive
+        /// sequence numbers in walk order, so that a sorted consumer can restore it.
+        func work(_ identifier: FileIdentifier) {
+            while let batch = nextBatch() {
+                var entries: [ClassifiedEntry] = []
+                entries.reserveCapacity(batch.entries.count)
+                for (offset, entry) in batch.entries.enumerated() {
+                    if isCancelled { return }
+                    entries.append(Self.classify(entry, identifier, sequence: batch.first + offset))
+                }
+                guard results.push(entries) else { return }
+            }
+        }
+
+        private let numbering = Mutex(())
+
+        /// The next batch of paths with the sequence number of its first entry, taken and numbered as one step.
+        private func nextBatch() -> (entries: [WalkEntry], first: Int)? {
+            // Numbering must follow the order batches leave the queue: take and number under one lock.
+            numbering.withLock { _ -> (entries: [WalkEntry], first: Int)? in
+                guard let entries = paths.pop() else { return nil }
+                let first = sequence.add(entries.count, ordering: .relaxed).oldValue
+                return (entries, first)
+            }
+        }
+
+        static func classify(_ entry: WalkEntry, _ identifier: FileIdentifier, sequence: Int) -> ClassifiedEntry {
+            if let failure = entry.failure {
+                return ClassifiedEntry(path: entry.path, size: nil,
+                                       result: .failure(IdentificationError(path: entry.path.escaped, reason: .system(failure))),
+                                       sequence: sequence)
+            }
+            do {
+                let identification = try identifier.identify(fileAt: entry.path)
+                return ClassifiedEntry(path: entry.path, size: identification.fileSize, result: .success(identification), sequence: sequence)
+            } catch {
+                return ClassifiedEntry(path: entry.path, size: nil, result: .failure(error), sequence: sequence)
+            }
+        }
+    }
+
+    /// Restores walk order from batches that arrive in any order, holding only what arrived early.
+    struct Reorder {
+        let enabled: Bool
+        private var next = 0
+        private var waiting: [Int: ClassifiedEntry] = [:]
+
+        init(enabled: Bool) { self.enabled = enabled }
+
+        mutating func add(_ batch: [ClassifiedEntry]) -> [ClassifiedEntry] {
+            guard enabled else { return batch }
+            for entry in batch { waiting[entry.sequence] = entry }
+            var ready: [ClassifiedEntry] = []
+            while let entry = waiting.removeValue(forKey: next) {
+                ready.append(entry)
+                next += 1
+            }
+            return ready
+        }
+    }
+
+    // MARK: AsyncSequence
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(classification: self)
+    }
+
+    public final class Iterator: AsyncIteratorProtocol {
+        private let run: Run
+        private var reorder: Reorder
+        private var pending: [ClassifiedEntry] = []
+        private var index = 0
+
+        init(classification: Classification) {
+            run = classification.start()
+            reorder = Reorder(enabled: classification.sorted)
+        }
+
+        deinit { run.cancel() }
+
+        public func next() async -> ClassifiedEntry? {
+            while index >= pending.count {
+                let run = run
+                // The queue blocks; wait for it on a thread of its own, never on a task's thread.
+                let batch: [ClassifiedEntry]? = await withTaskCancellationHandler {
+                    await withCheckedContinuation { continuation in
+                        Threads.spawn { continuation.resume(returning: run.results.pop()) }
+                    }
+                } onCancel: {
+                    run.cancel()
+                }
+                guard let batch, !Task.isCancelled else {
+                    run.cancel()
+                    return nil
+                }
+                pending = reorder.add(batch)
+                index = 0
+            }
+            defer { index += 1 }
+            return pending[index]
+        }
+    }
+}
+
+extension FileIdentifier {
+    /// Classifies every entry of the trees under `directories` (the roots included), in parallel, with
+    /// the same rules as `identify(fileAt:)`.
+    public func classify(directories: [RawFilePath], options: ClassificationOptions = ClassificationOptions()) -> Classification {
+        let walk = TreeWalker.Options(includeHidden: options.includeHidden, maxDepth: options.maxDepth,
+                                      oneFileSystem: options.oneFileSystem, exclude: options.exclude, sorted: options.sorted)
+        return Classification(identifier: self, source: .trees(directories, walk), workers: options.workers, sorted: options.sorted)
+    }
+
+    /// Classifies every entry of the tree under `directory`; see `classify(directories:options:)`.
+    public func classify(directory: RawFilePath, options: ClassificationOptions = ClassificationOptions()) -> Classification {
+        classify(directories: [directory], options: options)
+    }
+
+    /// Classifies the paths read from a file descriptor (one per line, or NUL-separated when
+    /// `nulSeparated`), each as one entry, not walked: what `find`, `xargs` and cluster jobs feed.
+    public func classify(pathsFrom descriptor: Int32, nulSeparated: Bool, options: ClassificationOptions = ClassificationOptions()) -> Classification {
+        Classification(identifier: self, source: .list(descriptor: descriptor, separator: nulSeparated ? 0 : UInt8(ascii: "\n")),
+                       workers: options.workers, sorted: options.sorted)
+    }
+}
+
+/// Paths read from a descriptor as they come, without holding the whole list.
+enum PathList {
+    static func read(descriptor: Int32, separator: UInt8, emit: (WalkEntry) -> Bool) {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            var start = 0
+            for index in 0..<count where chunk[index] == separator {
+                pending += chunk[start..<index]
+                start = index + 1
+                if !pending.isEmpty {
+                    guard emit(WalkEntry(path: RawFilePath(bytes: strippingCarriageReturn(pending, separator)), failure: nil)) else { return }
+                }
+                pending.removeAll(keepingCapacity: true)
+            }
+            pending += chunk[start..<count]
+        }
+        if !pending.isEmpty {
+            _ = emit(WalkEntry(path: RawFilePath(bytes: strippingCarriageReturn(pending, separator)), failure: nil))
+        }
+    }
+
+    private static func strippingCarriageReturn(_ bytes: [UInt8], _ separator: UInt8) -> [UInt8] {
+        separator == UInt8(ascii: "\n") && bytes.last == UInt8(ascii: "\r") ? Array(bytes.dropLast()) : bytes
+    }
+}

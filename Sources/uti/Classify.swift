@@ -1,0 +1,224 @@
+import ArgumentParser
+import FileIdentification
+import UniformTypeIdentifiers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension UTI {
+    struct Classify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Classify whole directory trees, in parallel, with the same answers as `uti identify`.",
+            discussion: """
+                Walks each DIR (symbolic links are entries, never followed) and prints one record per entry \
+                as it is done: a table, or --format ndjson|csv|tsv with path, identifier, mimeType, size, \
+                confidence, mismatch and error. --summary prints counts and bytes per type instead, rolled up \
+                the conformance tree. Paths that are not valid UTF-8 are printed with \\xNN for each byte \
+                that is not (and \\\\ for a backslash), and ndjson marks them with "pathEscaped": true. \
+                Exit status: 0 when every entry was classified, 1 when some could not be read.
+                """
+        )
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case table, ndjson, csv, tsv, json
+        }
+
+        @OptionGroup var typeOptions: TypeOptions
+
+        @Option(help: "table (default), ndjson, csv or tsv; with --summary: table or json.")
+        var format: Format = .table
+
+        @Flag(help: "Counts and bytes per type, rolled up the conformance tree, instead of one record per entry.")
+        var summary = false
+
+        @Option(name: .customLong("conforming-to"), help: ArgumentHelp("Keep entries whose type conforms to this identifier (repeatable: any of them).", valueName: "id"))
+        var conformingTo: [String] = []
+
+        @Flag(name: .customLong("mismatches-only"), help: "Keep files whose name claims another type than their content proves.")
+        var mismatchesOnly = false
+
+        @Flag(name: .customLong("include-hidden"), help: "Walk into entries whose names start with a dot.")
+        var includeHidden = false
+
+        @Option(name: .customLong("max-depth"), help: "How deep to go below each DIR (0: the directories themselves).")
+        var maxDepth: Int?
+
+        @Flag(name: .customLong("one-file-system"), help: "Stay on the file system of each DIR.")
+        var oneFileSystem = false
+
+        @Option(help: ArgumentHelp("Leave out entries whose name matches this pattern, and everything below them (repeatable).", valueName: "glob"))
+        var exclude: [String] = []
+
+        @Option(name: .customLong("files-from"), help: ArgumentHelp("Classify the paths listed in FILE (- for standard input), one per line, instead of walking.", valueName: "file"))
+        var filesFrom: String?
+
+        @Flag(name: .customShort("0"), help: "With --files-from: paths are separated by NUL bytes, as `find -print0` writes them.")
+        var nulSeparated = false
+
+        @Flag(help: "Print entries in a stable order (names sorted within each directory) rather than as they are done.")
+        var sorted = false
+
+        @Argument(help: "Directories (or files) to classify.")
+        var directories: [String] = []
+
+        func validate() throws {
+            if directories.isEmpty && filesFrom == nil { throw ValidationError("Give a directory to classify, or --files-from.") }
+            if filesFrom != nil && !directories.isEmpty { throw ValidationError("--files-from and directories cannot be combined.") }
+            if nulSeparated && filesFrom == nil { throw ValidationError("-0 goes with --files-from.") }
+            if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more.") }
+            if summary && ![.table, .json].contains(format) { throw ValidationError("--summary prints a table or --format json.") }
+            if !summary && format == .json { throw ValidationError("--format json is for --summary; records are ndjson.") }
+        }
+
+        func run() throws {
+            try typeOptions.loadDeclarations()
+            var supertypes: [UTType] = []
+            for identifier in conformingTo {
+                guard let type = UTType(identifier) else {
+                    Terminal.error("unknown type identifier '\(identifier)'")
+                    throw ExitCode(2)
+                }
+                supertypes.append(type)
+            }
+            let identifier = FileIdentifier()
+            let options = ClassificationOptions(includeHidden: includeHidden, maxDepth: maxDepth, oneFileSystem: oneFileSystem,
+                                                exclude: exclude, sorted: sorted)
+            let classification: Classification
+            var listDescriptor: Int32 = -1
+            if let filesFrom {
+                listDescriptor = filesFrom == "-" ? STDIN_FILENO : open(filesFrom, O_RDONLY | O_CLOEXEC)
+                guard listDescriptor >= 0 else {
+                    Terminal.error("\(filesFrom): \(String(cString: strerror(errno)))")
+                    throw ExitCode(2)
+                }
+                classification = identifier.classify(pathsFrom: listDescriptor, nulSeparated: nulSeparated, options: options)
+            } else {
+                classification = identifier.classify(directories: directories.map(RawArguments.path(for:)), options: options)
+            }
+            defer { if listDescriptor > STDIN_FILENO { close(listDescriptor) } }
+
+            var output = StandardOutput()
+            var progress = Progress()
+            var tally = Tally()
+            var failed = false
+            let writer = RecordWriter(format: format)
+            if !summary, let header = writer.header { output.line(header) }
+            classification.forEachBatch { batch in
+                for entry in batch {
+                    progress.count(entry)
+                    if entry.error != nil { failed = true }
+                    if let identification = entry.identification {
+                        if mismatchesOnly && !identification.isMismatch { continue }
+                        if !supertypes.isEmpty && !supertypes.contains(where: { identification.type.conforms(to: $0) }) { continue }
+                    } else if mismatchesOnly || !supertypes.isEmpty {
+                        continue
+                    }
+                    if summary {
+                        tally.add(entry)
+                    } else {
+                        output.line(writer.record(entry))
+                    }
+                }
+                if progress.isDue {
+                    output.flush()
+                    progress.draw()
+                }
+                return true
+            }
+            progress.erase()
+            if summary {
+                for line in format == .json ? [tally.json.rendered] : tally.table { output.line(line) }
+            }
+            output.flush()
+            if failed { throw ExitCode(1) }
+        }
+    }
+}
+
+/// One record per entry in the chosen format.
+struct RecordWriter {
+    let format: UTI.Classify.Format
+
+    static let columns = ["path", "identifier", "mimeType", "size", "confidence", "mismatch", "error"]
+
+    var header: String? {
+        switch format {
+        case .csv: Self.columns.joined(separator: ",")
+        case .tsv: Self.columns.joined(separator: "\t")
+        case .table: "IDENTIFIER".padding(44) + "MIME TYPE".padding(36) + "SIZE".leftPadded(12) + "  PATH"
+        case .ndjson, .json: nil
+        }
+    }
+
+    func record(_ entry: ClassifiedEntry) -> String {
+        let path = entry.path.escaped
+        let identification = entry.identification
+        let fields: [String] = [
+            path,
+            identification?.type.identifier ?? "",
+            identification?.mimeType ?? "",
+            entry.size.map { String($0) } ?? "",
+            identification?.confidence.rawValue ?? "",
+            identification.map { $0.isMismatch ? "true" : "false" } ?? "",
+            entry.error?.message ?? "",
+        ]
+        switch format {
+        case .ndjson, .json:
+            var members: [(String, JSONValue)] = [
+                ("path", .string(path)),
+                ("identifier", JSONValue(identification?.type.identifier)),
+                ("mimeType", JSONValue(identification?.mimeType)),
+                ("size", JSONValue(entry.size)),
+                ("confidence", JSONValue(identification?.confidence.rawValue)),
+                ("mismatch", identification.map { .boolean($0.isMismatch) } ?? .null),
+                ("error", JSONValue(entry.error?.message)),
+            ]
+            if !entry.path.isValidUTF8 { members.append(("pathEscaped", .boolean(true))) }
+            return JSONValue.object(members).rendered
+        case .csv:
+            return fields.map(Self.csvField).joined(separator: ",")
+        case .tsv:
+            return fields.map(Self.tsvField).joined(separator: "\t")
+        case .table:
+            if let error = entry.error { return "error: \(error.message)".padding(80) + "".leftPadded(12) + "  " + path }
+            guard let identification else { return path }
+            var line = identification.type.identifier.padding(44) + identification.mimeType.padding(36)
+                + (entry.size.map { String($0) } ?? "-").leftPadded(12) + "  " + path
+            if identification.isMismatch { line += "  [mismatch]" }
+            return line
+        }
+    }
+
+    /// RFC 4180: quoted when it holds a comma, a quote or a line break; quotes doubled.
+    static func csvField(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Tab-separated values cannot quote: backslash, tab and line breaks are escaped as \\, \t, \n, \r.
+    static func tsvField(_ field: String) -> String {
+        guard field.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return field }
+        var result = ""
+        for character in field {
+            switch character {
+            case "\\": result += "\\\\"
+            case "\t": result += "\\t"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+
+    /// The string right-aligned in `width` columns.
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
