@@ -36,6 +36,7 @@ enum UTIBinary {
         return try run(executable: URL(filePath: "/bin/sh"), [script.path], environment: ["UTI": url.path])
     }
 
+    /// Runs `uti`; with `runAs`, as that user (through `setpriv`), for checks that root would pass.
     static func run(_ arguments: [String], environment: [String: String] = [:], input: Data? = nil, runAs user: String? = nil) throws -> CommandResult {
         if let user {
             return try run(executable: URL(filePath: "/usr/bin/setpriv"),

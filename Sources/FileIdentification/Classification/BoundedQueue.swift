@@ -18,7 +18,10 @@ final class BoundedQueue<Element: Sendable>: Sendable {
     private let items = DispatchSemaphore(value: 0)
 
     init(capacity: Int) {
-        slots = DispatchSemaphore(value: max(1, capacity))
+        // Created at zero and raised: libdispatch traps when a semaphore is released below the value
+        // it was created with, which a queue dropped while full would be.
+        slots = DispatchSemaphore(value: 0)
+        for _ in 0..<max(1, capacity) { slots.signal() }
     }
 
     /// Adds `element`, waiting for room; `false` when the queue is closed.

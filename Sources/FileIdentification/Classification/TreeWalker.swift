@@ -32,13 +32,11 @@ enum TreeWalker {
         if options.oneFileSystem { flags |= FTS_XDEV }
         let compare: (@convention(c) (UnsafeMutablePointer<UnsafePointer<FTSENT>?>?, UnsafeMutablePointer<UnsafePointer<FTSENT>?>?) -> Int32)? =
             options.sorted ? { lhs, rhs in
-                guard let left = lhs?.pointee, let right = rhs?.pointee else { return 0 }
-                return withUnsafePointer(to: left.pointee.fts_name) { leftName in
-                    withUnsafePointer(to: right.pointee.fts_name) { rightName in
-                        strcmp(UnsafeRawPointer(leftName).assumingMemoryBound(to: CChar.self),
-                               UnsafeRawPointer(rightName).assumingMemoryBound(to: CChar.self))
-                    }
-                }
+                // fts_name is a flexible array member: read it in place, never from a copy of the entry.
+                guard let left = lhs?.pointee, let right = rhs?.pointee,
+                      let offset = MemoryLayout<FTSENT>.offset(of: \FTSENT.fts_name) else { return 0 }
+                return strcmp((UnsafeRawPointer(left) + offset).assumingMemoryBound(to: CChar.self),
+                              (UnsafeRawPointer(right) + offset).assumingMemoryBound(to: CChar.self))
             } : nil
         guard let tree = arguments.withUnsafeMutableBufferPointer({ fts_open($0.baseAddress, flags, compare) }) else {
             for root in roots where !emit(WalkEntry(path: root, failure: errno)) { return }
