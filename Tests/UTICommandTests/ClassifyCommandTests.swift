@@ -112,6 +112,26 @@ struct ClassifyCommandTests {
         #expect(records.contains { $0["path"] as? String == files.path + "/image.png" && $0["identifier"] as? String == "public.png" })
     }
 
+    @Test("on a terminal, a progress line on standard error, erased at the end")
+    func progressOnATerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            print("notice: script(1) is absent; the progress line needs a terminal to be seen")
+            return
+        }
+        let files = try tree()
+        // script(1) gives the command a pseudo-terminal; standard output goes to a file, standard error
+        // (the progress line) to the terminal, which script copies to its own output.
+        let records = files.path + "/records.ndjson"
+        let command = "'\(UTIBinary.url.path)' classify --format ndjson '\(files.path)/docs' > '\(records)'"
+        let result = try UTIBinary.run(executable: URL(filePath: "/usr/bin/script"), ["-q", "-e", "-c", command, "/dev/null"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("entries/s"))
+        #expect(result.standardOutput.hasSuffix("\r\u{1B}[K"), "the last thing written erases the line")
+        let written = try String(contentsOfFile: records, encoding: .utf8)
+        #expect(!written.contains("entries/s"), "progress never reaches standard output")
+        #expect(written.split(separator: "\n").count == 4)
+    }
+
     @Test func usageErrors() throws {
         #expect(try UTIBinary.run(["classify"]).status == 64)
         #expect(try UTIBinary.run(["classify", "-0", "/tmp"]).status == 64)
