@@ -9,12 +9,7 @@ extension CompiledTypeDatabase {
     ///
     /// - Parameter sourcePrefix: What to record as each declaration's source before the file name.
     package static func declarations(inTypeDB directory: String, sourcePrefix: String = "TypeDB/") throws -> [TypeDeclaration] {
-        let files: [String]
-        do {
-            files = try DirectoryListing.names(in: directory).filter { $0.hasSuffix(".plist") }.sorted()
-        } catch {
-            throw TypeDeclarationError(file: directory, problem: .unreadable(error.description))
-        }
+        let files = try DirectoryListing.propertyLists(in: directory)
         var merged: [TypeDeclaration] = []
         var position: [String: Int] = [:]
         for file in files {

@@ -18,4 +18,13 @@ enum DirectoryListing {
         }
         return names
     }
+
+    /// The `*.plist` files of a directory, in file-name order (the order declarations are read in).
+    static func propertyLists(in path: String) throws(TypeDeclarationError) -> [String] {
+        do {
+            return try names(in: path).filter { $0.hasSuffix(".plist") }.sorted()
+        } catch {
+            throw TypeDeclarationError(file: path, problem: .unreadable(error.description))
+        }
+    }
 }

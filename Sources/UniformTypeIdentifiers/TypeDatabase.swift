@@ -88,12 +88,7 @@ public final class TypeDatabase: Sendable {
     /// Adds the declarations of every `*.plist` file in a directory, in file-name order.
     @discardableResult
     public func registerDeclarations(inDirectory path: String) throws(TypeDeclarationError) -> [UTType] {
-        let files: [String]
-        do {
-            files = try DirectoryListing.names(in: path).filter { $0.hasSuffix(".plist") }.sorted()
-        } catch {
-            throw TypeDeclarationError(file: path, problem: .unreadable(error.description))
-        }
+        let files = try DirectoryListing.propertyLists(in: path)
         var declarations: [TypeDeclaration] = []
         for file in files {
             let filePath = path.hasSuffix("/") ? path + file : path + "/" + file

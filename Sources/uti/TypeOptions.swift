@@ -51,20 +51,16 @@ struct StandardOutput: ~Copyable {
     }
 
     mutating func flush() {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { break }
-            offset += written
-        }
+        Self.writeAll(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 
-    deinit {
+    deinit { Self.writeAll(buffer) }
+
+    private static func writeAll(_ bytes: [UInt8]) {
         var offset = 0
-        while offset < buffer.count {
-            let written = buffer[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
             if written <= 0 { break }
             offset += written
