@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "FileIdentification", targets: ["FileIdentification"]),
+        .library(name: "DocumentRouting", targets: ["DocumentRouting"]),
         .executable(name: "uti", targets: ["uti"]),
     ],
     dependencies: [
@@ -43,6 +44,11 @@ let package = Package(
             dependencies: ["UniformTypeIdentifiers", "CMagic", "CFileTreeWalk"],
             swiftSettings: strictness
         ),
+        .target(
+            name: "DocumentRouting",
+            dependencies: ["FileIdentification", "UniformTypeIdentifiers"],
+            swiftSettings: strictness
+        ),
         .executableTarget(
             name: "compile-typedb",
             dependencies: ["UniformTypeIdentifiers"],
@@ -53,6 +59,7 @@ let package = Package(
             dependencies: [
                 "UniformTypeIdentifiers",
                 "FileIdentification",
+                "DocumentRouting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictness
@@ -65,6 +72,11 @@ let package = Package(
         .testTarget(
             name: "FileIdentificationTests",
             dependencies: ["FileIdentification"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "DocumentRoutingTests",
+            dependencies: ["DocumentRouting"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -57,7 +57,7 @@ public struct RawFilePath: Hashable, Sendable, ExpressibleByStringLiteral, Custo
     }
 
     /// The path with a NUL terminator, for system calls.
-    func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+    public func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         try (bytes + [0]).withUnsafeBufferPointer { buffer in
             try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
         }

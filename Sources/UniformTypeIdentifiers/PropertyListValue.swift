@@ -1,12 +1,12 @@
 #if canImport(FoundationEssentials)
-internal import FoundationEssentials
+package import FoundationEssentials
 #else
-internal import Foundation
+package import Foundation
 #endif
 
 /// Any property-list value, decoded without a schema so that a value of the wrong type can be
 /// reported by key instead of failing the whole file.
-enum PropertyListValue: Decodable, Sendable {
+package enum PropertyListValue: Decodable, Sendable {
     case string(String)
     case integer(Int)
     case real(Double)
@@ -16,7 +16,7 @@ enum PropertyListValue: Decodable, Sendable {
     case array([PropertyListValue])
     case dictionary([String: PropertyListValue])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let value = try? container.decode(String.self) {
             self = .string(value)
@@ -38,12 +38,12 @@ enum PropertyListValue: Decodable, Sendable {
     }
 
     /// Parses property-list bytes, XML or binary, whose top level is a dictionary.
-    static func dictionary(from data: Data) throws -> [String: PropertyListValue] {
+    package static func dictionary(from data: Data) throws -> [String: PropertyListValue] {
         try PropertyListDecoder().decode([String: PropertyListValue].self, from: data)
     }
 
     /// The name of the value's property-list type, for error messages.
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .string: "a string"
         case .integer: "an integer"

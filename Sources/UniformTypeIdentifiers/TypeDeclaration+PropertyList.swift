@@ -39,7 +39,7 @@ extension TypeDeclaration {
         return try declarations(fromPropertyList: data, source: path, requireDeclarations: requireDeclarations)
     }
 
-    static func declarations(
+    package static func declarations(
         fromPropertyListRoot root: [String: PropertyListValue], source: String?, requireDeclarations: Bool
     ) throws -> [TypeDeclaration] {
         var result: [TypeDeclaration] = []

@@ -1,0 +1,222 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
+public import UniformTypeIdentifiers
+
+/// What an app's `Info.plist` says about the documents it handles and the types it declares.
+public struct AppManifest: Sendable, Hashable {
+    /// `CFBundleIdentifier`, such as `com.example.viewer`.
+    public var bundleIdentifier: String
+    /// `CFBundleName` (or `CFBundleDisplayName`), else the bundle identifier.
+    public var name: String
+    /// `CFBundleDocumentTypes`, in declaration order.
+    public var documentTypes: [DocumentType]
+    /// `UTExportedTypeDeclarations` and `UTImportedTypeDeclarations`: they join the type database while
+    /// the app is registered.
+    public var declarations: [TypeDeclaration]
+    /// `LSSupportsOpeningDocumentsInPlace`: the app can open a document where it is, without a copy.
+    public var supportsOpeningDocumentsInPlace: Bool
+    /// `UIFileSharingEnabled`: the app shares its Documents folder with the user.
+    public var fileSharingEnabled: Bool
+
+    /// One entry of `CFBundleDocumentTypes`.
+    public struct DocumentType: Sendable, Hashable {
+        public enum Role: String, Sendable, Hashable, CaseIterable {
+            case editor = "Editor", viewer = "Viewer", shell = "Shell", none = "None"
+        }
+
+        public enum Rank: String, Sendable, Hashable, CaseIterable {
+            case owner = "Owner", `default` = "Default", alternate = "Alternate", none = "None"
+        }
+
+        /// `CFBundleTypeName`.
+        public var name: String?
+        /// `LSItemContentTypes`: the type identifiers claimed.
+        public var contentTypes: [String]
+        /// `CFBundleTypeRole`; Editor when absent, as on macOS.
+        public var role: Role
+        /// `LSHandlerRank`; Default when absent.
+        public var rank: Rank
+        /// `CFBundleTypeExtensions` and `CFBundleTypeMIMETypes`: used only when `LSItemContentTypes` is absent.
+        public var legacyExtensions: [String]
+        public var legacyMIMETypes: [String]
+
+        /// The types this entry claims: `LSItemContentTypes`, or the types of its legacy extensions and
+        /// MIME types (dynamic ones for tags nobody declares).
+        public var claimedTypes: [UTType] {
+            if !contentTypes.isEmpty {
+                return contentTypes.map { UTType($0) ?? UTType(importedAs: $0) }
+            }
+            var types: [UTType] = []
+            for ext in legacyExtensions {
+                if ext == "*" { types.append(.data) } else if let type = UTType(filenameExtension: ext) { types.append(type) }
+            }
+            for mime in legacyMIMETypes {
+                if let type = UTType(mimeType: mime) { types.append(type) }
+            }
+            var seen = Set<UTType>()
+            return types.filter { seen.insert($0).inserted }
+        }
+    }
+
+    public init(bundleIdentifier: String, name: String, documentTypes: [DocumentType], declarations: [TypeDeclaration],
+                supportsOpeningDocumentsInPlace: Bool, fileSharingEnabled: Bool) {
+        self.bundleIdentifier = bundleIdentifier
+        self.name = name
+        self.documentTypes = documentTypes
+        self.declarations = declarations
+        self.supportsOpeningDocumentsInPlace = supportsOpeningDocumentsInPlace
+        self.fileSharingEnabled = fileSharingEnabled
+    }
+}
+
+/// A manifest that was refused, with the file and the key at fault.
+public struct ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    /// The key path: `CFBundleDocumentTypes[2].LSHandlerRank`.
+    public var key: String?
+    public var problem: String
+
+    public init(file: String, key: String? = nil, problem: String) {
+        self.file = file
+        self.key = key
+        self.problem = problem
+    }
+
+    public var description: String {
+        [file, key, problem].compactMap { $0 }.joined(separator: ": ")
+    }
+}
+
+extension AppManifest {
+    /// The `Info.plist` of an app bundle (`Name.app/Info.plist` or `Name.app/Contents/Info.plist`), or
+    /// the path itself when it is a property-list file.
+    public static func infoPlistPath(for path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        if (status.st_mode & S_IFMT) != S_IFDIR { return path }
+        for candidate in [path + "/Contents/Info.plist", path + "/Info.plist"] where stat(candidate, &status) == 0 {
+            return candidate
+        }
+        return nil
+    }
+
+    /// Reads and checks an app's manifest.
+    /// - Throws: `ManifestError` naming the file and the key.
+    public static func read(contentsOf path: String) throws(ManifestError) -> (manifest: AppManifest, infoPlist: String, bytes: [UInt8]) {
+        guard let plist = infoPlistPath(for: path) else {
+            throw ManifestError(file: path, problem: "no Info.plist (looked for Contents/Info.plist and Info.plist)")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try Array(Data(contentsOf: URL(filePath: plist)))
+        } catch {
+            throw ManifestError(file: plist, problem: "cannot read the file")
+        }
+        return (try parse(bytes, file: plist), plist, bytes)
+    }
+
+    /// Parses an `Info.plist`, XML or binary.
+    public static func parse(_ bytes: [UInt8], file: String) throws(ManifestError) -> AppManifest {
+        let root: [String: PropertyListValue]
+        do {
+            root = try PropertyListValue.dictionary(from: Data(bytes))
+        } catch {
+            throw ManifestError(file: file, problem: "not a property list with a dictionary at its top")
+        }
+        func string(_ key: String, in dictionary: [String: PropertyListValue], at path: String) throws(ManifestError) -> String? {
+            switch dictionary[key] {
+            case nil: return nil
+            case .string(let value): return value
+            case .some(let other): throw ManifestError(file: file, key: path + key, problem: "must be a string, not \(other.typeName)")
+            }
+        }
+        func strings(_ key: String, in dictionary: [String: PropertyListValue], at path: String) throws(ManifestError) -> [String] {
+            switch dictionary[key] {
+            case nil: return []
+            case .string(let value): return [value]
+            case .array(let items):
+                var result: [String] = []
+                for (index, item) in items.enumerated() {
+                    guard case .string(let value) = item else {
+                        throw ManifestError(file: file, key: "\(path)\(key)[\(index)]", problem: "must be a string, not \(item.typeName)")
+                    }
+                    result.append(value)
+                }
+                return result
+            case .some(let other): throw ManifestError(file: file, key: path + key, problem: "must be an array of strings, not \(other.typeName)")
+            }
+        }
+        func flag(_ key: String) throws(ManifestError) -> Bool {
+            switch root[key] {
+            case nil: return false
+            case .boolean(let value): return value
+            case .some(let other): throw ManifestError(file: file, key: key, problem: "must be a boolean, not \(other.typeName)")
+            }
+        }
+        guard let identifier = try string("CFBundleIdentifier", in: root, at: "") else {
+            throw ManifestError(file: file, key: "CFBundleIdentifier", problem: "is missing")
+        }
+        guard Self.isValidBundleIdentifier(identifier) else {
+            throw ManifestError(file: file, key: "CFBundleIdentifier",
+                                problem: "'\(identifier)' is not a bundle identifier (letters, digits, '-' and '.', not starting with '.')")
+        }
+        var name = try string("CFBundleName", in: root, at: "")
+        if name == nil { name = try string("CFBundleDisplayName", in: root, at: "") }
+        var documentTypes: [DocumentType] = []
+        switch root["CFBundleDocumentTypes"] {
+        case nil: break
+        case .array(let entries):
+            for (index, entry) in entries.enumerated() {
+                let at = "CFBundleDocumentTypes[\(index)]."
+                guard case .dictionary(let fields) = entry else {
+                    throw ManifestError(file: file, key: "CFBundleDocumentTypes[\(index)]", problem: "must be a dictionary, not \(entry.typeName)")
+                }
+                let roleText = try string("CFBundleTypeRole", in: fields, at: at) ?? "Editor"
+                guard let role = DocumentType.Role(rawValue: roleText) else {
+                    throw ManifestError(file: file, key: at + "CFBundleTypeRole", problem: "'\(roleText)' is not Editor, Viewer, Shell or None")
+                }
+                let rankText = try string("LSHandlerRank", in: fields, at: at) ?? "Default"
+                guard let rank = DocumentType.Rank(rawValue: rankText) else {
+                    throw ManifestError(file: file, key: at + "LSHandlerRank", problem: "'\(rankText)' is not Owner, Default, Alternate or None")
+                }
+                let contentTypes = try strings("LSItemContentTypes", in: fields, at: at)
+                for (position, type) in contentTypes.enumerated() where !TypeDeclaration.isValidIdentifier(type) {
+                    throw ManifestError(file: file, key: "\(at)LSItemContentTypes[\(position)]", problem: "'\(type)' is not a type identifier")
+                }
+                documentTypes.append(DocumentType(
+                    name: try string("CFBundleTypeName", in: fields, at: at), contentTypes: contentTypes, role: role, rank: rank,
+                    legacyExtensions: try strings("CFBundleTypeExtensions", in: fields, at: at),
+                    legacyMIMETypes: try strings("CFBundleTypeMIMETypes", in: fields, at: at)))
+            }
+        case .some(let other):
+            throw ManifestError(file: file, key: "CFBundleDocumentTypes", problem: "must be an array, not \(other.typeName)")
+        }
+        let declarations: [TypeDeclaration]
+        do {
+            declarations = try TypeDeclaration.declarations(fromPropertyListRoot: root, source: file, requireDeclarations: false)
+        } catch let error as TypeDeclarationError {
+            throw ManifestError(file: file, key: error.entry, problem: error.description.split(separator: ": ").last.map(String.init) ?? error.description)
+        } catch {
+            throw ManifestError(file: file, problem: String(describing: error))
+        }
+        return AppManifest(bundleIdentifier: identifier, name: name ?? identifier, documentTypes: documentTypes, declarations: declarations,
+                           supportsOpeningDocumentsInPlace: try flag("LSSupportsOpeningDocumentsInPlace"),
+                           fileSharingEnabled: try flag("UIFileSharingEnabled"))
+    }
+
+    /// Bundle identifiers name directories: ASCII letters, digits, `-` and `.`, not starting with a dot,
+    /// no `..`, at most 255 bytes.
+    public static func isValidBundleIdentifier(_ identifier: String) -> Bool {
+        guard !identifier.isEmpty, identifier.utf8.count <= 255, identifier.first != ".", !identifier.contains("..") else { return false }
+        return identifier.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x2E
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
