@@ -2,8 +2,8 @@ public import UniformTypeIdentifiers
 
 /// Which registered apps can open a type, best first, and why.
 ///
-/// 1. A user default for the type, or for its nearest supertype that has one (for the asked role,
-///    else for any role).
+/// 1. A user default for the type, or for its nearest supertype that has one: for the asked role,
+///    else for any role; with no role asked, any default of that type.
 /// 2. Apps claiming the most specific type the file conforms to: a claim on `public.jpeg` beats one on
 ///    `public.image`, which beats one on `public.data`.
 /// 3. Rank: Owner, then Default, then Alternate; an app whose claim has rank None never opens the type.
