@@ -209,6 +209,30 @@ struct RouteCommandTests {
         #expect(try FileManager.default.attributesOfItem(atPath: source)[.size] as? Int == 200_000)
     }
 
+    @Test("a full file system (a small tmpfs): a clear error and nothing partial")
+    func fullFileSystem() throws {
+        let files = try IdentifyCommandTests.Files()
+        let mountPoint = files.path + "/small"
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        let mounted = try UTIBinary.run(executable: URL(filePath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint])
+        guard mounted.status == 0 else {
+            print("notice: cannot mount a tmpfs here (\(mounted.standardError.trimmingCharacters(in: .whitespacesAndNewlines))); RLIMIT_FSIZE covers the full-disk case")
+            return
+        }
+        defer { _ = try? UTIBinary.run(executable: URL(filePath: "/bin/umount"), [mountPoint]) }
+        try FileManager.default.createDirectory(atPath: files.path + "/Viewer.app", withIntermediateDirectories: true)
+        try Data("<plist version=\"1.0\"><dict><key>CFBundleIdentifier</key><string>com.example.viewer</string><key>CFBundleDocumentTypes</key><array><dict><key>LSItemContentTypes</key><array><string>public.data</string></array></dict></array></dict></plist>".utf8)
+            .write(to: URL(filePath: files.path + "/Viewer.app/Info.plist"))
+        let root = mountPoint + "/root"
+        #expect(try UTIBinary.run(["apps", "register", "--root", root, files.path + "/Viewer.app"]).status == 0)
+        let source = try files.write([UInt8](repeating: 0x42, count: 1 << 20), "big.bin")
+        let result = try UTIBinary.run(["route", "--root", root, source])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("No space left on device"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/Containers/com.example.viewer/Documents/Inbox").isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/Containers/com.example.viewer/tmp").isEmpty)
+    }
+
     @Test("registrations from several processes at once all land")
     func concurrentRegistrations() throws {
         let setup = try Setup()
