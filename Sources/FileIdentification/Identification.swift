@@ -17,19 +17,19 @@ public struct Identification: Sendable, Hashable {
     /// devices and the like, and by name alone.
     public var fileSize: Int?
 
-    /// The MIME type to report on Linux: the one the deciding reader named when it named this type and
-    /// shared-mime-info knows it as a type, else (for a type the name proposed) the one of its MIME types
-    /// whose shared-mime-info glob matches the name, else the type's first MIME type that the system's
+    /// The MIME type to report on Linux: for a type the name proposed, the one of its MIME types whose
+    /// shared-mime-info glob matches the name; else the one the deciding reader named, when it named this
+    /// type and shared-mime-info knows it as a type; else the type's first MIME type that the system's
     /// shared-mime-info database knows as a type of its own (what desktop applications expect), else
     /// `type.preferredMIMEType`; for a type with none, `inode/directory`, `inode/symlink`, `text/plain`
     /// or `application/octet-stream`, as it conforms.
     public var mimeType: String {
-        if let content = evidence.content, content.type == type, let mime = content.mimeType,
-           LinuxMIMETypes.known.isEmpty || LinuxMIMETypes.known.contains(mime) {
-            return mime
-        }
         if let name = evidence.name, name.candidates.contains(type),
            let mime = LinuxMIMETypes.globbed(for: type, filename: name.filename) {
+            return mime
+        }
+        if let content = evidence.content, content.type == type, let mime = content.mimeType,
+           LinuxMIMETypes.known.isEmpty || LinuxMIMETypes.known.contains(mime) {
             return mime
         }
         if let mime = LinuxMIMETypes.preferred(for: type) { return mime }

@@ -65,11 +65,17 @@ enum Resolution {
         // StarCalc document freedesktop's magic finds inside, XML to the property list it holds.
         // The specific reading keeps the generic one's authority: a ZIP proven by its directory and
         // named more precisely by a weaker rule is that precise format, proven.
+        // A suggestion cannot displace a proof, though, unless what was proved is only a container or an
+        // encoding (a ZIP, gzip, XML): a #! line saying shell script stands against a pattern saying Perl.
         let specific: [ContentEvidence] = readings.compactMap { reading in
             let generalizations = readings.filter { $0.type != reading.type && reading.type.conforms(to: $0.type) }
-            if readings.contains(where: { $0.type != reading.type && $0.type.conforms(to: reading.type) }) { return nil }
+            let displaced = readings.contains { other in
+                other.type != reading.type && other.type.conforms(to: reading.type)
+                    && (other.isConclusive || !reading.isConclusive || isContainer(reading.type))
+            }
+            if displaced { return nil }
             var kept = reading
-            if !kept.isConclusive, generalizations.contains(where: { $0.isConclusive && $0.source != .bytes }) { kept.isConclusive = true }
+            if !kept.isConclusive, generalizations.contains(where: { $0.isConclusive && isContainer($0.type) }) { kept.isConclusive = true }
             return kept
         }
         let conclusive = specific.filter(\.isConclusive)
@@ -78,10 +84,14 @@ enum Resolution {
         let primary = considered.first ?? readings[0]
         // First a candidate that is a reading's type or a subtype of it, then one that refines a reading
         // only in the looser senses (any text format is text, any binary format is data).
+        // In the strict pass any specific reading counts, conclusive or not: a name and a reader that
+        // agree on a format (a .kpt file freedesktop's magic calls KPresenter) outweigh a proof of the
+        // container it comes in (gzip).
         for strict in [true, false] {
             for candidate in candidates {
-                if let reading = considered.first(where: { reading in
-                    strict ? reading.source != .bytes && candidate.conforms(to: reading.type) : refines(candidate, reading)
+                let pool = strict ? specific.filter { $0.source != .bytes } : considered
+                if let reading = pool.first(where: { reading in
+                    strict ? candidate.conforms(to: reading.type) : refines(candidate, reading)
                 }) {
                     return answer(candidate, .nameRefinesContent, reading.isConclusive ? .high : .medium, by: reading)
                 }
@@ -106,6 +116,14 @@ enum Resolution {
             return answer(primary.type, .textOrBinary, .low, by: primary)
         }
         return answer(primary.type, .contentOnly, primary.isConclusive ? .high : .medium, by: primary)
+    }
+
+    /// Types that say how bytes are packed rather than what they are: a proof of one of these leaves the
+    /// format inside open.
+    static func isContainer(_ type: UTType) -> Bool {
+        let containers: [UTType] = [.zip, .gzip, .bz2, .data, .plainText, .text, .xml, .json]
+        return containers.contains(type) || UTType(oleStorage) == type
+            || ["org.tukaani.xz-archive", "uti.mime.application.zstd", "org.7-zip.7-zip-archive"].contains(type.identifier)
     }
 
     /// Whether the name's type `candidate` is the content's type or a more specific kind of it.

@@ -53,7 +53,6 @@ enum Signatures {
         Entry(0, "SQLite format 3\0", "application/vnd.sqlite3", "SQLite header"),
         Entry(0, "wOFF", "font/woff", "WOFF header"),
         Entry(0, "wOF2", "font/woff2", "WOFF2 header"),
-        Entry(0, "OggS", "application/ogg", "Ogg page"),
         Entry(0, "fLaC", "audio/flac", "FLAC stream marker"),
         Entry(0, "ID3", "audio/mpeg", "ID3 tag"),
         Entry(0, "MThd", "audio/midi", "MIDI header"),
