@@ -58,9 +58,9 @@ public struct RawFilePath: Hashable, Sendable, ExpressibleByStringLiteral, Custo
 
     /// The path with a NUL terminator, for system calls.
     public func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        try (bytes + [0]).withUnsafeBufferPointer { buffer in
-            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
-        }
+        // A NUL inside would cut the path short: pass what precedes it, as the system would see it.
+        let terminated = bytes.prefix(while: { $0 != 0 }).map { CChar(bitPattern: $0) } + [0]
+        return try body(terminated)
     }
 
     private static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {

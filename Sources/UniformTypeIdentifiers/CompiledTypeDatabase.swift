@@ -117,7 +117,9 @@ struct CompiledTypeDatabase: @unchecked Sendable {
 
     private func string(_ id: UInt32, equals key: UnsafeRawBufferPointer) -> Bool {
         withStringBytes(id) { stored in
-            stored.count == key.count && (key.isEmpty || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0)
+            guard stored.count == key.count else { return false }
+            guard let left = stored.baseAddress, let right = key.baseAddress else { return key.isEmpty }
+            return memcmp(left, right, key.count) == 0
         }
     }
 

@@ -71,7 +71,10 @@ enum TreeWalker {
 
     private static func matches(_ glob: String, _ name: [UInt8]) -> Bool {
         (name + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { fnmatch(glob, $0.baseAddress!, 0) == 0 }
+            buffer.withMemoryRebound(to: CChar.self) { name in
+                guard let base = name.baseAddress else { return false }
+                return fnmatch(glob, base, 0) == 0
+            }
         }
     }
 }
