@@ -36,6 +36,20 @@ struct RouteCommandTests {
         func run(_ arguments: [String], input: Data? = nil) throws -> CommandResult {
             try UTIBinary.run(arguments, environment: ["UTI_ROOT": root], input: input)
         }
+
+        /// Starts `uti` on this registry without waiting for it, its output discarded.
+        func launch(_ arguments: [String]) throws -> Process {
+            let process = Process()
+            process.executableURL = UTIBinary.url
+            process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["UTI_ROOT"] = root
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
     }
 
     @Test func routeAndInbox() throws {
@@ -118,18 +132,7 @@ struct RouteCommandTests {
             argumentLists.append(arguments)
         }
         // Start all eight, then wait for all eight.
-        let processes = try argumentLists.map { arguments -> Process in
-            let process = Process()
-            process.executableURL = UTIBinary.url
-            process.arguments = arguments
-            var environment = ProcessInfo.processInfo.environment
-            environment["UTI_ROOT"] = setup.root
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
-        }
+        let processes = try argumentLists.map { try setup.launch($0) }
         for process in processes {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
@@ -159,15 +162,7 @@ struct RouteCommandTests {
         let original = setup.files.path + "/large.original"
         try FileManager.default.copyItem(atPath: source, toPath: original)
 
-        let process = Process()
-        process.executableURL = UTIBinary.url
-        process.arguments = ["route", source]
-        var environment = ProcessInfo.processInfo.environment
-        environment["UTI_ROOT"] = setup.root
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try setup.launch(["route", source])
         // Wait until the copy has begun (its temporary exists), or the delivery has ended.
         while process.isRunning, (try? FileManager.default.contentsOfDirectory(atPath: setup.temporary))?.isEmpty ?? true {
             usleep(200)
@@ -241,12 +236,7 @@ struct RouteCommandTests {
             try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
             let plist = "<plist version=\"1.0\"><dict><key>CFBundleIdentifier</key><string>com.example.app\(index)</string></dict></plist>"
             try Data(plist.utf8).write(to: URL(filePath: bundle + "/Info.plist"))
-            let process = Process()
-            process.executableURL = UTIBinary.url
-            process.arguments = ["apps", "register", "--root", setup.root, bundle]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            return process
+            return try setup.launch(["apps", "register", bundle])
         }
         for process in processes {
             process.waitUntilExit()
