@@ -1,4 +1,5 @@
 public import UniformTypeIdentifiers
+internal import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +16,20 @@ extension UTTagClass {
 /// What a file name says, in freedesktop's order: the whole name, then the longest multi-dot suffix,
 /// then the extension (after the last dot), then other patterns.
 enum NameMatching {
+    /// The patterns (lower-cased) and their types, best type first, kept while the database is unchanged.
+    private static let cache = Mutex<(generation: Int, patterns: [(String, UTType)])?>(nil)
+
+    private static func patterns() -> [(String, UTType)] {
+        let generation = TypeDatabase.shared.generation
+        if let cached = cache.withLock({ $0 }), cached.generation == generation { return cached.patterns }
+        var patterns: [(String, UTType)] = []
+        for type in TypeDatabase.shared.types(havingTagClass: .filenameGlob) {
+            for glob in type.tags[.filenameGlob] ?? [] { patterns.append((glob.lowercased(), type)) }
+        }
+        cache.withLock { $0 = (generation, patterns) }
+        return patterns
+    }
+
     static func evidence(for filename: String) -> NameEvidence? {
         guard !filename.isEmpty else { return nil }
         let declared = { (tag: String, tagClass: UTTagClass) -> [UTType] in
@@ -42,11 +57,10 @@ enum NameMatching {
         }
         var matched: [UTType] = []
         var pattern = ""
-        for type in TypeDatabase.shared.types(havingTagClass: .filenameGlob) {
-            for glob in type.tags[.filenameGlob] ?? [] where fnmatch(glob, filename, 0) == 0 || fnmatch(glob.lowercased(), filename.lowercased(), 0) == 0 {
-                if matched.isEmpty { pattern = glob }
-                if !matched.contains(type) { matched.append(type) }
-            }
+        let lowercased = filename.lowercased()
+        for (glob, type) in patterns() where fnmatch(glob, lowercased, 0) == 0 {
+            if matched.isEmpty { pattern = glob }
+            if !matched.contains(type) { matched.append(type) }
         }
         if !matched.isEmpty {
             return NameEvidence(filename: filename, match: .pattern, tag: pattern, candidates: matched)

@@ -19,6 +19,11 @@ public final class TypeDatabase: Sendable {
 
     let builtIn: CompiledTypeDatabase?
     private let state = Mutex(Overlay())
+    private let changes = Atomic<Int>(0)
+
+    /// A number that changes whenever registered declarations change: what a cache derived from the
+    /// database checks to know it is still current.
+    public var generation: Int { changes.load(ordering: .acquiring) }
 
     /// A database with the built-in types, or an empty one.
     public init(includingBuiltInTypes: Bool = true) {
@@ -63,6 +68,7 @@ public final class TypeDatabase: Sendable {
             let candidate = Overlay(registered: overlay.registered + declarations, builtIn: builtIn)
             try checkForCycles(from: declarations.map { $0.identifier.lowercased() }, in: candidate)
             overlay = candidate
+            changes.add(1, ordering: .releasing)
             return declarations.compactMap { declaration in
                 let key = declaration.identifier.lowercased()
                 return candidate.entries[key]?.declaration == declaration ? declaration.identifier : nil
@@ -107,6 +113,7 @@ public final class TypeDatabase: Sendable {
     public func unregisterDeclarations(fromSource source: String) {
         state.withLock { overlay in
             overlay = Overlay(registered: overlay.registered.filter { $0.source != source }, builtIn: builtIn)
+            changes.add(1, ordering: .releasing)
         }
     }
 
