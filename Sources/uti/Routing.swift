@@ -63,7 +63,8 @@ extension UTI {
 
             func run() throws {
                 let manifest = try reporting { try registryOptions.registry.register(appAt: path) }
-                print("registered \(manifest.bundleIdentifier) (\(manifest.name)): \(manifest.documentTypes.count) document types, container \(registryOptions.registry.containerPath(manifest.bundleIdentifier))")
+                let count = manifest.documentTypes.count
+                print("registered \(manifest.bundleIdentifier) (\(manifest.name)): \(count) document type\(count == 1 ? "" : "s"), container \(registryOptions.registry.containerPath(manifest.bundleIdentifier))")
             }
         }
 
