@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs the built `uti` executable, the way a person or a script would.
@@ -62,25 +64,32 @@ enum UTIBinary {
         if let input { standardInput.fileHandleForWriting.write(input) }
         try standardInput.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so that a full pipe cannot stall the child.
-        let errorData = LockedData()
+        let errorData = DrainedData()
         let reader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }
         reader.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errorData.isSet { usleep(1_000) }
         return CommandResult(status: process.terminationStatus,
                              standardOutput: String(decoding: outputData, as: UTF8.self),
-                             standardError: String(decoding: errorData.value, as: UTF8.self))
+                             standardError: String(decoding: errorData.wait(), as: UTF8.self))
     }
 }
 
-/// Data handed from the thread that drains standard error.
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    func set(_ value: Data) { lock.withLock { data = value } }
-    var isSet: Bool { lock.withLock { data != nil } }
-    var value: Data { lock.withLock { data ?? Data() } }
+/// Data handed over by the thread that drains standard error.
+final class DrainedData: Sendable {
+    private let data = Mutex<Data?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func set(_ value: Data) {
+        data.withLock { $0 = value }
+        done.signal()
+    }
+
+    /// Waits for the data, once.
+    func wait() -> Data {
+        done.wait()
+        return data.withLock { $0 ?? Data() }
+    }
 }
 
 /// Parses one line of `--json` output.
