@@ -147,11 +147,11 @@ struct RouteCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).isEmpty)
     }
 
-    @Test("kill -9 during a large delivery: nothing partial in the Inbox, the source intact, tmp/ cleaned next time")
+    @Test("kill -9 during a large (64 MB) delivery: nothing partial in the Inbox, the source intact, tmp/ cleaned next time")
     func killedMidDelivery() throws {
         let setup = try Setup()
         let source = setup.files.path + "/large.bin"
-        let size = 256 << 20
+        let size = 64 << 20
         let descriptor = open(source, O_WRONLY | O_CREAT, 0o644)
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         for index in 0..<(size >> 20) {
