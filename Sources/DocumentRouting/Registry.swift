@@ -108,15 +108,19 @@ public struct Registry: Sendable {
 
     public func defaults() throws(RegistryError) -> [DefaultHandler] { try readState().defaults }
 
-    /// Registers every registered app's type declarations in `TypeDatabase.shared`, so that lookups see them.
-    public func loadDeclarations() throws(RegistryError) {
-        for app in try apps() where !app.manifest.declarations.isEmpty {
+    /// Registers every registered app's type declarations in `TypeDatabase.shared`, so that lookups see
+    /// them; returns the apps, read once for both.
+    @discardableResult
+    public func loadDeclarations() throws(RegistryError) -> [RegisteredApp] {
+        let apps = try apps()
+        for app in apps where !app.manifest.declarations.isEmpty {
             do {
                 try TypeDatabase.shared.register(app.manifest.declarations)
             } catch {
                 throw RegistryError(path: app.manifestPath, message: error.description)
             }
         }
+        return apps
     }
 
     // MARK: Changing

@@ -24,15 +24,16 @@ public struct Identification: Sendable, Hashable {
     /// `type.preferredMIMEType`; for a type with none, `inode/directory`, `inode/symlink`, `text/plain`
     /// or `application/octet-stream`, as it conforms.
     public var mimeType: String {
+        let mimeTypes = type.tags[.mimeType] ?? []
         if let name = evidence.name, name.candidates.contains(type),
-           let mime = LinuxMIMETypes.globbed(for: type, filename: name.filename) {
+           let mime = LinuxMIMETypes.globbed(among: mimeTypes, filename: name.filename) {
             return mime
         }
         if let content = evidence.content, content.type == type, let mime = content.mimeType,
            LinuxMIMETypes.known.isEmpty || LinuxMIMETypes.known.contains(mime) {
             return mime
         }
-        if let mime = LinuxMIMETypes.preferred(for: type) { return mime }
+        if let mime = LinuxMIMETypes.preferred(among: mimeTypes) { return mime }
         // A type with no MIME type of its own: what it is at heart, as file(1) would say.
         let fallbacks: [(UTType, String)] = [
             (.folder, "inode/directory"), (.directory, "inode/directory"), (.symbolicLink, "inode/symlink"),

@@ -39,11 +39,11 @@ enum LinuxMIMETypes {
         return nil
     }
 
-    /// Of `type`'s MIME types, the one whose shared-mime-info glob matches `filename` with the highest
+    /// Of a type's MIME types, the one whose shared-mime-info glob matches `filename` with the highest
     /// weight: `x.sdc` is `application/vnd.stardivision.calc` among the MIME types of the OpenOffice
     /// spreadsheet type, which also covers `.sxc`.
-    static func globbed(for type: UTType, filename: String) -> String? {
-        let mimeTypes = (type.tags[.mimeType] ?? []).map { $0.lowercased() }
+    static func globbed(among typeMIMETypes: [String], filename: String) -> String? {
+        let mimeTypes = typeMIMETypes.map { $0.lowercased() }
         guard mimeTypes.count > 1 else { return nil }
         let name = filename.lowercased()
         var best: (mimeType: String, weight: Int)?
@@ -55,9 +55,8 @@ enum LinuxMIMETypes {
         return best?.mimeType
     }
 
-    /// The type's first MIME type that shared-mime-info knows as a type, else its preferred one.
-    static func preferred(for type: UTType) -> String? {
-        let mimeTypes = type.tags[.mimeType] ?? []
-        return mimeTypes.first(where: { known.contains($0.lowercased()) }) ?? mimeTypes.first
+    /// Of a type's MIME types, the first that shared-mime-info knows as a type, else the first.
+    static func preferred(among mimeTypes: [String]) -> String? {
+        mimeTypes.first(where: { known.contains($0.lowercased()) }) ?? mimeTypes.first
     }
 }

@@ -55,8 +55,7 @@ extension UTI {
         func run() throws {
             // A write past RLIMIT_FSIZE must fail with EFBIG, not kill the process halfway.
             signal(SIGXFSZ, SIG_IGN)
-            let registry = try registryOptions.loadedRegistry()
-            let apps = try reporting { try registry.apps() }
+            let (registry, apps) = try registryOptions.loadedRegistry()
             let defaults = try reporting { try registry.defaults() }
             if let target, !apps.contains(where: { $0.bundleIdentifier == target }) {
                 Terminal.error("'\(target)' is not registered")
@@ -114,20 +113,6 @@ struct Router {
     let json: Bool
     var status: Int32 = 0
     var delivered: [String: (files: Int, bytes: Int)] = [:]
-    var output = [String]()
-
-    init(registry: Registry, apps: [Registry.RegisteredApp], defaults: [Registry.DefaultHandler], target: String?,
-         role: AppManifest.DocumentType.Role?, move: Bool, inPlace: Bool, name: String?, json: Bool) {
-        self.registry = registry
-        self.apps = apps
-        self.defaults = defaults
-        self.target = target
-        self.role = role
-        self.move = move
-        self.inPlace = inPlace
-        self.name = name
-        self.json = json
-    }
 
     /// The handler for a type, or nil after reporting why there is none (exit status 3).
     private mutating func handler(for type: UTType, shown: String) -> Registry.RegisteredApp? {

@@ -13,16 +13,15 @@ struct RegistryOptions: ParsableArguments {
 
     var registry: Registry { Registry(root: root ?? Registry.defaultRoot()) }
 
-    /// The registry with its apps' type declarations loaded; exits 2 on a broken registry.
-    func loadedRegistry() throws -> Registry {
+    /// The registry and its apps, their type declarations loaded; exits 2 on a broken registry.
+    func loadedRegistry() throws -> (registry: Registry, apps: [Registry.RegisteredApp]) {
         let registry = self.registry
         do {
-            try registry.loadDeclarations()
+            return (registry, try registry.loadDeclarations())
         } catch {
             Terminal.error(error.description)
             throw ExitCode(2)
         }
-        return registry
     }
 }
 
@@ -125,9 +124,9 @@ extension UTI {
         @Argument(help: "A file, or a type identifier.") var target: String
 
         func run() throws {
-            let registry = try registryOptions.loadedRegistry()
+            let (registry, apps) = try registryOptions.loadedRegistry()
             let type = try RouteTarget.type(of: target)
-            let candidates = try reporting { HandlerChoice.candidates(for: type, apps: try registry.apps(), defaults: try registry.defaults(), role: role?.role) }
+            let candidates = try reporting { HandlerChoice.candidates(for: type, apps: apps, defaults: try registry.defaults(), role: role?.role) }
             guard !candidates.isEmpty else {
                 Terminal.error("no registered app opens \(type.identifier)")
                 throw ExitCode(3)
@@ -152,7 +151,7 @@ extension UTI {
             @Argument(help: "The bundle identifier.") var bundleIdentifier: String
 
             func run() throws {
-                let registry = try registryOptions.loadedRegistry()
+                let registry = try registryOptions.loadedRegistry().registry
                 let type = try RouteTarget.declaredType(type)
                 try reporting { try registry.setDefault(type: type, role: role?.role, bundleIdentifier: bundleIdentifier) }
                 print("\(type.identifier)\(role.map { " (\($0.role.rawValue))" } ?? ""): \(bundleIdentifier)")
@@ -179,7 +178,7 @@ extension UTI {
             @Argument(help: "The type identifier.") var type: String
 
             func run() throws {
-                let registry = try registryOptions.loadedRegistry()
+                let registry = try registryOptions.loadedRegistry().registry
                 let type = try RouteTarget.declaredType(type)
                 guard try reporting({ try registry.unsetDefault(type: type, role: role?.role) }) else {
                     Terminal.error("no default for \(type.identifier)")

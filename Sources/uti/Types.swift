@@ -75,7 +75,7 @@ extension UTI {
         }
 
         private func tagged(_ tag: String, _ tagClass: UTTagClass) throws -> [UTType] {
-            let declared = UTType.types(tag: tag, tagClass: tagClass, conformingTo: nil).filter(\.isDeclared)
+            let declared = TypeDatabase.shared.declaredTypes(tag: tag, tagClass: tagClass)
             if !declared.isEmpty { return declared }
             guard let dynamic = UTType(tag: tag, tagClass: tagClass, conformingTo: .data) else {
                 Terminal.error("'\(tag)' is not a valid \(tagClass == .filenameExtension ? "filename extension" : "tag")")

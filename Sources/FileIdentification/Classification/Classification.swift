@@ -1,4 +1,3 @@
-import Dispatch
 internal import Synchronization
 #if canImport(Glibc)
 import Glibc
