@@ -41,7 +41,7 @@ let package = Package(
         .systemLibrary(name: "CFileTreeWalk"),
         .target(
             name: "FileIdentification",
-            dependencies: ["UniformTypeIdentifiers", "CMagic", "CFileTreeWalk"],
+            dependencies: ["UniformTypeIdentifiers", "CTypeDatabase", "CMagic", "CFileTreeWalk"],
             swiftSettings: strictness
         ),
         .target(

@@ -193,9 +193,14 @@ public final class FileIdentifier: Sendable {
         if let match = container { add(match.mimeType, .container, conclusive: true, match.detail) }
         if let match = Signatures.match(head, in: source) { add(match.mimeType, .signature, conclusive: true, match.detail) }
         let candidates = name?.candidates ?? []
+        // A bare container (a compound file none of whose streams told its format) settles nothing when
+        // the name has several candidates: the rules that tell them apart (StarMath 3 from 5 by class id)
+        // are freedesktop's.
         func settled() -> Bool {
             readings.contains { reading in
-                reading.isConclusive && (candidates.isEmpty || candidates.contains { Resolution.refines($0, reading) })
+                reading.isConclusive
+                    && (candidates.isEmpty || candidates.contains { Resolution.refines($0, reading) })
+                    && !(candidates.count > 1 && reading.source == .container && Resolution.isContainer(reading.type))
             }
         }
         // A signature or container the name agrees with (a .png whose signature proves PNG) settles it,
@@ -211,7 +216,7 @@ public final class FileIdentifier: Sendable {
             add("text/plain", .bytes, conclusive: false, "\(encoding.rawValue) text")
             return (readings, encoding)
         }
-        for match in FreedesktopMagic.system.matches(prefix) {
+        for match in SharedMIMEInfo.magic.matches(prefix) {
             add(match.mimeType, .freedesktopMagic, conclusive: match.priority >= 80,
                 "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))")
         }

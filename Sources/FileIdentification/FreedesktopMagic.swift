@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// The content rules of the freedesktop shared-mime-info database, read from the system's compiled
-/// `magic` file (`/usr/share/mime/magic`), as GLib's GIO uses them.
+/// The content rules of the freedesktop shared-mime-info database, read from a compiled `magic` file
+/// (`/usr/share/mime/magic`, or the one built in; see `SharedMIMEInfo`), as GLib's GIO uses them.
 ///
 /// The file is `MIME-Magic\0\n`, then sections `[priority:type]\n`, each a list of rules
 /// `[indent]>offset=<length: 2 bytes, big-endian><value>[&<mask>][~word-size][+range]\n`. A rule
@@ -33,35 +33,8 @@ struct FreedesktopMagic: Sendable {
 
     let sections: [Section]
 
-    /// The system's database, read once; empty when the file is missing or unreadable.
-    static let system: FreedesktopMagic = {
-        for directory in dataDirectories() {
-            if let magic = FreedesktopMagic(contentsOf: directory + "/mime/magic") { return magic }
-        }
-        return FreedesktopMagic(sections: [])
-    }()
-
-    /// `$XDG_DATA_DIRS`, else `/usr/local/share` and `/usr/share`, as the specification says.
-    private static func dataDirectories() -> [String] {
-        if let value = getenv("XDG_DATA_DIRS").map({ String(cString: $0) }), !value.isEmpty {
-            return value.split(separator: ":").map(String.init) + ["/usr/share"]
-        }
-        return ["/usr/local/share", "/usr/share"]
-    }
-
     init(sections: [Section]) {
         self.sections = sections
-    }
-
-    init?(contentsOf path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        guard let bytes = try? FileBytes(descriptor: descriptor, count: Int(status.st_size)).bytes(at: 0, length: Int(status.st_size)),
-              let parsed = Self.parse(bytes) else { return nil }
-        self.sections = parsed
     }
 
     /// Parses a compiled magic file; `nil` when it is not one.

@@ -3,18 +3,15 @@ internal import UniformTypeIdentifiers
 import Glibc
 #endif
 
-/// The MIME types of the system's shared-mime-info database: which names are types (not aliases),
-/// read from `/usr/share/mime/types`, and which globs name them, from `/usr/share/mime/globs2`. These
-/// are the names Linux applications and desktops use.
+/// The MIME types of shared-mime-info: which names are types (not aliases; see `SharedMIMEInfo`), and
+/// which globs name them, from the system's `globs2`. These are the names Linux applications and
+/// desktops use.
 enum LinuxMIMETypes {
-    static let known: Set<String> = {
-        guard let bytes = read("types") else { return [] }
-        return Set(bytes.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self).lowercased() })
-    }()
+    static var known: Set<String> { SharedMIMEInfo.knownTypes }
 
     /// `globs2`: `weight:type:glob[:flags]` lines, as (lower-cased glob, weight) by type.
     private static let globs: [String: [(glob: String, weight: Int)]] = {
-        guard let bytes = read("globs2") else { return [:] }
+        guard let bytes = SharedMIMEInfo.systemDirectory.flatMap({ SharedMIMEInfo.read($0 + "/globs2") }) else { return [:] }
         var byType: [String: [(glob: String, weight: Int)]] = [:]
         for line in bytes.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
             let fields = line.split(separator: UInt8(ascii: ":"), maxSplits: 3, omittingEmptySubsequences: false)
@@ -24,20 +21,6 @@ enum LinuxMIMETypes {
         }
         return byType
     }()
-
-    private static func read(_ name: String) -> [UInt8]? {
-        for directory in ["/usr/local/share", "/usr/share"] {
-            let descriptor = open(directory + "/mime/" + name, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { continue }
-            defer { close(descriptor) }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0,
-                  let bytes = try? FileBytes(descriptor: descriptor, count: Int(status.st_size)).bytes(at: 0, length: Int(status.st_size))
-            else { continue }
-            return bytes
-        }
-        return nil
-    }
 
     /// Of a type's MIME types, the one whose shared-mime-info glob matches `filename` with the highest
     /// weight: `x.sdc` is `application/vnd.stardivision.calc` among the MIME types of the OpenOffice

@@ -85,7 +85,8 @@ enum Signatures {
         case 1: return Match(mimeType: "application/x-object", detail: "ELF relocatable object")
         case 2: return Match(mimeType: "application/x-executable", detail: "ELF executable")
         case 3 where isPositionIndependentExecutable(prefix, source, littleEndian: littleEndian):
-            return Match(mimeType: "application/x-pie-executable", detail: "ELF position-independent executable (DF_1_PIE)")
+            // shared-mime-info 2.4 calls these programs what they are, executables (2.2 had x-pie-executable).
+            return Match(mimeType: "application/x-executable", detail: "ELF position-independent executable (DF_1_PIE)")
         case 3: return Match(mimeType: "application/x-sharedlib", detail: "ELF shared object")
         case 4: return Match(mimeType: "application/x-core", detail: "ELF core dump")
         default: return nil

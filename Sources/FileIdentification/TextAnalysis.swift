@@ -171,8 +171,8 @@ enum TextAnalysis {
             ("csh", "application/x-csh"), ("tcsh", "application/x-csh"), ("fish", "application/x-fishscript"),
             ("perl", "application/x-perl"), ("ruby", "application/x-ruby"), ("php", "application/x-php"),
             ("node", "application/javascript"), ("nodejs", "application/javascript"), ("deno", "application/javascript"),
-            ("lua", "text/x-lua"), ("tclsh", "text/x-tcl"), ("wish", "text/x-tcl"), ("awk", "application/x-awk"),
-            ("gawk", "application/x-awk"), ("mawk", "application/x-awk"), ("nawk", "application/x-awk"),
+            ("lua", "text/x-lua"), ("tclsh", "text/x-tcl"), ("wish", "text/x-tcl"), ("awk", "text/x-awk"),
+            ("gawk", "text/x-gawk"), ("mawk", "text/x-awk"), ("nawk", "text/x-nawk"),
             ("make", "text/x-makefile"), ("Rscript", "text/x-r"), ("julia", "text/x-julia"), ("sed", "text/x-sed"),
             ("racket", "text/x-racket"), ("guile", "text/x-scheme"), ("escript", "text/x-erlang"),
         ]

@@ -155,3 +155,63 @@ struct IdentifyCommandTests {
         #expect(help.standardOutput.contains("USAGE: uti identify"))
     }
 }
+
+@Suite("shared-mime-info databases")
+struct SharedMIMEInfoTests {
+    /// A data directory (`$XDG_DATA_DIRS`) holding a compiled shared-mime-info database of the given
+    /// version with two rules: one for a type shared-mime-info 2.4 knows (the Commodore cartridge),
+    /// one for a type it does not (MARC records, which only libmagic names).
+    static func database(version: String, in files: IdentifyCommandTests.Files) throws -> String {
+        let share = files.path + "/share-\(version)"
+        try FileManager.default.createDirectory(atPath: share + "/mime", withIntermediateDirectories: true)
+        var magic = Array("MIME-Magic\0\n".utf8)
+        for (type, value) in [("application/x-commodore-crt", "UTI-TEST-CRT"), ("application/marc", "UTI-TEST-MRC")] {
+            magic += Array("[50:\(type)]\n>0=".utf8) + [0, UInt8(value.utf8.count)] + Array(value.utf8) + [UInt8(ascii: "\n")]
+        }
+        try Data(magic).write(to: URL(filePath: share + "/mime/magic"))
+        try Data("application/x-commodore-crt\napplication/marc\n".utf8).write(to: URL(filePath: share + "/mime/types"))
+        try Data("\(version)\n".utf8).write(to: URL(filePath: share + "/mime/version"))
+        return share
+    }
+
+    static func samples(in files: IdentifyCommandTests.Files) throws -> [String] {
+        let padding = [UInt8](repeating: 0, count: 64)
+        return [
+            try files.write(Array("C64 CARTRIDGE   ".utf8) + padding, "cartridge"),
+            try files.write(Array("UTI-TEST-CRT".utf8) + padding, "crafted-cartridge"),
+            try files.write(Array("UTI-TEST-MRC".utf8) + padding, "crafted-marc"),
+        ]
+    }
+
+    static func mimeTypes(_ samples: [String], dataDirectories: String) throws -> [String] {
+        let result = try UTIBinary.run(["identify", "--mime"] + samples, environment: ["XDG_DATA_DIRS": dataDirectories])
+        #expect(result.status == 0)
+        return result.lines.map { String($0.split(separator: ": ").last ?? "") }
+    }
+
+    @Test("with no system database, the built-in 2.4 rules identify")
+    func builtInAlone() throws {
+        let files = try IdentifyCommandTests.Files()
+        let samples = try Self.samples(in: files)
+        let types = try Self.mimeTypes(samples, dataDirectories: files.path + "/nothing-here")
+        #expect(types == ["application/x-commodore-crt", "application/octet-stream", "application/octet-stream"])
+    }
+
+    @Test("an older system database adds only the types 2.4 does not know")
+    func olderSystemDatabase() throws {
+        let files = try IdentifyCommandTests.Files()
+        let samples = try Self.samples(in: files)
+        let types = try Self.mimeTypes(samples, dataDirectories: try Self.database(version: "2.2", in: files))
+        #expect(types == ["application/x-commodore-crt", "application/octet-stream", "application/marc"])
+    }
+
+    @Test("a newer system database decides for every type it knows")
+    func newerSystemDatabase() throws {
+        let files = try IdentifyCommandTests.Files()
+        let samples = try Self.samples(in: files)
+        let types = try Self.mimeTypes(samples, dataDirectories: try Self.database(version: "2.10", in: files))
+        #expect(types.count == 3)
+        #expect(types.first != "application/x-commodore-crt")
+        #expect(Array(types.dropFirst()) == ["application/x-commodore-crt", "application/marc"])
+    }
+}

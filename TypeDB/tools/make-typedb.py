@@ -13,8 +13,11 @@ Inputs (read only; the reference directory defaults to <repo>/../shared/referenc
   libmagic-5.44-mimes.tsv             ... with the Magdir file (a family hint) and the extensions it saw
   libmagic-5.44-builtin-mimes.tsv     ... the ones only libmagic's C code emits (inode/*, CDF, ...)
 
+Tool: update-mime-database (package shared-mime-info) compiles the 2.4 source into TypeDB/mime.
+
 Output: one XML property list per family, Apple's Info.plist schema
-(UTExportedTypeDeclarations / UTImportedTypeDeclarations), plus a printed summary.
+(UTExportedTypeDeclarations / UTImportedTypeDeclarations), plus a printed summary; and TypeDB/mime,
+shared-mime-info 2.4 compiled (magic, types, aliases, XMLnamespaces, version) for identification.
 The same inputs always give byte-identical files.
 
 The steps, in order (each is a function below):
@@ -36,7 +39,10 @@ import csv
 import os
 import plistlib
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 
 # --------------------------------------------------------------------------------------------------
@@ -503,9 +509,18 @@ def parse_freedesktop(path):
     return records
 
 
+# Types shared-mime-info renamed after 2.2 without keeping the old name as an alias: the old name
+# becomes an alias of the new type, as if 2.4 had declared it.
+RENAMED_AFTER_2_2 = {
+    "application/x-awk": "text/x-awk",  # 2.3: AWK scripts are text/x-awk (with x-gawk and x-nawk under it)
+}
+
+
 def load_freedesktop(reference, system_path):
     """2.4 is authoritative; add the system 2.2 types 2.4 knows neither as a type nor as an alias."""
     newer = parse_freedesktop(os.path.join(reference, "freedesktop.org-2.4.xml.in"))
+    for old, new in RENAMED_AFTER_2_2.items():
+        newer[new]["aliases"].append(old)
     known = set(newer) | {a.lower() for r in newer.values() for a in r["aliases"]}
     merged = collections.OrderedDict(newer)
     only_system = []
@@ -1192,6 +1207,42 @@ def write_files(db, out_dir):
     return written
 
 
+# --------------------------------------------------------------------------------------------------
+# Step 7: the content rules identification reads, compiled as a shared-mime-info database would be
+# --------------------------------------------------------------------------------------------------
+
+MIME_DATA_FILES = ("magic", "types", "aliases", "XMLnamespaces")
+MIME_DATA_VERSION = "2.4"
+
+
+def write_mime_data(reference, out_dir):
+    """TypeDB/mime/: shared-mime-info 2.4's compiled magic, type list, aliases and XML namespaces, made by
+    the system's own `update-mime-database` from the 2.4 source, plus `version`. Identification uses them
+    where the system's database is older than 2.4 (see FileIdentification/FreedesktopMagic.swift)."""
+    tool = shutil.which("update-mime-database")
+    if tool is None:
+        sys.exit("make-typedb: update-mime-database (package shared-mime-info) is needed to compile TypeDB/mime")
+    source = open(os.path.join(reference, "freedesktop.org-2.4.xml.in"), encoding="utf-8").read()
+    # The .xml.in source marks translatable comments `_comment`; the compiler reads `comment`.
+    source = re.sub(r"<(/?)_comment\b", r"<\1comment", source)
+    target = os.path.join(out_dir, "mime")
+    os.makedirs(target, exist_ok=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        packages = os.path.join(scratch, "mime", "packages")
+        os.makedirs(packages)
+        with open(os.path.join(packages, "freedesktop.org.xml"), "w", encoding="utf-8") as f:
+            f.write(source)
+        subprocess.run([tool, os.path.join(scratch, "mime")], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, env={"PATH": os.environ.get("PATH", ""), "XDG_DATA_DIRS": scratch})
+        sizes = {}
+        for name in MIME_DATA_FILES:
+            shutil.copyfile(os.path.join(scratch, "mime", name), os.path.join(target, name))
+            sizes[name] = os.path.getsize(os.path.join(target, name))
+    with open(os.path.join(target, "version"), "w", encoding="utf-8") as f:
+        f.write(MIME_DATA_VERSION + "\n")
+    return sizes
+
+
 def summary(db, written, created, only_system, checked_tags):
     print("TypeDB generated")
     print(f"  {'file':<24}{'exported':>9}{'imported':>9}{'total':>7}")
@@ -1244,6 +1295,9 @@ def main():
     validate(db, apple_rows, all_mimes)
     written = write_files(db, args.out)
     summary(db, written, created, only_system, checked)
+    sizes = write_mime_data(reference, args.out)
+    print("  mime/ (shared-mime-info " + MIME_DATA_VERSION + ", compiled): "
+          + ", ".join(f"{name} {size:,} bytes" for name, size in sizes.items()))
     if args.verbose:
         for note, lines in sorted(db.notes.items()):
             print(f"\n{note}:")
