@@ -193,14 +193,13 @@ public final class FileIdentifier: Sendable {
         if let match = container { add(match.mimeType, .container, conclusive: true, match.detail) }
         if let match = Signatures.match(head, in: source) { add(match.mimeType, .signature, conclusive: true, match.detail) }
         let candidates = name?.candidates ?? []
-        // A bare container (a compound file none of whose streams told its format) settles nothing when
-        // the name has several candidates: the rules that tell them apart (StarMath 3 from 5 by class id)
-        // are freedesktop's.
+        // A proof settles the question when the name agrees with it in exactly one way: a .png proven PNG
+        // may still be an animated PNG (both are candidates), a compound file named .smf may be StarMath 3
+        // or 5; the rules that tell those apart are freedesktop's.
         func settled() -> Bool {
             readings.contains { reading in
                 reading.isConclusive
-                    && (candidates.isEmpty || candidates.contains { Resolution.refines($0, reading) })
-                    && !(candidates.count > 1 && reading.source == .container && Resolution.isContainer(reading.type))
+                    && (candidates.isEmpty || candidates.count(where: { Resolution.refines($0, reading) }) == 1)
             }
         }
         // A signature or container the name agrees with (a .png whose signature proves PNG) settles it,
@@ -212,7 +211,7 @@ public final class FileIdentifier: Sendable {
         let prefix = head.count < min(options.sampleSize, source.count) ? try source.bytes(at: 0, length: options.sampleSize) : head
         let sample = prefix[...]
         if prefix.count > head.count { encoding = TextAnalysis.encoding(of: sample) }
-        if let encoding, readings.isEmpty, candidates.count == 1, candidates[0].conforms(to: .text) {
+        if let encoding, readings.isEmpty, candidates.count == 1, candidates[0].conforms(to: .text), candidates[0] != .plainText {
             add("text/plain", .bytes, conclusive: false, "\(encoding.rawValue) text")
             return (readings, encoding)
         }

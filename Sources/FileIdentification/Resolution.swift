@@ -9,7 +9,7 @@ internal import UniformTypeIdentifiers
 /// 4. Conclusive content (a signature, a container's entries, a `#!` line) overrules a name that says
 ///    otherwise, and the answer is flagged as a mismatch: an ELF file named `.txt` is an ELF file.
 /// 5. Inconclusive content (plain text, unrecognised binary, a heuristic) leaves the name standing,
-///    except that binary content contradicts a name that promises text (a mismatch).
+///    except that binary content contradicts a name that promises plain text (a mismatch).
 /// 6. No name: the content decides; with nothing conclusive, text or binary chooses between
 ///    `public.plain-text` and `public.data`.
 enum Resolution {
@@ -87,14 +87,24 @@ enum Resolution {
         // In the strict pass any specific reading counts, conclusive or not: a name and a reader that
         // agree on a format (a .kpt file freedesktop's magic calls KPresenter) outweigh a proof of the
         // container it comes in (gzip).
-        for strict in [true, false] {
-            for candidate in candidates {
-                let pool = strict ? specific.filter { $0.source != .bytes } : considered
-                if let reading = pool.first(where: { reading in
-                    strict ? candidate.conforms(to: reading.type) : refines(candidate, reading)
-                }) {
-                    return answer(candidate, .nameRefinesContent, reading.isConclusive ? .high : .medium, by: reading)
-                }
+        // In the strict pass the most specific reading a candidate matches wins, and the candidate that
+        // is that reading's type: x.png read as PNG by its signature and as animated PNG by its chunks is
+        // an animated PNG; an .awk file whose #! line says awk is an AWK script, not its GNU dialect.
+        var best: (candidate: UTType, reading: ContentEvidence)?
+        for candidate in candidates {
+            for reading in specific where reading.source != .bytes && candidate.conforms(to: reading.type) {
+                guard let current = best else { best = (candidate, reading); continue }
+                let moreSpecific = reading.type != current.reading.type && reading.type.conforms(to: current.reading.type)
+                let exact = reading.type == current.reading.type && candidate == reading.type && current.candidate != reading.type
+                if moreSpecific || exact { best = (candidate, reading) }
+            }
+        }
+        if let best {
+            return answer(best.candidate, .nameRefinesContent, best.reading.isConclusive ? .high : .medium, by: best.reading)
+        }
+        for candidate in candidates {
+            if let reading = considered.first(where: { refines(candidate, $0) }) {
+                return answer(candidate, .nameRefinesContent, reading.isConclusive ? .high : .medium, by: reading)
             }
         }
         for reading in considered {
@@ -106,8 +116,10 @@ enum Resolution {
             if primary.isConclusive {
                 return answer(primary.type, .contentOverrulesName, .high, by: primary, mismatch: true)
             }
-            // Binary bytes under a name that promises text: the name is wrong.
-            if encoding == nil, candidates.allSatisfy({ $0.conforms(to: .text) }) {
+            // Binary bytes under a name that promises plain text: the name is wrong. A name promising a
+            // text format stands, as in freedesktop's order: such formats may hold binary bytes (an
+            // encoded VBScript, G-code with an embedded thumbnail).
+            if encoding == nil, candidates.allSatisfy({ $0 == .plainText }) {
                 return answer(primary.type, .contentOverrulesName, .medium, by: primary, mismatch: true)
             }
             return answer(best, .nameOnly, encoding != nil && !best.conforms(to: .text) ? .low : .medium, by: primary)
@@ -135,8 +147,9 @@ enum Resolution {
         }
         if candidate.conforms(to: type) { return true }
         // Text formats nest (PHP holds HTML, a Python file may start with #!python3): when the content
-        // is text of any kind, a name that promises text says more than the bytes can.
-        if candidate.conforms(to: .text) && (type.conforms(to: .text) || content.source == .text) { return true }
+        // is text of any kind, a name that promises a text format says more than the bytes can. A name
+        // that promises only plain text (.txt) says less than any format the content shows.
+        if candidate.conforms(to: .text) && candidate != .plainText && (type.conforms(to: .text) || content.source == .text) { return true }
         // A container's generic type: a ZIP- or OLE2-based format the entries did not single out.
         if content.source == .container {
             if type.conforms(to: .zip) || type == .zip { return candidate.conforms(to: .zip) }

@@ -23,6 +23,8 @@ enum SharedMIMEInfo {
         var aliases: [String: String]
         /// `namespace-URI local-name` to MIME type: XML documents by their root element.
         var xmlNamespaces: [String: String]
+        /// The globs naming each type (lower-cased), with their weights.
+        var globs: [String: [(glob: String, weight: Int)]]
 
         init(file: (String) -> [UInt8]?) {
             func lines(_ name: String) -> [Substring] {
@@ -40,12 +42,21 @@ enum SharedMIMEInfo {
             self.aliases = aliases
             var namespaces: [String: String] = [:]
             for line in lines("XMLnamespaces") {
-                let fields = line.split(separator: " ")
+                // An element in no namespace has an empty first field.
+                let fields = line.split(separator: " ", omittingEmptySubsequences: false)
                 if fields.count == 3, namespaces["\(fields[0]) \(fields[1])"] == nil {
                     namespaces["\(fields[0]) \(fields[1])"] = fields[2].lowercased()
                 }
             }
             xmlNamespaces = namespaces
+            // `weight:type:glob[:flags]`
+            var globs: [String: [(glob: String, weight: Int)]] = [:]
+            for line in lines("globs2") where !line.hasPrefix("#") {
+                let fields = line.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
+                guard fields.count >= 3, let weight = Int(fields[0]) else { continue }
+                globs[fields[1].lowercased(), default: []].append((fields[2].lowercased(), weight))
+            }
+            self.globs = globs
         }
 
         /// Whether this database knows `mimeType` (lower-cased) as a type or as an alias.
@@ -93,6 +104,11 @@ enum SharedMIMEInfo {
     /// The MIME types known as types of their own (not aliases).
     static let knownTypes: Set<String> =
         ordered.newer.types.union(ordered.older.types.filter { !ordered.newer.knows($0) })
+
+    /// The globs naming `mimeType` (lower-cased), from the database that decides for it.
+    static func globs(of mimeType: String) -> [(glob: String, weight: Int)] {
+        ordered.newer.knows(mimeType) ? ordered.newer.globs[mimeType] ?? [] : ordered.older.globs[mimeType] ?? []
+    }
 
     /// The MIME type of XML documents whose root element is `localName` in the namespace `namespace`.
     static func xmlType(namespace: String, localName: String) -> String? {

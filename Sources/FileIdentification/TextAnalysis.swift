@@ -198,6 +198,13 @@ enum TextAnalysis {
             }
             return nil
         }
+        // shared-mime-info's root-element rules (XMLnamespaces): the element's local name in its namespace.
+        let qualified = root.split(separator: ":", maxSplits: 1)
+        let localName = String(qualified.last ?? Substring(root))
+        let namespace = namespaceURI(of: head, prefix: qualified.count == 2 ? String(qualified[0]) : nil) ?? ""
+        if let mime = SharedMIMEInfo.xmlType(namespace: namespace, localName: localName) {
+            return Format(mimeType: mime, isConclusive: false, detail: "XML root element <\(root)>" + (namespace.isEmpty ? "" : " in \(namespace)"))
+        }
         let name = root.lowercased()
         let local = name.split(separator: ":").last.map(String.init) ?? name
         let dialects: [String: String] = [
@@ -220,6 +227,24 @@ enum TextAnalysis {
             return Format(mimeType: mime, isConclusive: false, detail: "XML root element <\(root)>")
         }
         return Format(mimeType: "application/xml", isConclusive: false, detail: "XML root element <\(root)>")
+    }
+
+    /// The namespace the root element's start tag declares for `prefix` (`xmlns:prefix="..."`), or its
+    /// default namespace (`xmlns="..."`) when `prefix` is `nil`.
+    static func namespaceURI(of text: String, prefix: String?) -> String? {
+        guard let root = rootElement(text), let start = text.firstRange(of: "<" + root) else { return nil }
+        let tag = text[start.upperBound...].prefix(while: { $0 != ">" })
+        let attribute = prefix.map { "xmlns:" + $0 } ?? "xmlns"
+        var rest = tag[...]
+        while let found = rest.firstRange(of: attribute) {
+            rest = rest[found.upperBound...]
+            let afterName = rest.drop(while: { $0.isWhitespace })
+            guard afterName.first == "=" else { continue }
+            let value = afterName.dropFirst().drop(while: { $0.isWhitespace })
+            guard let quote = value.first, quote == "\"" || quote == "'" else { continue }
+            return String(value.dropFirst().prefix(while: { $0 != quote }))
+        }
+        return nil
     }
 
     /// The name of the first element, past the XML declaration, processing instructions, comments

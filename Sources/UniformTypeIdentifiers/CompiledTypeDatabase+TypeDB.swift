@@ -56,7 +56,7 @@ extension CompiledTypeDatabase {
     package static func mimeData(inTypeDB directory: String) throws -> [(name: String, bytes: [UInt8])] {
         let path = directory + "/mime"
         var files: [(name: String, bytes: [UInt8])] = []
-        for name in ["XMLnamespaces", "aliases", "magic", "types", "version"] {
+        for name in ["XMLnamespaces", "aliases", "globs2", "magic", "types", "version"] {
             guard access(path + "/" + name, F_OK) == 0 else { continue }
             do {
                 files.append((name, Array(try FileContents.read(path + "/" + name))))

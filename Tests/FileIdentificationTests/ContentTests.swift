@@ -77,10 +77,46 @@ struct ContentTests {
         let lying = try identifier.identify(fileAt: renamed)
         #expect(lying.isMismatch)
         #expect(lying.type.conforms(to: .executable))
-        // Binary bytes under a name that promises text.
+        // Binary bytes under a name that promises plain text.
         let garbage = try identifier.identify(data: [0, 1, 2, 3, 0, 0xFF, 0xFE, 0], filename: "notes.txt")
         #expect(garbage.isMismatch)
         #expect(garbage.type == .data)
+        // A name promising a text format that may hold binary bytes (encoded VBScript) stands.
+        let encoded = try identifier.identify(data: Array("#@~^GAAAAA==\\ko$K6".utf8) + [0x7F, 0, 0x0A], filename: "hello.vbe")
+        #expect(encoded.mimeType == "text/vbscript.encode")
+        #expect(!encoded.isMismatch)
+    }
+
+    @Test("the most specific reading the name agrees with wins")
+    func mostSpecificReading() throws {
+        // An animated PNG: the PNG signature proves PNG, the acTL chunk (shared-mime-info's rule) says more.
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let length = UInt32(body.count)
+            return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+                + Array(type.utf8) + body + [0, 0, 0, 0]
+        }
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let header = chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
+        let animated = signature + header + chunk("acTL", [0, 0, 0, 2, 0, 0, 0, 0]) + chunk("IEND", [])
+        #expect(try identifier.identify(data: animated, filename: "ball.png").mimeType == "image/apng")
+        #expect(try identifier.identify(data: signature + header + chunk("IEND", []), filename: "still.png").type == .png)
+        // A .txt file holding a news article is the article; a plain-text name says less than the content.
+        let article = try identify("Path: news.example.org!not-for-mail\nFrom: a@example.org\nNewsgroups: comp.lang.swift\n\nHello\n", name: "post.txt")
+        #expect(article.mimeType == "message/news")
+        #expect(!article.isMismatch)
+        // An AWK script by its #! line, in shared-mime-info 2.4's name.
+        #expect(try identify("#!/usr/bin/awk -f\n{ print $1 }\n", name: "fields.awk").mimeType == "text/x-awk")
+        #expect(try identify("#!/usr/bin/gawk -f\n{ print $1 }\n").mimeType == "text/x-gawk")
+    }
+
+    @Test("XML dialects by their root element's namespace (shared-mime-info's XMLnamespaces)")
+    func xmlNamespaces() throws {
+        let bom = try identify("<?xml version=\"1.0\"?>\n<bom xmlns=\"http://cyclonedx.org/schema/bom/1.4\" version=\"1\"/>\n")
+        #expect(bom.mimeType == "application/vnd.cyclonedx+xml")
+        let prefixed = try identify("<?xml version=\"1.0\"?>\n<c:bom xmlns:c=\"http://cyclonedx.org/schema/bom/1.4\"/>\n")
+        #expect(prefixed.mimeType == "application/vnd.cyclonedx+xml")
+        // The same local name in another namespace is only XML.
+        #expect(try identify("<?xml version=\"1.0\"?>\n<bom xmlns=\"urn:example:bill-of-materials\"/>\n").type == .xml)
     }
 
     @Test func namesAloneAndCompoundSuffixes() throws {

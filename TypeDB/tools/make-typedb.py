@@ -17,7 +17,7 @@ Tool: update-mime-database (package shared-mime-info) compiles the 2.4 source in
 
 Output: one XML property list per family, Apple's Info.plist schema
 (UTExportedTypeDeclarations / UTImportedTypeDeclarations), plus a printed summary; and TypeDB/mime,
-shared-mime-info 2.4 compiled (magic, types, aliases, XMLnamespaces, version) for identification.
+shared-mime-info 2.4 compiled (magic, types, aliases, globs2, XMLnamespaces, version) for identification.
 The same inputs always give byte-identical files.
 
 The steps, in order (each is a function below):
@@ -213,6 +213,7 @@ LIBMAGIC_EQUIVALENTS = {
     # same format, another name (freedesktop's name on the right)
     "application/x-empty": "application/x-zerosize",        # libmagic: empty buffer
     "image/x-sony-tim": "image/x-tim",                      # PlayStation TIM image
+    "application/x-dc-rom": "application/x-dreamcast-rom",  # Sega Dreamcast ROM (2.4 names it)
     "image/x-qoi": "image/qoi",                             # Quite OK Image
     "audio/x-hx-aac-adts": "audio/aac",                     # AAC in an ADTS stream
     "inode/x-empty": "application/x-zerosize",              # libmagic: empty regular file
@@ -1211,12 +1212,12 @@ def write_files(db, out_dir):
 # Step 7: the content rules identification reads, compiled as a shared-mime-info database would be
 # --------------------------------------------------------------------------------------------------
 
-MIME_DATA_FILES = ("magic", "types", "aliases", "XMLnamespaces")
+MIME_DATA_FILES = ("magic", "types", "aliases", "globs2", "XMLnamespaces")
 MIME_DATA_VERSION = "2.4"
 
 
 def write_mime_data(reference, out_dir):
-    """TypeDB/mime/: shared-mime-info 2.4's compiled magic, type list, aliases and XML namespaces, made by
+    """TypeDB/mime/: shared-mime-info 2.4's compiled magic, type list, aliases, globs and XML namespaces, made by
     the system's own `update-mime-database` from the 2.4 source, plus `version`. Identification uses them
     where the system's database is older than 2.4 (see FileIdentification/FreedesktopMagic.swift)."""
     tool = shutil.which("update-mime-database")

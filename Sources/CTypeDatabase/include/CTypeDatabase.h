@@ -10,7 +10,7 @@ const unsigned char *uti_builtin_typedb_bytes(void);
 size_t uti_builtin_typedb_size(void);
 
 /// A file of the built-in shared-mime-info data compiled from TypeDB/mime ("magic", "types", "aliases",
-/// "XMLnamespaces", "version"), its size in `size`; NULL (and 0) when there is no such file.
+/// "globs2", "XMLnamespaces", "version"), its size in `size`; NULL (and 0) when there is no such file.
 const unsigned char *uti_builtin_mime_file(const char *name, size_t *size);
 
 #endif
