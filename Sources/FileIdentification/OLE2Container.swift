@@ -79,7 +79,7 @@ enum OLE2Container {
             ("PowerPoint Document", "application/vnd.ms-powerpoint"),
             ("__properties_version1.0", "application/vnd.ms-outlook"),
             ("VisioDocument", "application/vnd.visio"),
-            ("Quill", "application/x-mspublisher"),
+            ("Quill", "application/vnd.ms-publisher"),
             ("HwpSummaryInformation", "application/x-hwp"),
             ("FileHeader", "application/x-hwp"),
             ("EncryptedPackage", "application/x-ole-storage"),

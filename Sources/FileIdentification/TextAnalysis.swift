@@ -198,12 +198,13 @@ enum TextAnalysis {
             }
             return nil
         }
-        // shared-mime-info's root-element rules (XMLnamespaces): the element's local name in its namespace.
+        // shared-mime-info's root-element rules (XMLnamespaces): the element's local name in its namespace
+        // first; a rule for a local name in no namespace is weaker than the dialects below.
         let qualified = root.split(separator: ":", maxSplits: 1)
         let localName = String(qualified.last ?? Substring(root))
         let namespace = namespaceURI(of: head, prefix: qualified.count == 2 ? String(qualified[0]) : nil) ?? ""
-        if let mime = SharedMIMEInfo.xmlType(namespace: namespace, localName: localName) {
-            return Format(mimeType: mime, isConclusive: false, detail: "XML root element <\(root)>" + (namespace.isEmpty ? "" : " in \(namespace)"))
+        if !namespace.isEmpty, let mime = SharedMIMEInfo.xmlType(namespace: namespace, localName: localName) {
+            return Format(mimeType: mime, isConclusive: false, detail: "XML root element <\(root)> in \(namespace)")
         }
         let name = root.lowercased()
         let local = name.split(separator: ":").last.map(String.init) ?? name
@@ -224,6 +225,9 @@ enum TextAnalysis {
         // A root element suggests a dialect but proves nothing against a name: dialects share roots
         // (a Windows Media playlist is <smil>), and any XML may be named for the schema it follows.
         if let mime = dialects[name] ?? dialects[local] {
+            return Format(mimeType: mime, isConclusive: false, detail: "XML root element <\(root)>")
+        }
+        if namespace.isEmpty, let mime = SharedMIMEInfo.xmlType(namespace: "", localName: localName) {
             return Format(mimeType: mime, isConclusive: false, detail: "XML root element <\(root)>")
         }
         return Format(mimeType: "application/xml", isConclusive: false, detail: "XML root element <\(root)>")

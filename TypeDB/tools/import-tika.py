@@ -10,7 +10,8 @@ type libmagic 5.44 can answer.
 
 Output: one shared-mime-info package file (the XML schema update-mime-database compiles), holding
   * every Tika type that no Linux vocabulary names, neither as a type nor as an alias: its name,
-    comment, aliases, parents, globs, magic and XML root elements;
+    comment, aliases, parents, globs, magic and XML root elements (a name with none of those, a bare
+    registration, is left out: nothing could identify or place it);
   * for a type Linux names (directly or through one of Tika's aliases), only Tika's other names for it,
     as aliases.
 make-typedb.py then decides which of the new names are new types and which are other names of a type
@@ -64,7 +65,10 @@ def linux_names(reference):
 
 
 def unescape(value):
-    """Tika's string values: \\xNN, octal \\NNN, \\n \\r \\t, and \\c for any other c."""
+    """Tika's string values: 0x followed by hex digits is the bytes they spell; otherwise \\xNN,
+    octal \\NNN, \\n \\r \\t, and \\c for any other c."""
+    if re.fullmatch(r"0x([0-9a-fA-F]{2})+", value):
+        return bytes.fromhex(value[2:])
     out = bytearray()
     index = 0
     while index < len(value):
@@ -132,8 +136,14 @@ def convert_match(element):
 
 
 def read_tika(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    # The file uses <tika:link> and <tika:uti> without declaring the prefix (Tika's reader does not
+    # check namespaces); declare it so that a namespace-aware parser reads the file.
+    if "xmlns:tika" not in text:
+        text = text.replace("<mime-info", '<mime-info xmlns:tika="urn:x-tika"', 1)
     records = collections.OrderedDict()
-    for element in ET.parse(path).getroot().findall("mime-type"):
+    for element in ET.fromstring(text).findall("mime-type"):
         name = base(element.get("type"))
         if is_internal(name):
             continue
@@ -184,6 +194,9 @@ def write(records, known, out, source):
             counts["names for types Linux has"] += len(others)
             root.append(element)
             continue
+        if not (record["globs"] or record["magic"] or record["root"] or record["parents"]):
+            counts["bare names left out"] += 1
+            continue  # a registered name and nothing more: nothing to identify or classify it by
         element.set("type", name)
         if record["comment"]:
             ET.SubElement(element, f"{{{FDO_NS}}}comment").text = record["comment"]
@@ -234,8 +247,8 @@ def main():
     args = parser.parse_args()
     records = read_tika(args.tika)
     counts = write(records, linux_names(os.path.normpath(args.reference)), args.out, args.source)
-    print(f"{args.out}: {counts['new names']} names no Linux vocabulary has ({counts['with magic']} with magic), "
-          f"{counts['names for types Linux has']} other names for types it has")
+    print(f"{args.out}: {counts['new names']} types no Linux vocabulary names ({counts['with magic']} with magic; "
+          f"{counts['bare names left out']} bare names left out), {counts['names for types Linux has']} other names for types it has")
 
 
 if __name__ == "__main__":

@@ -357,7 +357,7 @@ class TypeDecl:
 
     def __init__(self, identifier, origin, exported=False, apple_index=None):
         self.identifier = identifier
-        self.origin = origin            # apple | curated | freedesktop | libmagic
+        self.origin = origin            # apple | curated | freedesktop | tika | libmagic
         self.exported = exported        # only Apple's `system` group is exported
         self.apple_index = apple_index  # row in the Apple TSV, or None
         self.conforms = []
@@ -538,14 +538,204 @@ def load_freedesktop(reference, system_path):
     return merged, only_system, system
 
 
+TIKA_SOURCE = os.path.join("sources", "apache-tika.xml")
+
+
+def extension_owner(ext, fdo_owners, apple_owners):
+    """The one type an extension names: a single freedesktop type, else a single Apple type."""
+    fdo = fdo_owners.get(ext, [])
+    if fdo:
+        return ("freedesktop", fdo[0]) if len(fdo) == 1 else None
+    apple = apple_owners.get(ext, [])
+    return ("apple", apple[0]) if len(apple) == 1 else None
+
+
+# Tika names whose extensions one existing type claims, but which name another format all the same.
+TIKA_NOT_THE_SAME = {
+    "text/x-expect",            # Expect scripts (*.exp), not Apple's symbol export files
+    "application/vnd.curl.car",  # Curl applets (*.car), not IPLD content-addressed archives
+}
+
+
+# Tika names for Apple types that no extension ties together.
+TIKA_IDENTIFIERS = {
+    "application/x-plist": "com.apple.xml-property-list",  # Tika: "the xml version of x-plist", root <plist>
+}
+
+
+def media_kind(db, kind, owner):
+    """The media type an existing type is of: a freedesktop type's own, an Apple type's by conformance."""
+    if kind == "freedesktop":
+        return owner.split("/")[0]
+    decl = db.get(owner)
+    for parent, media in (("public.image", "image"), ("public.audio", "audio"), ("public.movie", "video"),
+                          ("public.audiovisual-content", "video"), ("public.text", "text")):
+        if db.conforms_to(decl, parent):
+            return media
+    return "application"
+
+
+GENERIC_SUBTYPE_WORDS = {"vnd", "document", "file", "data", "format", "main", "xml", "json", "zip", "macroenabled",
+                         "application", "binary", "text", "image", "audio", "video", "font", "raw", "compressed"}
+
+
+def distinctive_words(mime):
+    subtype = mime.split("/")[-1].lower()
+    return {w for w in re.split(r"[^a-z0-9]+", subtype) if len(w) >= 3 and w not in GENERIC_SUBTYPE_WORDS}
+
+
+def same_kind(db, record, kind, owner):
+    """Whether a Tika name and the existing type claiming its extensions are one format:
+      * an XML dialect's name (+xml) only names an XML type;
+      * a textual name (text/*, or a sub-class of text/plain such as application/x-sh) names a textual
+        type: text/x-ml is OCaml, application/x-sh is a shell script;
+      * otherwise the media types must be equal, and for application/* names, where the media type says
+        little, a distinctive word must be common (application/vnd.kde.karbon and application/x-karbon
+        have one, application/vnd.spotfire.sfs and application/vnd.squashfs none)."""
+    mime = record["type"].lower()
+    media = mime.split("/")[0]
+    owner_media = media_kind(db, kind, owner)
+    if mime.endswith("+xml"):
+        return (owner.endswith("+xml") or owner.endswith("/xml")) if kind == "freedesktop" \
+            else db.conforms_to(db.get(owner), "public.xml")
+    if media == "text" or "text/plain" in (p.lower() for p in record["parents"]):
+        return owner_media == "text"
+    if media != owner_media:
+        return False
+    if media != "application":
+        return True
+    owner_names = [owner] if kind == "freedesktop" else list(db.get(owner).mimes) + [owner.replace(".", "/", 1)]
+    return any(distinctive_words(mime) & distinctive_words(name) for name in owner_names)
+
+
+def load_tika(db, records, typedb_dir):
+    """Apache Tika's names (TypeDB/sources/apache-tika.xml, made by import-tika.py) for what Linux does
+    not name. Each becomes, in this order:
+      * another name (an alias tag) of the freedesktop type Tika itself says it is;
+      * another name of the one existing type that claims every one of its extensions (image/x-raw-sony
+        names Sony's ARW, whose *.arw freedesktop calls image/x-sony-arw; text/x-swift names Apple's
+        public.swift-source, which has no MIME type);
+      * else a type of its own, with Tika's comment, parents, globs, magic and XML root elements.
+    Returns the records of Tika's own types, which update-mime-database compiles beside 2.4."""
+    path = os.path.join(typedb_dir, TIKA_SOURCE)
+    if not os.path.exists(path):
+        print(f"warning: {path} not found; Apache Tika's names are left out", file=sys.stderr)
+        return collections.OrderedDict()
+    tika = parse_freedesktop(path)
+    canonical = {}
+    for key, record in records.items():
+        canonical[key] = key
+        for alias in record["aliases"]:
+            canonical.setdefault(alias.lower(), key)
+    fdo_owners = collections.defaultdict(list)
+    for key, record in records.items():
+        for ext in simple_extensions(record["globs"]):
+            fdo_owners[ext].append(key)
+    apple_owners = collections.defaultdict(list)
+    for decl in db.types.values():
+        if decl.is_apple:
+            for ext in decl.extensions:
+                apple_owners[ext.lower()].append(decl.identifier)
+    # The Apple type a freedesktop type lands on (text/x-shellscript is public.shell-script), so that
+    # owners of different extensions compare as types.
+    lands_on = {}
+    for key in records:
+        target = CURATED_IDENTIFIERS.get(key) or next(iter(db.apple_mime_claimants.get(key, [])), None)
+        target = target.identifier if isinstance(target, TypeDecl) else target
+        if target and db.get(target) is not None:
+            lands_on[key] = target
+    record_landing_on = {}
+    for key, target in lands_on.items():
+        record_landing_on.setdefault(target.lower(), key)
+
+    def as_type(owner):
+        if owner is not None and owner[0] == "freedesktop" and owner[1] in lands_on:
+            return ("apple", lands_on[owner[1]])
+        return owner
+
+    def most_general(owners):
+        """Of several Apple types, the one all others conform to (public.shell-script over
+        public.bash-script), if there is one."""
+        if None in owners or any(kind != "apple" for kind, _ in owners):
+            return owners
+        for _, candidate in owners:
+            if all(db.conforms_to(db.get(other), candidate) for _, other in owners):
+                return {("apple", candidate)}
+        return owners
+
+    own = collections.OrderedDict()
+    deferred = []
+    for key, record in tika.items():
+        record["source"] = "apache-tika"
+        if key in canonical:
+            # A type Linux names: Tika's other names for it.
+            target = records[canonical[key]]
+            for alias in record["aliases"]:
+                if alias.lower() not in canonical:
+                    target["aliases"].append(alias)
+                    canonical[alias.lower()] = canonical[key]
+                    db.notes["Tika's other names for freedesktop types"].append(f"{alias} -> {target['type']}")
+            continue
+        if key in canonical:
+            continue
+        if key in TIKA_IDENTIFIERS:
+            deferred.append((TIKA_IDENTIFIERS[key], [record["type"]], []))
+            canonical[key] = TIKA_IDENTIFIERS[key]
+            continue
+        # The extensions some existing type claims; those nobody claims go with the name.
+        extensions = simple_extensions(record["globs"])
+        claimed = [ext for ext in extensions if ext in fdo_owners or ext in apple_owners]
+        owners = most_general({as_type(extension_owner(ext, fdo_owners, apple_owners)) for ext in claimed})
+        if claimed and len(owners) == 1 and None not in owners and key not in TIKA_NOT_THE_SAME \
+                and same_kind(db, record, *next(iter(owners))):
+            kind, owner = owners.pop()
+            names = [record["type"]] + [a for a in record["aliases"] if a.lower() not in canonical]
+            unclaimed = [ext for ext in extensions if ext not in claimed]
+            if kind == "apple" and owner.lower() in record_landing_on:
+                kind, owner = "freedesktop", record_landing_on[owner.lower()]
+            if kind == "freedesktop":
+                records[owner]["aliases"].extend(names)
+                records[owner]["globs"].extend((f"*.{ext}", False) for ext in unclaimed)
+                for name in names:
+                    canonical[name.lower()] = owner
+                db.notes["Tika's other names for freedesktop types"].append(f"{', '.join(names)} -> {owner} (by extension)")
+            else:
+                # Claimed at the end, after freedesktop's and libmagic's names, so that theirs come first.
+                deferred.append((owner, names, unclaimed))
+                for name in names:
+                    canonical[name.lower()] = owner
+            continue
+        own[key] = record
+        canonical[key] = key
+        for alias in record["aliases"]:
+            canonical.setdefault(alias.lower(), key)
+    records.update(own)
+    return own, deferred
+
+
+def add_tika_names_for_apple_types(db, deferred):
+    """Tika's names for Apple types nobody else gives a MIME type (text/x-applescript), after all others."""
+    for identifier, names, extensions in deferred:
+        decl = db.get(identifier)
+        claimed = [name for name in names if db.claim_mime(decl, name)]
+        for ext in extensions:
+            decl.add_extension(ext)
+        if claimed:
+            db.notes["Tika's names for Apple types"].append(f"{', '.join(claimed)} -> {identifier}")
+
+
 def add_other_globs(db, records, by_mime):
     """The globs that are not `*.ext`: literal names, multi-dot suffixes, other patterns. Case-sensitive
     globs that only differ from another by case (*.C for C++) are left out, like their extensions."""
+    taken = {pattern.lower() for record in records.values() if record["source"] != "apache-tika"
+             for pattern, _ in record["globs"]}
     for key, record in records.items():
         decl = by_mime[key]
         for pattern, case_sensitive in record["globs"]:
             if SIMPLE_GLOB_RE.match(pattern):
                 continue
+            if record["source"] == "apache-tika" and pattern.lower() in taken:
+                continue  # freedesktop's pattern, for freedesktop's type
             if case_sensitive and pattern != pattern.lower() and "*" in pattern:
                 continue
             suffix = SUFFIX_GLOB_RE.match(pattern)
@@ -627,7 +817,8 @@ def map_freedesktop(db, records):
             assert identifier not in mechanical_sources, \
                 f"{record['type']} and {mechanical_sources[identifier]} both give {identifier}"
             mechanical_sources[identifier] = record["type"]
-            decl = db.get(identifier) or db.add(TypeDecl(identifier, "freedesktop"))
+            origin = "tika" if record["source"] == "apache-tika" else "freedesktop"
+            decl = db.get(identifier) or db.add(TypeDecl(identifier, origin))
         decl.fdo.append(record)
         for name in names:
             by_mime.setdefault(name.lower(), decl)
@@ -635,12 +826,21 @@ def map_freedesktop(db, records):
 
 
 def add_freedesktop_tags(db, records, by_mime):
+    # Extensions freedesktop or Apple give a type stay theirs: Apache Tika's own types (which come last)
+    # do not compete for them (text/x-web-markdown keeps *.mdtext and leaves *.md to Markdown).
+    claimed = {ext.lower() for decl in db.types.values() for ext in decl.extensions}
+    for record in records.values():
+        if record["source"] != "apache-tika":
+            claimed.update(simple_extensions(record["globs"]))
     for key, record in records.items():
         decl = by_mime[key]
         for name in [record["type"]] + record["aliases"]:
             if not db.claim_mime(decl, name):
                 db.notes["freedesktop MIME already owned"].append(f"{name} (kept on {db.owner_of_mime(name).identifier})")
         for ext in simple_extensions(record["globs"]):
+            if record["source"] == "apache-tika" and ext in claimed:
+                db.notes["extensions Tika's types leave to others"].append(f"*.{ext} ({record['type']})")
+                continue
             others = [d for d in db.apple_ext_claimants.get(ext, []) if d is not decl]
             if decl.is_apple and others:
                 continue  # another Apple type owns it; do not blur Apple's own types
@@ -1216,7 +1416,7 @@ MIME_DATA_FILES = ("magic", "types", "aliases", "globs2", "XMLnamespaces")
 MIME_DATA_VERSION = "2.4"
 
 
-def write_mime_data(reference, out_dir):
+def write_mime_data(reference, out_dir, tika_types=()):
     """TypeDB/mime/: shared-mime-info 2.4's compiled magic, type list, aliases, globs and XML namespaces, made by
     the system's own `update-mime-database` from the 2.4 source, plus `version`. Identification uses them
     where the system's database is older than 2.4 (see FileIdentification/FreedesktopMagic.swift)."""
@@ -1233,6 +1433,15 @@ def write_mime_data(reference, out_dir):
         os.makedirs(packages)
         with open(os.path.join(packages, "freedesktop.org.xml"), "w", encoding="utf-8") as f:
             f.write(source)
+        if tika_types:
+            # Tika's own types (not the names it has for types Linux knows): a second package.
+            ET.register_namespace("", FDO_NS.strip("{}"))
+            tree = ET.parse(os.path.join(out_dir, TIKA_SOURCE))
+            package = tree.getroot()
+            for element in list(package):
+                if element.get("type", "").lower() not in tika_types:
+                    package.remove(element)
+            tree.write(os.path.join(packages, "apache-tika.xml"), encoding="UTF-8", xml_declaration=True)
         subprocess.run([tool, os.path.join(scratch, "mime")], check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, env={"PATH": os.environ.get("PATH", ""), "XDG_DATA_DIRS": scratch})
         sizes = {}
@@ -1253,7 +1462,7 @@ def summary(db, written, created, only_system, checked_tags):
     origins = collections.Counter(d.origin for d in db.types.values())
     new_mechanical = sum(1 for d in db.types.values() if d.identifier.startswith("uti.mime."))
     print(f"  total types: {total} (Apple {origins['apple']}, curated identifiers {origins['curated']}, "
-          f"from freedesktop {origins['freedesktop']}, from libmagic {origins['libmagic']})")
+          f"from freedesktop {origins['freedesktop']}, from libmagic {origins['libmagic']}, from Apache Tika {origins['tika']})")
     print(f"  new uti.mime.* types: {new_mechanical} ({len(created)} of them from libmagic only)")
     print(f"  curated freedesktop mappings: {len(db.notes['curated mappings'])}; "
           f"libmagic equivalences: {len(db.notes['libmagic equivalences'])}")
@@ -1283,6 +1492,7 @@ def main():
     apple_rows = load_apple(db, reference)
     load_newer_apple_constants(db, reference)
     records, only_system, system = load_freedesktop(reference, args.system_freedesktop)
+    tika_types, tika_names_for_apple = load_tika(db, records, args.out)
     by_mime = map_freedesktop(db, records)
     add_freedesktop_tags(db, records, by_mime)
     add_other_globs(db, records, by_mime)
@@ -1291,12 +1501,16 @@ def main():
     extend_apple_conformance(db, by_mime)
     all_mimes, rules, builtin = load_libmagic(reference)
     created = add_libmagic(db, all_mimes, rules, builtin)
+    add_tika_names_for_apple_types(db, tika_names_for_apple)
     assign_families(db)
     checked = check_tag_preference(db)
     validate(db, apple_rows, all_mimes)
     written = write_files(db, args.out)
     summary(db, written, created, only_system, checked)
-    sizes = write_mime_data(reference, args.out)
+    print(f"  Apache Tika: {len(tika_types)} types of its own; "
+          f"{len(db.notes['Tika' + chr(39) + 's other names for freedesktop types'])} other names for freedesktop types, "
+          f"{len(db.notes['Tika' + chr(39) + 's names for Apple types'])} for Apple types")
+    sizes = write_mime_data(reference, args.out, set(tika_types))
     print("  mime/ (shared-mime-info " + MIME_DATA_VERSION + ", compiled): "
           + ", ".join(f"{name} {size:,} bytes" for name, size in sizes.items()))
     if args.verbose:
