@@ -193,13 +193,15 @@ public final class FileIdentifier: Sendable {
         if let match = container { add(match.mimeType, .container, conclusive: true, match.detail) }
         if let match = Signatures.match(head, in: source) { add(match.mimeType, .signature, conclusive: true, match.detail) }
         let candidates = name?.candidates ?? []
-        // A proof settles the question when the name agrees with it in exactly one way: a .png proven PNG
-        // may still be an animated PNG (both are candidates), a compound file named .smf may be StarMath 3
-        // or 5; the rules that tell those apart are freedesktop's.
+        // A proof settles the question when a candidate is what it proves (a .png proven PNG), or when the
+        // name agrees with it in exactly one way; not when several candidates are kinds of it: a compound
+        // file named .smf may be StarMath 3 or 5, an ELF program named .AppImage one of two AppImage
+        // formats, and the rules that tell those apart are freedesktop's.
         func settled() -> Bool {
             readings.contains { reading in
                 reading.isConclusive
-                    && (candidates.isEmpty || candidates.count(where: { Resolution.refines($0, reading) }) == 1)
+                    && (candidates.isEmpty || candidates.contains(reading.type)
+                        || candidates.count(where: { Resolution.refines($0, reading) }) == 1)
             }
         }
         // A signature or container the name agrees with (a .png whose signature proves PNG) settles it,

@@ -30,7 +30,7 @@ public struct Identification: Sendable, Hashable {
             return mime
         }
         if let content = evidence.content, content.type == type, let mime = content.mimeType,
-           LinuxMIMETypes.known.isEmpty || LinuxMIMETypes.known.contains(mime) {
+           LinuxMIMETypes.isKnown(mime) {
             return mime
         }
         if let mime = LinuxMIMETypes.preferred(among: mimeTypes) { return mime }

@@ -6,7 +6,8 @@ import Glibc
 /// The MIME types of shared-mime-info (see `SharedMIMEInfo`): which names are types (not aliases), and
 /// which globs name them. These are the names Linux applications and desktops use.
 enum LinuxMIMETypes {
-    static var known: Set<String> { SharedMIMEInfo.knownTypes }
+    /// Whether shared-mime-info knows `mimeType` as a type of its own (not an alias).
+    static func isKnown(_ mimeType: String) -> Bool { SharedMIMEInfo.isKnownType(mimeType.lowercased()) }
 
     /// Of a type's MIME types, the one whose shared-mime-info glob matches `filename` with the highest
     /// weight: `x.sdc` is `application/vnd.stardivision.calc` among the MIME types of the OpenOffice
@@ -26,6 +27,6 @@ enum LinuxMIMETypes {
 
     /// Of a type's MIME types, the first that shared-mime-info knows as a type, else the first.
     static func preferred(among mimeTypes: [String]) -> String? {
-        mimeTypes.first(where: { known.contains($0.lowercased()) }) ?? mimeTypes.first
+        mimeTypes.first(where: isKnown) ?? mimeTypes.first
     }
 }

@@ -13,72 +13,105 @@ import Glibc
 /// type it knows, as a type or as an alias; the older adds only the types the newer does not know at
 /// all, such as those a locally installed package declares.
 enum SharedMIMEInfo {
-    /// One database: the files `update-mime-database` writes.
-    struct Database: Sendable {
-        var version: [Int]
-        var magic: [FreedesktopMagic.Section]
-        /// Canonical MIME types, lower-cased.
-        var types: Set<String>
-        /// Alias to canonical type, lower-cased.
-        var aliases: [String: String]
-        /// `namespace-URI local-name` to MIME type: XML documents by their root element.
-        var xmlNamespaces: [String: String]
-        /// The globs naming each type (lower-cased), with their weights.
-        var globs: [String: [(glob: String, weight: Int)]]
+    /// Where a database's files come from.
+    enum Source: Sendable {
+        case builtIn, system
 
-        init(file: (String) -> [UInt8]?) {
-            func lines(_ name: String) -> [Substring] {
-                guard let bytes = file(name) else { return [] }
-                return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        /// The bytes of one of the database's files (`magic`, `types`, ...); `nil` when it has none.
+        func file(_ name: String) -> [UInt8]? {
+            switch self {
+            case .builtIn:
+                var size = 0
+                guard let bytes = name.withCString({ uti_builtin_mime_file($0, &size) }) else { return nil }
+                return Array(UnsafeBufferPointer(start: bytes, count: size))
+            case .system:
+                return systemDirectory.flatMap { read($0 + "/" + name) }
             }
-            version = (lines("version").first ?? "").split(separator: ".").compactMap { Int($0) }
-            magic = file("magic").flatMap(FreedesktopMagic.parse) ?? []
-            types = Set(lines("types").map { $0.lowercased() })
-            var aliases: [String: String] = [:]
-            for line in lines("aliases") {
-                let fields = line.split(separator: " ")
-                if fields.count == 2 { aliases[fields[0].lowercased()] = fields[1].lowercased() }
+        }
+
+        /// The file's lines, split as bytes (fast) and decoded one by one, lower-cased when asked.
+        func lines(_ name: String, lowercased: Bool = false) -> [String] {
+            guard let bytes = file(name) else { return [] }
+            return bytes.split(separator: UInt8(ascii: "\n")).map { line in
+                lowercased ? String(decoding: line.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+                    : String(decoding: line, as: UTF8.self)
             }
-            self.aliases = aliases
-            var namespaces: [String: String] = [:]
-            for line in lines("XMLnamespaces") {
-                // An element in no namespace has an empty first field.
-                let fields = line.split(separator: " ", omittingEmptySubsequences: false)
-                if fields.count == 3, namespaces["\(fields[0]) \(fields[1])"] == nil {
-                    namespaces["\(fields[0]) \(fields[1])"] = fields[2].lowercased()
+        }
+
+        var version: [Int] {
+            (lines("version").first ?? "").split(separator: ".").compactMap { Int($0) }
+        }
+    }
+
+    /// A file of lines looked up by their first field (`types`, `aliases`), in place: an index of where each
+    /// line starts, in byte order of that field, and a binary search. `update-mime-database` writes these
+    /// files sorted; a file that is not is sorted here.
+    struct SortedLines: Sendable {
+        private let bytes: [UInt8]
+        private let keys: [Range<Int>]
+
+        init(_ bytes: [UInt8]?) {
+            let bytes = bytes ?? []
+            var keys: [Range<Int>] = []
+            var sorted = true
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                var start = 0
+                while start < buffer.count {
+                    let end = memchr(base + start, 0x0A, buffer.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? buffer.count
+                    let keyEnd = memchr(base + start, 0x20, end - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? end
+                    if keyEnd > start {
+                        if let last = keys.last {
+                            let order = memcmp(base + last.lowerBound, base + start, min(last.count, keyEnd - start))
+                            if order > 0 || (order == 0 && last.count >= keyEnd - start) { sorted = false }
+                        }
+                        keys.append(start..<keyEnd)
+                    }
+                    start = end + 1
                 }
             }
-            xmlNamespaces = namespaces
-            // `weight:type:glob[:flags]`
-            var globs: [String: [(glob: String, weight: Int)]] = [:]
-            for line in lines("globs2") where !line.hasPrefix("#") {
-                let fields = line.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
-                guard fields.count >= 3, let weight = Int(fields[0]) else { continue }
-                globs[fields[1].lowercased(), default: []].append((fields[2].lowercased(), weight))
+            if !sorted { keys.sort { bytes[$0].lexicographicallyPrecedes(bytes[$1]) } }
+            self.bytes = bytes
+            self.keys = keys
+        }
+
+        func contains(_ key: String) -> Bool {
+            var key = key
+            return key.withUTF8 { key in
+                bytes.withUnsafeBytes { bytes in
+                    guard let base = bytes.baseAddress, let keyBase = key.baseAddress else { return false }
+                    var low = 0
+                    var high = keys.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        let range = keys[middle]
+                        let common = min(range.count, key.count)
+                        var order = Int(memcmp(base + range.lowerBound, keyBase, common))
+                        if order == 0 { order = range.count - key.count }
+                        if order == 0 { return true }
+                        if order < 0 { low = middle + 1 } else { high = middle }
+                    }
+                    return false
+                }
             }
-            self.globs = globs
+        }
+    }
+
+    /// A database's names: its types and its aliases (lower-case, as shared-mime-info writes them).
+    struct Names: Sendable {
+        let types: SortedLines
+        let aliases: SortedLines
+
+        init(_ source: Source) {
+            types = SortedLines(source.file("types"))
+            aliases = SortedLines(source.file("aliases"))
         }
 
-        /// Whether this database knows `mimeType` (lower-cased) as a type or as an alias.
+        /// Whether the database knows `mimeType` (lower-cased) as a type or as an alias.
         func knows(_ mimeType: String) -> Bool {
-            types.contains(mimeType) || aliases[mimeType] != nil
-        }
-
-        /// Whether this database is newer than `other`.
-        func isNewer(than other: Database) -> Bool {
-            other.version.lexicographicallyPrecedes(version)
+            types.contains(mimeType) || aliases.contains(mimeType)
         }
     }
-
-    /// shared-mime-info 2.4, compiled into the library.
-    static let builtIn = Database { name in
-        var size = 0
-        guard let bytes = name.withCString({ uti_builtin_mime_file($0, &size) }) else { return nil }
-        return Array(UnsafeBufferPointer(start: bytes, count: size))
-    }
-
-    /// The system's database; empty when there is none.
-    static let system = Database { name in systemDirectory.flatMap { read($0 + "/" + name) } }
 
     /// The system's `mime` directory: the first of the data directories that holds a compiled database.
     static let systemDirectory: String? = {
@@ -94,26 +127,67 @@ enum SharedMIMEInfo {
         return ["/usr/local/share", "/usr/share"]
     }
 
-    private static let ordered: (newer: Database, older: Database) =
-        system.isNewer(than: builtIn) ? (system, builtIn) : (builtIn, system)
+    /// The newer database first; the built-in one when they are as new (or neither says).
+    private static let ordered: (newer: Source, older: Source) =
+        Source.builtIn.version.lexicographicallyPrecedes(Source.system.version) ? (.system, .builtIn) : (.builtIn, .system)
+
+    private static let newerNames = Names(ordered.newer)
+    private static let olderNames = Names(ordered.older)
+
+    // Each part is read the first time something needs it: most files are settled before any is.
 
     /// The content rules: the newer database's, and the older's for types the newer does not know.
-    static let magic = FreedesktopMagic(
-        sections: ordered.newer.magic + ordered.older.magic.filter { !ordered.newer.knows($0.mimeType) })
+    static let magic: FreedesktopMagic = {
+        var magic = FreedesktopMagic()
+        if let newer = ordered.newer.file("magic") { magic.add(newer) }
+        if let older = ordered.older.file("magic") { magic.add(older, where: { !newerNames.knows($0) }) }
+        return magic
+    }()
 
-    /// The MIME types known as types of their own (not aliases).
-    static let knownTypes: Set<String> =
-        ordered.newer.types.union(ordered.older.types.filter { !ordered.newer.knows($0) })
+    /// Whether `mimeType` (lower-cased) is known as a type of its own (not an alias): a type of the newer
+    /// database, or of the older one that the newer does not know.
+    static func isKnownType(_ mimeType: String) -> Bool {
+        newerNames.types.contains(mimeType) || (olderNames.types.contains(mimeType) && !newerNames.knows(mimeType))
+    }
 
-    /// The globs naming `mimeType` (lower-cased), from the database that decides for it.
+    /// `namespace-URI local-name` to MIME type, the newer database's entries first.
+    private static let xmlNamespaces: [String: String] = {
+        var namespaces: [String: String] = [:]
+        for source in [ordered.newer, ordered.older] {
+            for line in source.lines("XMLnamespaces") {
+                // An element in no namespace has an empty first field.
+                let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+                if fields.count == 3, namespaces["\(fields[0]) \(fields[1])"] == nil {
+                    namespaces["\(fields[0]) \(fields[1])"] = fields[2].lowercased()
+                }
+            }
+        }
+        return namespaces
+    }()
+
+    /// The globs naming each type (`weight:type:glob[:flags]`), from the database that decides for it.
+    private static let globs: [String: [(glob: String, weight: Int)]] = {
+        var globs: [String: [(glob: String, weight: Int)]] = [:]
+        for (source, names) in [(ordered.newer, Optional<Names>.none), (ordered.older, newerNames)] {
+            for line in source.lines("globs2", lowercased: true) where !line.hasPrefix("#") {
+                let fields = line.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
+                guard fields.count >= 3, let weight = Int(fields[0]) else { continue }
+                let type = String(fields[1])
+                if let names, names.knows(type) { continue }
+                globs[type, default: []].append((String(fields[2]), weight))
+            }
+        }
+        return globs
+    }()
+
+    /// The globs naming `mimeType` (lower-cased), with their weights.
     static func globs(of mimeType: String) -> [(glob: String, weight: Int)] {
-        ordered.newer.knows(mimeType) ? ordered.newer.globs[mimeType] ?? [] : ordered.older.globs[mimeType] ?? []
+        globs[mimeType] ?? []
     }
 
     /// The MIME type of XML documents whose root element is `localName` in the namespace `namespace`.
     static func xmlType(namespace: String, localName: String) -> String? {
-        let key = "\(namespace) \(localName)"
-        return ordered.newer.xmlNamespaces[key] ?? ordered.older.xmlNamespaces[key]
+        xmlNamespaces["\(namespace) \(localName)"]
     }
 
     /// A regular file's bytes; `nil` when it cannot be read.

@@ -67,10 +67,27 @@ enum Signatures {
             if prefix[entry.offset..<(entry.offset + entry.bytes.count)].elementsEqual(entry.bytes) {
                 if entry.mimeType == "application/x-elf" { return elf(prefix, source) }
                 if entry.mimeType == "application/x-java" { return javaOrMachO(prefix) }
+                if entry.mimeType == "image/png", isAnimatedPNG(prefix) {
+                    return Match(mimeType: "image/apng", detail: "PNG signature, acTL chunk before the image data")
+                }
                 return Match(mimeType: entry.mimeType, detail: entry.name)
             }
         }
         return riffOrBoxed(prefix)
+    }
+
+    /// Whether a PNG stream is animated: an `acTL` chunk comes before the first `IDAT`, as the APNG
+    /// specification requires; chunks are walked by their lengths as far as the prefix reaches.
+    private static func isAnimatedPNG(_ prefix: [UInt8]) -> Bool {
+        var offset = 8
+        while offset + 8 <= prefix.count {
+            let length = Int(prefix[offset]) << 24 | Int(prefix[offset + 1]) << 16 | Int(prefix[offset + 2]) << 8 | Int(prefix[offset + 3])
+            let type = prefix[(offset + 4)..<(offset + 8)]
+            if type.elementsEqual("acTL".utf8) { return true }
+            if type.elementsEqual("IDAT".utf8) { return false }
+            offset += 12 + length  // length, type, data, CRC
+        }
+        return false
     }
 
     /// ELF files by `e_type`. A shared object is a position-independent executable when it asks for a

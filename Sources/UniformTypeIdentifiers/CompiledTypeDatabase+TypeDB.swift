@@ -67,6 +67,15 @@ extension CompiledTypeDatabase {
         return files
     }
 
+    /// The shared-mime-info data files compiled into this library, for checking that they are up to date.
+    package static var builtInMIMEData: [(name: String, bytes: [UInt8])] {
+        ["XMLnamespaces", "aliases", "globs2", "magic", "types", "version"].compactMap { name in
+            var size = 0
+            guard let bytes = name.withCString({ uti_builtin_mime_file($0, &size) }) else { return nil }
+            return (name, Array(UnsafeBufferPointer(start: bytes, count: size)))
+        }
+    }
+
     /// The C source of the `CTypeDatabase` target holding `bytes` and the shared-mime-info data files.
     package static func cSource(for bytes: [UInt8], mimeData: [(name: String, bytes: [UInt8])] = []) -> String {
         var lines: [String] = [

@@ -109,6 +109,15 @@ struct ContentTests {
         #expect(try identify("#!/usr/bin/gawk -f\n{ print $1 }\n").mimeType == "text/x-gawk")
     }
 
+    @Test("formats only Apache Tika names, by Tika's content rules")
+    func tikaContentRules() throws {
+        let hfa = try identifier.identify(data: Array("EHFA_HEADER_TAG".utf8) + [0, 0, 0, 1, 0x20, 0])
+        #expect(hfa.mimeType == "application/x-erdas-hfa")
+        #expect(hfa.evidence.content?.source == .freedesktopMagic)
+        let stata = try identify("<stata_dta><header><release>118</release><byteorder>LSF</byteorder></header>")
+        #expect(stata.mimeType == "application/x-stata-dta")
+    }
+
     @Test("XML dialects by their root element's namespace (shared-mime-info's XMLnamespaces)")
     func xmlNamespaces() throws {
         let bom = try identify("<?xml version=\"1.0\"?>\n<bom xmlns=\"http://cyclonedx.org/schema/bom/1.4\" version=\"1\"/>\n")

@@ -137,3 +137,50 @@ struct CoverageTests {
         }
     }
 }
+
+@Suite("Apache Tika's names")
+struct TikaNameTests {
+    /// Every `<mime-type type="...">` and `<alias type="...">` of TypeDB/sources/apache-tika.xml.
+    static func names() throws -> [String] {
+        let text = try String(contentsOf: Reference.packageRoot.appending(path: "TypeDB/sources/apache-tika.xml"), encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line -> String? in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("<mime-type type=\"") || trimmed.hasPrefix("<alias type=\"") else { return nil }
+            return trimmed.split(separator: "\"", omittingEmptySubsequences: false)[1].lowercased()
+        }
+    }
+
+    @Test("every name Tika has that Linux lacks resolves to a declared type")
+    func everyNameResolves() throws {
+        let names = try Self.names()
+        #expect(names.count > 500)
+        let unresolved = names.filter { declaredType(mimeType: $0) == nil }
+        #expect(unresolved.isEmpty, "\(unresolved.count) unresolved: \(unresolved.prefix(20))")
+    }
+
+    @Test("Tika's name for a type Linux names is another name for it; Linux's stays preferred")
+    func otherNames() throws {
+        let dng = try #require(declaredType(mimeType: "image/x-adobe-dng"))
+        #expect(declaredType(mimeType: "image/x-raw-adobe") == dng)
+        #expect(dng.preferredMIMEType == "image/x-adobe-dng")
+        #expect(declaredType(mimeType: "image/icns") == declaredType(mimeType: "image/x-icns"))
+        let visio = try #require(declaredType(mimeType: "application/vnd.ms-visio.drawing.main+xml"))
+        #expect(declaredType(mimeType: "application/vnd.ms-visio.drawing") == visio)
+        #expect(visio.preferredMIMEType == "application/vnd.ms-visio.drawing.main+xml")
+        // An Apple type with no MIME type of its own takes Tika's.
+        #expect(declaredType(mimeType: "text/x-applescript")?.identifier == "com.apple.applescript.text")
+        #expect(declaredType(mimeType: "application/x-plist")?.identifier == "com.apple.xml-property-list")
+        // Formats that only share an extension stay apart: Tika's SAS data sets are not Sound Designer II.
+        #expect(declaredType(mimeType: "application/x-sas-data-v6")?.identifier == "uti.mime.application.x-sas-data-v6")
+    }
+
+    @Test("a format only Tika names is a type of its own, placed in the hierarchy")
+    func typesOfTheirOwn() throws {
+        let stata = try #require(declaredType(mimeType: "application/x-stata-dta"))
+        #expect(stata.identifier == "uti.mime.application.x-stata-dta")
+        #expect(stata.conforms(to: .data))
+        #expect(stata.tags[.filenameExtension] == ["dta"])
+        let bibtex = try #require(declaredType(mimeType: "application/x-bibtex-text-file"))
+        #expect(bibtex.conforms(to: .plainText))
+    }
+}
