@@ -42,7 +42,7 @@ struct CorpusAccuracyTests {
     }
 
     @Test("shared-mime-info, Tika and Magika", arguments: [
-        ("shared-mime-info", 0.93), ("magika", 0.81), ("tika", 0.60),
+        ("shared-mime-info", 0.98), ("magika", 0.81), ("tika", 0.69),
     ])
     func accuracy(corpus: String, floor: Double) throws {
         let directory = Self.corpora.appending(path: corpus)
