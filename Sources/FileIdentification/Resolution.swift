@@ -90,17 +90,17 @@ enum Resolution {
         // In the strict pass the most specific reading a candidate matches wins, and the candidate that
         // is that reading's type: x.png read as PNG by its signature and as animated PNG by its chunks is
         // an animated PNG; an .awk file whose #! line says awk is an AWK script, not its GNU dialect.
-        var best: (candidate: UTType, reading: ContentEvidence)?
+        var agreement: (candidate: UTType, reading: ContentEvidence)?
         for candidate in candidates {
             for reading in specific where reading.source != .bytes && candidate.conforms(to: reading.type) {
-                guard let current = best else { best = (candidate, reading); continue }
+                guard let current = agreement else { agreement = (candidate, reading); continue }
                 let moreSpecific = reading.type != current.reading.type && reading.type.conforms(to: current.reading.type)
                 let exact = reading.type == current.reading.type && candidate == reading.type && current.candidate != reading.type
-                if moreSpecific || exact { best = (candidate, reading) }
+                if moreSpecific || exact { agreement = (candidate, reading) }
             }
         }
-        if let best {
-            return answer(best.candidate, .nameRefinesContent, best.reading.isConclusive ? .high : .medium, by: best.reading)
+        if let agreement {
+            return answer(agreement.candidate, .nameRefinesContent, agreement.reading.isConclusive ? .high : .medium, by: agreement.reading)
         }
         for candidate in candidates {
             if let reading = considered.first(where: { refines(candidate, $0) }) {
