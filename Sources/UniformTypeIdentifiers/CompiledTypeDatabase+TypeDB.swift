@@ -51,12 +51,15 @@ extension CompiledTypeDatabase {
         return Array(UnsafeBufferPointer(start: bytes, count: uti_builtin_typedb_size()))
     }
 
+    /// The files of a TypeDB's `mime` directory that the library carries, in name order.
+    package static let mimeDataFileNames = ["XMLnamespaces", "aliases", "globs2", "magic", "types", "version"]
+
     /// The files of a TypeDB's `mime` directory (shared-mime-info's compiled data, see TypeDB/README.md), by
     /// name in name order; empty when the directory is absent.
     package static func mimeData(inTypeDB directory: String) throws -> [(name: String, bytes: [UInt8])] {
         let path = directory + "/mime"
         var files: [(name: String, bytes: [UInt8])] = []
-        for name in ["XMLnamespaces", "aliases", "globs2", "magic", "types", "version"] {
+        for name in mimeDataFileNames {
             guard access(path + "/" + name, F_OK) == 0 else { continue }
             do {
                 files.append((name, Array(try FileContents.read(path + "/" + name))))
@@ -69,7 +72,7 @@ extension CompiledTypeDatabase {
 
     /// The shared-mime-info data files compiled into this library, for checking that they are up to date.
     package static var builtInMIMEData: [(name: String, bytes: [UInt8])] {
-        ["XMLnamespaces", "aliases", "globs2", "magic", "types", "version"].compactMap { name in
+        mimeDataFileNames.compactMap { name in
             var size = 0
             guard let bytes = name.withCString({ uti_builtin_mime_file($0, &size) }) else { return nil }
             return (name, Array(UnsafeBufferPointer(start: bytes, count: size)))

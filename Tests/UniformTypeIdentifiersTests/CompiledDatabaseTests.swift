@@ -9,7 +9,7 @@ struct CompiledDatabaseTests {
         #expect(compiled == CompiledTypeDatabase.builtInBytes, "run `swift run compile-typedb` after editing TypeDB/")
         #expect(TypeDatabase.shared.builtInTypeCount > 2_000)
         let mimeData = try CompiledTypeDatabase.mimeData(inTypeDB: Reference.packageRoot.appending(path: "TypeDB").path)
-        #expect(mimeData.map(\.name) == ["XMLnamespaces", "aliases", "globs2", "magic", "types", "version"])
+        #expect(mimeData.map(\.name) == CompiledTypeDatabase.mimeDataFileNames)
         #expect(mimeData.map(\.name) == CompiledTypeDatabase.builtInMIMEData.map(\.name))
         #expect(mimeData.map(\.bytes) == CompiledTypeDatabase.builtInMIMEData.map(\.bytes), "run `swift run compile-typedb` after editing TypeDB/mime")
         #expect(String(decoding: mimeData.last?.bytes ?? [], as: UTF8.self) == "2.4\n")

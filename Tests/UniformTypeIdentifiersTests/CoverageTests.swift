@@ -180,7 +180,8 @@ struct TikaNameTests {
         #expect(stata.identifier == "uti.mime.application.x-stata-dta")
         #expect(stata.conforms(to: .data))
         #expect(stata.tags[.filenameExtension] == ["dta"])
-        let bibtex = try #require(declaredType(mimeType: "application/x-bibtex-text-file"))
-        #expect(bibtex.conforms(to: .plainText))
+        let properties = try #require(declaredType(mimeType: "text/x-java-properties"))
+        #expect(properties.identifier == "uti.mime.text.x-java-properties")
+        #expect(properties.conforms(to: .plainText))
     }
 }

@@ -676,8 +676,6 @@ def load_tika(db, records, typedb_dir):
                     canonical[alias.lower()] = canonical[key]
                     db.notes["Tika's other names for freedesktop types"].append(f"{alias} -> {target['type']}")
             continue
-        if key in canonical:
-            continue
         if key in TIKA_IDENTIFIERS:
             deferred.append((TIKA_IDENTIFIERS[key], [record["type"]], []))
             canonical[key] = TIKA_IDENTIFIERS[key]
