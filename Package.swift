@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // On Apple platforms the system's UniformTypeIdentifiers framework is the real thing: this package must not
@@ -19,18 +19,41 @@ let package = Package(
         .library(name: "DocumentRouting", targets: ["DocumentRouting"]),
         .executable(name: "uti", targets: ["uti"]),
     ],
+    traits: [
+        .trait(
+            name: "BuiltInSharedMIMEInfo",
+            description: """
+                Compile shared-mime-info 2.4's content rules (and Apache Tika's own types) into FileIdentification, so \
+                that machines with an older or no shared-mime-info identify as well as newer ones. That data is \
+                GPL-2.0-or-later (see NOTICE); without this trait, identification reads the system's /usr/share/mime only.
+                """
+        ),
+        .default(enabledTraits: ["BuiltInSharedMIMEInfo"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
+        // The one place system calls are made: swift-system's FilePath, FileDescriptor and Errno, and what it
+        // lacks (openat and the other *at calls, whole writes under RLIMIT_FSIZE, atomic replacement, tree
+        // removal through descriptors). Not a product: clients see its effects, not its API.
+        .target(
+            name: "SystemCalls",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictness
+        ),
         // The built-in type database, compiled from TypeDB/*.plist by `compile-typedb` into a byte array that the
         // library reads in place: nothing is parsed at start-up.
         .target(name: "CTypeDatabase"),
         .target(
             name: "UniformTypeIdentifiers",
-            dependencies: ["CTypeDatabase"],
+            dependencies: ["CTypeDatabase", "SystemCalls", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
         ),
+        // shared-mime-info 2.4's compiled files (TypeDB/mime) as byte arrays; GPL-2.0-or-later data, linked only
+        // with the BuiltInSharedMIMEInfo trait.
+        .target(name: "CSharedMIMEInfo"),
         // libmagic, from Debian's libmagic-dev (pkg-config libmagic).
         .systemLibrary(
             name: "CMagic",
@@ -41,17 +64,30 @@ let package = Package(
         .systemLibrary(name: "CFileTreeWalk"),
         .target(
             name: "FileIdentification",
-            dependencies: ["UniformTypeIdentifiers", "CTypeDatabase", "CMagic", "CFileTreeWalk"],
+            dependencies: [
+                "UniformTypeIdentifiers", "SystemCalls", "CMagic", "CFileTreeWalk",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .target(name: "CSharedMIMEInfo", condition: .when(traits: ["BuiltInSharedMIMEInfo"])),
+            ],
             swiftSettings: strictness
         ),
         .target(
             name: "DocumentRouting",
-            dependencies: ["FileIdentification", "UniformTypeIdentifiers"],
+            dependencies: [
+                "FileIdentification", "UniformTypeIdentifiers", "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strictness
+        ),
+        // Build tooling, never linked by clients: the writer of the compiled format and the C sources.
+        .target(
+            name: "TypeDatabaseCompiler",
+            dependencies: ["UniformTypeIdentifiers", "SystemCalls", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
         ),
         .executableTarget(
             name: "compile-typedb",
-            dependencies: ["UniformTypeIdentifiers"],
+            dependencies: ["TypeDatabaseCompiler"],
             swiftSettings: strictness
         ),
         .executableTarget(
@@ -61,22 +97,23 @@ let package = Package(
                 "FileIdentification",
                 "DocumentRouting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "UniformTypeIdentifiersTests",
-            dependencies: ["UniformTypeIdentifiers"],
+            dependencies: ["UniformTypeIdentifiers", "TypeDatabaseCompiler", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "FileIdentificationTests",
-            dependencies: ["FileIdentification"],
+            dependencies: ["FileIdentification", "TypeDatabaseCompiler", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "DocumentRoutingTests",
-            dependencies: ["DocumentRouting"],
+            dependencies: ["DocumentRouting", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
         ),
         .testTarget(

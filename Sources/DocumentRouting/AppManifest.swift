@@ -3,6 +3,8 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
+internal import SystemCalls
+internal import SystemPackage
 public import UniformTypeIdentifiers
 
 /// What an app's `Info.plist` says about the documents it handles and the types it declares.
@@ -94,14 +96,17 @@ extension AppManifest {
     /// The `Info.plist` of an app bundle (`Name.app/Info.plist` or `Name.app/Contents/Info.plist`), or
     /// the path itself when it is a property-list file.
     public static func infoPlistPath(for path: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        if (status.st_mode & S_IFMT) != S_IFDIR { return path }
-        for candidate in [path + "/Contents/Info.plist", path + "/Info.plist"] where stat(candidate, &status) == 0 {
+        let here = FileDescriptor.workingDirectory
+        guard let status = try? here.status(of: path, followingLinks: true) else { return nil }
+        if status.type != .directory { return path }
+        for candidate in [path + "/Contents/Info.plist", path + "/Info.plist"] where (try? here.status(of: candidate, followingLinks: true)) != nil {
             return candidate
         }
         return nil
     }
+
+    /// The largest `Info.plist` read: Apple's own are a few kilobytes.
+    public static let sizeLimit = 16 << 20
 
     /// Reads and checks an app's manifest.
     /// - Throws: `ManifestError` naming the file and the key.
@@ -111,9 +116,11 @@ extension AppManifest {
         }
         let bytes: [UInt8]
         do {
-            bytes = try Array(Data(contentsOf: URL(filePath: plist)))
+            bytes = try RegularFile.read(plist, limit: sizeLimit)
+        } catch .fileTooLarge {
+            throw ManifestError(file: plist, problem: "cannot read the file: larger than \(sizeLimit >> 20) MiB")
         } catch {
-            throw ManifestError(file: plist, problem: "cannot read the file")
+            throw ManifestError(file: plist, problem: "cannot read the file: \(error)")
         }
         return (try parse(bytes, file: plist), plist, bytes)
     }
@@ -197,10 +204,8 @@ extension AppManifest {
         let declarations: [TypeDeclaration]
         do {
             declarations = try TypeDeclaration.declarations(fromPropertyListRoot: root, source: file, requireDeclarations: false)
-        } catch let error as TypeDeclarationError {
-            throw ManifestError(file: file, key: error.entry, problem: error.description.split(separator: ": ").last.map(String.init) ?? error.description)
         } catch {
-            throw ManifestError(file: file, problem: String(describing: error))
+            throw ManifestError(file: file, key: error.entry, problem: error.problem.description)
         }
         return AppManifest(bundleIdentifier: identifier, name: name ?? identifier, documentTypes: documentTypes, declarations: declarations,
                            supportsOpeningDocumentsInPlace: try flag("LSSupportsOpeningDocumentsInPlace"),
@@ -217,6 +222,3 @@ extension AppManifest {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#endif

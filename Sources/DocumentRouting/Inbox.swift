@@ -1,5 +1,7 @@
 public import FileIdentification
 internal import Synchronization
+internal import SystemCalls
+internal import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,7 +41,7 @@ public struct Inbox: Sendable {
     /// `..`, the empty name and names over 255 bytes are refused; so are names that would be hidden
     /// delivery temporaries.
     public static func safeName(_ name: String) throws(DeliveryError) -> String {
-        func refuse(_ why: String) -> DeliveryError { DeliveryError(path: name, message: "refused as a file name: \(why)") }
+        func refuse(_ why: String) -> DeliveryError { DeliveryError(path: name, reason: .refusedName(why)) }
         if name.isEmpty { throw refuse("empty") }
         if name.contains("/") { throw refuse(name.hasPrefix("/") ? "an absolute path" : "it contains '/'") }
         if name.utf8.contains(0) { throw refuse("it contains a NUL byte") }
@@ -62,22 +64,27 @@ public struct Inbox: Sendable {
     // MARK: Directories
 
     /// The directories of the container, opened one component at a time without following links.
-    private func openDirectory(_ components: [String]) throws(DeliveryError) -> Int32 {
-        var current = open(registry.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard current >= 0 else { throw DeliveryError.system(registry.root) }
+    private func openDirectory(_ components: [String]) throws(DeliveryError) -> FileDescriptor {
+        var current: FileDescriptor
+        do {
+            current = try FileDescriptor.open(registry.root, .readOnly, options: [.directory])
+        } catch {
+            throw DeliveryError(path: registry.root, reason: .system(error))
+        }
         var path = registry.root
         for component in ["Containers", bundleIdentifier] + components {
             path += "/" + component
-            let next = openat(current, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            let code = errno
-            close(current)
-            guard next >= 0 else {
-                if code == ELOOP || code == ENOTDIR {
-                    throw DeliveryError(path: path, message: "refused: not a directory of the container (a symbolic link or a file stands there)")
+            do {
+                let next = try current.openDirectory(component)
+                current.closeQuietly()
+                current = next
+            } catch {
+                current.closeQuietly()
+                if error == .tooManySymbolicLinkLevels || error == .notDirectory {
+                    throw DeliveryError(path: path, reason: .notInContainer)
                 }
-                throw DeliveryError(path: path, message: String(cString: strerror(code)))
+                throw DeliveryError(path: path, reason: .system(error))
             }
-            current = next
         }
         return current
     }
@@ -88,18 +95,26 @@ public struct Inbox: Sendable {
     /// replacing anything; with `move`, removes the source once the copy is durable.
     public func deliver(_ source: RawFilePath, as name: String? = nil, move: Bool = false) throws(DeliveryError) -> Delivery {
         let finalName = try Self.safeName(name ?? String(decoding: source.lastComponent, as: UTF8.self))
-        let input = source.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
-        guard input >= 0 else { throw DeliveryError.system(source.escaped) }
-        defer { close(input) }
-        var status = stat()
-        guard fstat(input, &status) == 0 else { throw DeliveryError.system(source.escaped) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw DeliveryError(path: source.escaped, message: "not a regular file; only files are delivered")
+        let input: FileDescriptor
+        do {
+            input = try FileDescriptor.open(source, .readOnly, options: [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+        } catch {
+            throw DeliveryError(path: source.escaped, reason: .system(error))
         }
-        let delivery = try deliver(copying: input, name: finalName)
+        defer { input.closeQuietly() }
+        let status: Stat
+        do throws(Errno) {
+            status = try input.status()
+        } catch {
+            throw DeliveryError(path: source.escaped, reason: .system(error))
+        }
+        guard status.type == .regular else { throw DeliveryError(path: source.escaped, reason: .notARegularFile) }
+        let delivery = try deliver(name: finalName) { output, path throws(DeliveryError) in try Self.copy(from: input, to: output, path: path) }
         if move {
-            guard source.withCString({ unlink($0) }) == 0 else {
-                throw DeliveryError(path: source.escaped, message: "delivered to \(delivery.path), but not removed: \(String(cString: strerror(errno)))")
+            do {
+                try FileDescriptor.workingDirectory.remove(source)
+            } catch {
+                throw DeliveryError(path: source.escaped, reason: .sourceNotRemoved(deliveredTo: delivery.path, error))
             }
         }
         return delivery
@@ -108,95 +123,100 @@ public struct Inbox: Sendable {
     /// Delivers bytes already in memory (standard input, an upload) into the Inbox as `name`.
     public func deliver(contents: [UInt8], as name: String) throws(DeliveryError) -> Delivery {
         try deliver(name: try Self.safeName(name)) { output, path throws(DeliveryError) in
-            try Self.write(contents[...], to: output, path: path)
+            do throws(Errno) {
+                try output.writeAll(contents)
+            } catch {
+                throw DeliveryError(path: path, reason: .system(error, while: "writing the copy"))
+            }
         }
     }
 
-    private func deliver(copying input: Int32, name: String) throws(DeliveryError) -> Delivery {
-        try deliver(name: name) { output, path throws(DeliveryError) in try copy(from: input, to: output, path: path) }
-    }
-
-    private func deliver(name: String, fill: (Int32, String) throws(DeliveryError) -> Void) throws(DeliveryError) -> Delivery {
+    private func deliver(name: String, fill: (FileDescriptor, String) throws(DeliveryError) -> Void) throws(DeliveryError) -> Delivery {
         let temporaryDirectory = try openDirectory(["tmp"])
-        defer { close(temporaryDirectory) }
+        defer { temporaryDirectory.closeQuietly() }
         let inbox = try openDirectory(["Documents", "Inbox"])
-        defer { close(inbox) }
+        defer { inbox.closeQuietly() }
         removeAbandonedTemporaries(in: temporaryDirectory)
 
         let temporaryName = "\(getpid()).\(Self.counter.add(1, ordering: .relaxed).newValue).\(UInt32.random(in: 0...UInt32.max))\(Self.temporarySuffix)"
         let temporaryPath = containerPath + "/tmp/" + temporaryName
-        let output = openat(temporaryDirectory, temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw DeliveryError.system(temporaryPath) }
+        let output: FileDescriptor
+        do {
+            output = try FileDescriptor.open(temporaryName, relativeTo: temporaryDirectory, .writeOnly,
+                                             options: [.create, .exclusiveCreate, .noFollow], permissions: .ownerReadWrite)
+        } catch {
+            throw DeliveryError(path: temporaryPath, reason: .system(error))
+        }
         var linked = false
         defer {
-            if !linked { unlinkat(temporaryDirectory, temporaryName, 0) }
+            if !linked { try? temporaryDirectory.remove(temporaryName) }
         }
         do throws(DeliveryError) {
             try fill(output, temporaryPath)
-            guard fsync(output) == 0, fchmod(output, 0o444) == 0 else { throw DeliveryError.system(temporaryPath) }
+            do {
+                try output.sync()
+                try output.setPermissions([.ownerRead, .groupRead, .otherRead])
+            } catch {
+                throw DeliveryError(path: temporaryPath, reason: .system(error))
+            }
         } catch {
-            close(output)
+            output.closeQuietly()
             throw error
         }
-        guard close(output) == 0 else { throw DeliveryError.system(temporaryPath) }
+        do {
+            try output.closeChecked()
+        } catch {
+            throw DeliveryError(path: temporaryPath, reason: .system(error))
+        }
 
         // Link into the Inbox under the first free name; linkat never replaces an existing file.
         var number = 0
         var delivered = ""
         while true {
             let candidate = Self.variant(of: name, number)
-            guard candidate.utf8.count <= 255 else { throw DeliveryError(path: name, message: "no free name in the Inbox") }
-            if linkat(temporaryDirectory, temporaryName, inbox, candidate, 0) == 0 {
+            guard candidate.utf8.count <= 255 else { throw DeliveryError(path: name, reason: .noFreeName) }
+            do {
+                try temporaryDirectory.link(temporaryName, to: inbox, as: candidate)
                 delivered = candidate
                 break
+            } catch .fileExists {
+                number += 1
+            } catch {
+                throw DeliveryError(path: inboxPath + "/" + candidate, reason: .system(error))
             }
-            guard errno == EEXIST else { throw DeliveryError.system(inboxPath + "/" + candidate) }
-            number += 1
         }
         linked = true
-        fsync(inbox)
-        unlinkat(temporaryDirectory, temporaryName, 0)
-        fsync(temporaryDirectory)
+        try? inbox.sync()
+        try? temporaryDirectory.remove(temporaryName)
+        try? temporaryDirectory.sync()
         return Delivery(name: delivered, path: inboxPath + "/" + delivered)
     }
 
-    private func copy(from input: Int32, to output: Int32, path: String) throws(DeliveryError) {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    private static func copy(from input: FileDescriptor, to output: FileDescriptor, path: String) throws(DeliveryError) {
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw DeliveryError(path: path, message: "reading the source: \(String(cString: strerror(errno)))")
+            let chunk: [UInt8]
+            do {
+                chunk = try input.readSome(limit: 1 << 20)
+            } catch {
+                throw DeliveryError(path: path, reason: .system(error, while: "reading the source"))
             }
-            if count == 0 { return }
-            try Self.write(buffer[0..<count], to: output, path: path)
-        }
-    }
-
-    private static func write(_ bytes: ArraySlice<UInt8>, to output: Int32, path: String) throws(DeliveryError) {
-        var offset = bytes.startIndex
-        while offset < bytes.endIndex {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw DeliveryError(path: path, message: "writing the copy: \(String(cString: strerror(errno)))")
+            if chunk.isEmpty { return }
+            do {
+                try output.writeAll(chunk)
+            } catch {
+                throw DeliveryError(path: path, reason: .system(error, while: "writing the copy"))
             }
-            offset += written
         }
     }
 
     /// Removes delivery temporaries left by processes that no longer run (killed mid-delivery).
-    private func removeAbandonedTemporaries(in directory: Int32) {
-        let duplicate = dup(directory)
-        guard duplicate >= 0, let stream = fdopendir(duplicate) else { return }
-        defer { closedir(stream) }
-        var abandoned: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+    private func removeAbandonedTemporaries(in directory: FileDescriptor) {
+        guard let names = try? directory.directoryEntries() else { return }
+        for bytes in names {
+            let name = String(decoding: bytes, as: UTF8.self)
             guard name.hasSuffix(Self.temporarySuffix), let pid = Int32(name.split(separator: ".").first ?? "") else { continue }
-            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH { abandoned.append(name) }
+            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH { try? directory.remove(PathBytes(bytes)) }
         }
-        for name in abandoned { unlinkat(directory, name, 0) }
     }
 
     // MARK: The app's side
@@ -213,20 +233,17 @@ public struct Inbox: Sendable {
     /// The files in the Inbox, by name.
     public func list() throws(DeliveryError) -> [Entry] {
         let inbox = try openDirectory(["Documents", "Inbox"])
-        guard let stream = fdopendir(inbox) else {
-            close(inbox)
-            throw DeliveryError.system(inboxPath)
+        defer { inbox.closeQuietly() }
+        let names: [[UInt8]]
+        do {
+            names = try inbox.directoryEntries()
+        } catch {
+            throw DeliveryError(path: inboxPath, reason: .system(error))
         }
-        defer { closedir(stream) }
-        var entries: [Entry] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            guard name != ".", name != ".." else { continue }
-            var status = stat()
-            let size = fstatat(dirfd(stream), name, &status, AT_SYMLINK_NOFOLLOW) == 0 ? Int(status.st_size) : 0
-            entries.append(Entry(name: name, size: size))
-        }
-        return entries.sorted { $0.name < $1.name }
+        return names.map { name in
+            let size = (try? inbox.status(of: PathBytes(name))).map { Int($0.size) } ?? 0
+            return Entry(name: String(decoding: name, as: UTF8.self), size: size)
+        }.sorted { $0.name < $1.name }
     }
 
     /// Moves a file out of the Inbox into `Documents/` (under a free name) and makes it writable, as an
@@ -234,28 +251,39 @@ public struct Inbox: Sendable {
     public func claim(_ name: String) throws(DeliveryError) -> String {
         let name = try Self.safeName(name)
         let documents = try openDirectory(["Documents"])
-        defer { close(documents) }
+        defer { documents.closeQuietly() }
         let inbox = try openDirectory(["Documents", "Inbox"])
-        defer { close(inbox) }
-        var status = stat()
-        guard fstatat(inbox, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { throw DeliveryError.system(inboxPath + "/" + name) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw DeliveryError(path: inboxPath + "/" + name, message: "not a regular file") }
+        defer { inbox.closeQuietly() }
+        let status: Stat
+        do throws(Errno) {
+            status = try inbox.status(of: name)
+        } catch {
+            throw DeliveryError(path: inboxPath + "/" + name, reason: .system(error))
+        }
+        guard status.type == .regular else { throw DeliveryError(path: inboxPath + "/" + name, reason: .notARegularFile) }
         var number = 0
         while true {
             let candidate = Self.variant(of: name, number)
-            if linkat(inbox, name, documents, candidate, 0) == 0 {
-                guard unlinkat(inbox, name, 0) == 0 else { throw DeliveryError.system(inboxPath + "/" + name) }
-                let claimed = openat(documents, candidate, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-                if claimed >= 0 {
-                    fchmod(claimed, 0o644)
-                    close(claimed)
-                }
-                fsync(documents)
-                fsync(inbox)
-                return containerPath + "/Documents/" + candidate
+            do {
+                try inbox.link(name, to: documents, as: candidate)
+            } catch .fileExists {
+                number += 1
+                continue
+            } catch {
+                throw DeliveryError(path: containerPath + "/Documents/" + candidate, reason: .system(error))
             }
-            guard errno == EEXIST else { throw DeliveryError.system(containerPath + "/Documents/" + candidate) }
-            number += 1
+            do {
+                try inbox.remove(name)
+            } catch {
+                throw DeliveryError(path: inboxPath + "/" + name, reason: .system(error))
+            }
+            if let claimed = try? FileDescriptor.open(candidate, relativeTo: documents, .readOnly, options: [.noFollow]) {
+                try? claimed.setPermissions([.ownerReadWrite, .groupRead, .otherRead])
+                claimed.closeQuietly()
+            }
+            try? documents.sync()
+            try? inbox.sync()
+            return containerPath + "/Documents/" + candidate
         }
     }
 
@@ -263,25 +291,13 @@ public struct Inbox: Sendable {
     public func remove(_ name: String) throws(DeliveryError) {
         let name = try Self.safeName(name)
         let inbox = try openDirectory(["Documents", "Inbox"])
-        defer { close(inbox) }
-        guard unlinkat(inbox, name, 0) == 0 else { throw DeliveryError.system(inboxPath + "/" + name) }
-        fsync(inbox)
+        defer { inbox.closeQuietly() }
+        do {
+            try inbox.remove(name)
+        } catch {
+            throw DeliveryError(path: inboxPath + "/" + name, reason: .system(error))
+        }
+        try? inbox.sync()
     }
 }
 
-/// A delivery that did not happen (and left nothing behind), with the path at fault.
-public struct DeliveryError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var path: String
-    public var message: String
-
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    static func system(_ path: String) -> DeliveryError {
-        DeliveryError(path: path, message: String(cString: strerror(errno)))
-    }
-
-    public var description: String { "\(path): \(message)" }
-}

@@ -3,6 +3,8 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
+internal import SystemCalls
+internal import SystemPackage
 public import UniformTypeIdentifiers
 #if canImport(Glibc)
 import Glibc
@@ -66,28 +68,24 @@ public struct Registry: Sendable {
     public func manifestPath(_ bundleIdentifier: String) -> String { root + "/Apps/" + bundleIdentifier + ".plist" }
     public func containerPath(_ bundleIdentifier: String) -> String { root + "/Containers/" + bundleIdentifier }
 
+    /// The largest state file and stored manifest read: far beyond any real registry.
+    static let fileSizeLimit = 64 << 20
+
     // MARK: Reading
 
     func readState() throws(RegistryError) -> State {
-        let descriptor = open(statePath, O_RDONLY | O_CLOEXEC)
-        if descriptor < 0 {
-            if errno == ENOENT { return State() }
-            throw RegistryError(path: statePath, message: String(cString: strerror(errno)))
-        }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { throw RegistryError(path: statePath, message: String(cString: strerror(errno))) }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(statePath, limit: Self.fileSizeLimit)
+        } catch .noSuchFileOrDirectory {
+            return State()
+        } catch {
+            throw RegistryError(path: statePath, reason: .system(error))
         }
         do {
             return try JSONDecoder().decode(State.self, from: Data(bytes))
         } catch {
-            throw RegistryError(path: statePath, message: "not a registry state file: \(error)")
+            throw RegistryError(path: statePath, reason: .corruptState(String(describing: error)))
         }
     }
 
@@ -102,7 +100,7 @@ public struct Registry: Sendable {
         do {
             return RegisteredApp(manifest: try AppManifest.read(contentsOf: path).manifest, manifestPath: path)
         } catch {
-            throw RegistryError(path: path, message: error.description)
+            throw RegistryError(path: path, reason: .manifest(error))
         }
     }
 
@@ -117,7 +115,7 @@ public struct Registry: Sendable {
             do {
                 try TypeDatabase.shared.register(app.manifest.declarations)
             } catch {
-                throw RegistryError(path: app.manifestPath, message: error.description)
+                throw RegistryError(path: app.manifestPath, reason: .declarations(error))
             }
         }
         return apps
@@ -125,29 +123,80 @@ public struct Registry: Sendable {
 
     // MARK: Changing
 
-    /// Reads the state, lets `body` change it and writes it back, all under the exclusive lock.
-    func change<R>(_ body: (inout State) throws(RegistryError) -> R) throws(RegistryError) -> R {
-        try Files.makeDirectories(root)
-        let lockPath = root + "/registry.lock"
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw RegistryError(path: lockPath, message: String(cString: strerror(errno))) }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw RegistryError(path: lockPath, message: String(cString: strerror(errno))) }
+    /// The registry's root directory, made when it is not there.
+    private func openRoot() throws(RegistryError) -> FileDescriptor {
+        do {
+            return try FileDescriptor.openDirectory(atPath: root, making: Self.directoryPermissions)
+        } catch .notDirectory {
+            throw RegistryError(path: root, reason: .notADirectory)
+        } catch {
+            throw RegistryError(path: root, reason: .system(error))
         }
-        defer { flock(lock, LOCK_UN) }
+    }
+
+    static let directoryPermissions: FilePermissions = [.ownerReadWriteExecute, .groupReadExecute, .otherReadExecute]
+    static let filePermissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]
+
+    /// Reads the state, lets `body` change it and writes it back, all under the exclusive lock; then, still
+    /// under the lock, runs `afterward` (which removes what the new state no longer refers to).
+    func change<R>(_ body: (inout State, FileDescriptor) throws(RegistryError) -> R,
+                   afterward: (FileDescriptor) throws(RegistryError) -> Void = { _ in }) throws(RegistryError) -> R {
+        let rootDirectory = try openRoot()
+        defer { rootDirectory.closeQuietly() }
+        let lockPath = root + "/registry.lock"
+        let lock: FileDescriptor
+        do {
+            lock = try FileDescriptor.open("registry.lock", relativeTo: rootDirectory, .readWrite,
+                                           options: [.create, .noFollow], permissions: Self.filePermissions)
+            try lock.lockExclusively()
+        } catch {
+            throw RegistryError(path: lockPath, reason: .system(error))
+        }
+        defer {
+            lock.unlock()
+            lock.closeQuietly()
+        }
         var state = try readState()
-        let result = try body(&state)
+        let result = try body(&state, rootDirectory)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let bytes: [UInt8]
         do {
             bytes = Array(try encoder.encode(state)) + [UInt8(ascii: "\n")]
         } catch {
-            throw RegistryError(path: statePath, message: "cannot encode the state: \(error)")
+            throw RegistryError(path: statePath, reason: .corruptState("cannot encode the state: \(error)"))
         }
-        try Files.writeAtomically(bytes, to: statePath)
+        do {
+            try AtomicFile.replace("registry.json", in: rootDirectory, with: bytes, permissions: Self.filePermissions)
+        } catch {
+            throw RegistryError(path: statePath, reason: .system(error))
+        }
+        try afterward(rootDirectory)
         return result
+    }
+
+    /// Opens (making it when needed) the directory `components` below the root, one component at a time
+    /// without following a symbolic link: a link planted in the registry is refused.
+    private func openDirectory(_ components: [String], in rootDirectory: FileDescriptor) throws(RegistryError) -> FileDescriptor {
+        var current = rootDirectory
+        var path = root
+        var opened: FileDescriptor?
+        for component in components {
+            path += "/" + component
+            do {
+                let next = try current.openOrMakeDirectory(component, permissions: Self.directoryPermissions)
+                opened?.closeQuietly()
+                opened = next
+                current = next
+            } catch {
+                opened?.closeQuietly()
+                if error == .notDirectory || error == .tooManySymbolicLinkLevels {
+                    throw RegistryError(path: path, reason: .notADirectory)
+                }
+                throw RegistryError(path: path, reason: .system(error))
+            }
+        }
+        return current
     }
 
     /// Registers an app bundle or a bare `Info.plist`: stores its manifest, makes its container (data
@@ -160,44 +209,70 @@ public struct Registry: Sendable {
         do {
             (manifest, _, bytes) = try AppManifest.read(contentsOf: path)
         } catch {
-            throw RegistryError(path: error.file, message: [error.key, error.problem].compactMap { $0 }.joined(separator: ": "))
+            throw RegistryError(path: error.file, reason: .manifest(error))
         }
         // The declarations must fit the type database as it is (no cycle through built-in types).
         do {
             try TypeDatabase(includingBuiltInTypes: true).register(manifest.declarations)
         } catch {
-            throw RegistryError(path: path, message: error.description)
+            throw RegistryError(path: path, reason: .declarations(error))
         }
-        try change { state throws(RegistryError) in
-            try Files.makeDirectories(root + "/Apps")
-            try Files.writeAtomically(bytes, to: manifestPath(manifest.bundleIdentifier))
-            for directory in Self.containerDirectories {
-                try Files.makeDirectories(containerPath(manifest.bundleIdentifier) + "/" + directory)
+        let bundleIdentifier = manifest.bundleIdentifier
+        try change { state, rootDirectory throws(RegistryError) in
+            let apps = try openDirectory(["Apps"], in: rootDirectory)
+            defer { apps.closeQuietly() }
+            do throws(Errno) {
+                try AtomicFile.replace(bundleIdentifier + ".plist", in: apps, with: bytes, permissions: Self.filePermissions)
+            } catch {
+                throw RegistryError(path: manifestPath(bundleIdentifier), reason: .system(error))
             }
-            if !state.apps.contains(manifest.bundleIdentifier) { state.apps.append(manifest.bundleIdentifier) }
+            let container = try openDirectory(["Containers", bundleIdentifier], in: rootDirectory)
+            container.closeQuietly()
+            for directory in Self.containerDirectories {
+                let opened = try openDirectory(["Containers", bundleIdentifier] + directory.split(separator: "/").map(String.init), in: rootDirectory)
+                opened.closeQuietly()
+            }
+            if !state.apps.contains(bundleIdentifier) { state.apps.append(bundleIdentifier) }
         }
         return manifest
     }
 
-    /// Unregisters an app and its defaults; its container stays unless `deleteData`.
+    /// Unregisters an app and its defaults; its container stays unless `deleteData`. The new state is
+    /// written first; the manifest and the container are removed after it, through directory descriptors
+    /// (see `removeTree`), never following a link out of the registry.
     public func unregister(_ bundleIdentifier: String, deleteData: Bool) throws(RegistryError) {
-        try change { state throws(RegistryError) in
+        try change { state, _ throws(RegistryError) in
             guard state.apps.contains(bundleIdentifier) else {
-                throw RegistryError(path: statePath, message: "'\(bundleIdentifier)' is not registered")
+                throw RegistryError(path: statePath, reason: .notRegistered(bundleIdentifier))
             }
             state.apps.removeAll { $0 == bundleIdentifier }
             state.defaults.removeAll { $0.bundleIdentifier == bundleIdentifier }
-            unlink(manifestPath(bundleIdentifier))
-            if deleteData { try Files.removeTree(containerPath(bundleIdentifier)) }
+        } afterward: { rootDirectory throws(RegistryError) in
+            let apps = try openDirectory(["Apps"], in: rootDirectory)
+            defer { apps.closeQuietly() }
+            do throws(Errno) {
+                try apps.remove(bundleIdentifier + ".plist")
+            } catch .noSuchFileOrDirectory {
+            } catch {
+                throw RegistryError(path: manifestPath(bundleIdentifier), reason: .system(error))
+            }
+            guard deleteData else { return }
+            let containers = try openDirectory(["Containers"], in: rootDirectory)
+            defer { containers.closeQuietly() }
+            do throws(TreeRemovalError) {
+                try containers.removeTree(Array(bundleIdentifier.utf8))
+            } catch {
+                throw RegistryError(path: root + "/Containers/" + String(decoding: error.path, as: UTF8.self), reason: .system(error.errno))
+            }
         }
     }
 
     /// Makes `bundleIdentifier` the default handler for `type` (and subtypes without a default of
     /// their own), for one role or any; like `LSSetDefaultRoleHandlerForContentType`.
     public func setDefault(type: UTType, role: AppManifest.DocumentType.Role?, bundleIdentifier: String) throws(RegistryError) {
-        try change { state throws(RegistryError) in
+        try change { state, _ throws(RegistryError) in
             guard state.apps.contains(bundleIdentifier) else {
-                throw RegistryError(path: statePath, message: "'\(bundleIdentifier)' is not registered")
+                throw RegistryError(path: statePath, reason: .notRegistered(bundleIdentifier))
             }
             state.defaults.removeAll { $0.type.lowercased() == type.identifier.lowercased() && $0.role == role?.rawValue }
             state.defaults.append(DefaultHandler(type: type.identifier, role: role?.rawValue, bundleIdentifier: bundleIdentifier))
@@ -207,21 +282,10 @@ public struct Registry: Sendable {
     /// Removes the default for `type` and `role`; `false` when there was none.
     @discardableResult
     public func unsetDefault(type: UTType, role: AppManifest.DocumentType.Role?) throws(RegistryError) -> Bool {
-        try change { state throws(RegistryError) in
+        try change { state, _ throws(RegistryError) in
             let before = state.defaults.count
             state.defaults.removeAll { $0.type.lowercased() == type.identifier.lowercased() && $0.role == role?.rawValue }
             return state.defaults.count != before
         }
     }
-}
-
-/// A registry that could not be read or changed, with the path at fault.
-public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var path: String
-    public var message: String
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-    public var description: String { "\(path): \(message)" }
 }

@@ -1,6 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import SystemCalls
+internal import SystemPackage
 
 /// Bytes that can be read at any offset: an open file or a buffer in memory.
 protocol ByteSource {
@@ -23,28 +22,15 @@ struct MemoryBytes: ByteSource {
 
 /// An open regular file, read with `pread` so that nothing depends on a file position.
 struct FileBytes: ByteSource {
-    let descriptor: Int32
+    let file: FileDescriptor
     let count: Int
 
-    /// The corresponding C function is `pread`.
     func bytes(at offset: Int, length: Int) throws(IdentificationError.Reason) -> [UInt8] {
         guard offset < count, offset >= 0, length > 0 else { return [] }
-        let wanted = min(length, count - offset)
-        var buffer = [UInt8](repeating: 0, count: wanted)
-        var filled = 0
-        while filled < wanted {
-            let result = buffer.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return pread(descriptor, base + filled, wanted - filled, off_t(offset + filled))
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .system(errno)
-            }
-            if result == 0 { break }  // the file shrank while we read it
-            filled += result
+        do {
+            return try file.read(at: offset, count: min(length, count - offset))
+        } catch {
+            throw .system(error)
         }
-        if filled < wanted { buffer.removeLast(wanted - filled) }
-        return buffer
     }
 }

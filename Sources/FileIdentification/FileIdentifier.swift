@@ -1,3 +1,5 @@
+internal import SystemCalls
+internal import SystemPackage
 internal import UniformTypeIdentifiers
 #if canImport(Glibc)
 import Glibc
@@ -75,71 +77,73 @@ public final class FileIdentifier: Sendable {
     // MARK: The file system
 
     private func identifyOnDisk(_ path: RawFilePath, filename: String, name: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
-        var status = stat()
-        guard path.withCString({ lstat($0, &status) }) == 0 else { throw .system(errno) }
-        if (status.st_mode & S_IFMT) == S_IFLNK {
-            let target = readLink(path)
+        let here = FileDescriptor.workingDirectory
+        var status: Stat
+        do {
+            status = try here.status(of: path)
+        } catch {
+            throw .system(error)
+        }
+        if status.type == .symbolicLink {
+            let target = (try? here.linkTarget(of: path)).map { RawFilePath(bytes: $0).escaped } ?? "?"
             guard options.followSymlinks else {
                 return Resolution.fileSystem("public.symlink", detail: "symbolic link to \(target)", name: name)
             }
-            var followed = stat()
-            guard path.withCString({ stat($0, &followed) }) == 0 else {
-                switch errno {
-                case ELOOP: throw .linkLoop
-                case ENOENT, ENOTDIR: throw .danglingLink(target: target)
-                default: throw .system(errno)
-                }
+            do {
+                status = try here.status(of: path, followingLinks: true)
+            } catch .tooManySymbolicLinkLevels {
+                throw .linkLoop
+            } catch .noSuchFileOrDirectory, .notDirectory {
+                throw .danglingLink(target: target)
+            } catch {
+                throw .system(error)
             }
-            status = followed
         }
-        switch status.st_mode & S_IFMT {
-        case S_IFDIR:
+        switch status.type {
+        case .directory:
             return directory(path, status: status, name: name)
-        case S_IFIFO:
+        case .fifo:
             return Resolution.fileSystem("public.named-pipe", detail: "FIFO (named pipe)", name: name)
-        case S_IFSOCK:
+        case .socket:
             return Resolution.fileSystem("public.socket", detail: "socket", name: name)
-        case S_IFCHR:
+        case .characterSpecial:
             return Resolution.fileSystem("public.character-special", detail: "character device", name: name)
-        case S_IFBLK:
+        case .blockSpecial:
             return Resolution.fileSystem("public.block-special", detail: "block device", name: name)
-        case S_IFREG:
+        case .regular:
             break
         default:
             return Resolution.fileSystem("public.item", detail: "unknown file kind", name: name)
         }
-        // O_NONBLOCK: should the file have become a FIFO since lstat, opening does not wait for a writer.
-        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (options.followSymlinks ? 0 : O_NOFOLLOW)
-        let descriptor = path.withCString { open($0, flags) }
-        guard descriptor >= 0 else { throw .system(errno) }
-        defer { close(descriptor) }
-        var opened = stat()
-        guard fstat(descriptor, &opened) == 0 else { throw .system(errno) }
-        guard (opened.st_mode & S_IFMT) == S_IFREG else {
+        // Non-blocking: should the file have become a FIFO since lstat, opening does not wait for a writer.
+        var flags: FileDescriptor.OpenOptions = [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)]
+        if !options.followSymlinks { flags.insert(.noFollow) }
+        let file: FileDescriptor
+        let opened: Stat
+        do {
+            file = try FileDescriptor.open(path, .readOnly, options: flags)
+        } catch {
+            throw .system(error)
+        }
+        defer { file.closeQuietly() }
+        do {
+            opened = try file.status()
+        } catch {
+            throw .system(error)
+        }
+        guard opened.type == .regular else {
             // Replaced between lstat and open: type what is there now, by path, without reading it.
             return try identifyOnDisk(path, filename: filename, name: name)
         }
-        return try identifyContent(FileBytes(descriptor: descriptor, count: Int(opened.st_size)), name: name)
-    }
-
-    private func readLink(_ path: RawFilePath) -> String {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let length = path.withCString { cPath in
-            buffer.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return -1 }
-                return readlink(cPath, base.assumingMemoryBound(to: CChar.self), raw.count)
-            }
-        }
-        return length > 0 ? RawFilePath(bytes: buffer[0..<length]).escaped : "?"
+        return try identifyContent(FileBytes(file: file, count: Int(opened.size)), name: name)
     }
 
     /// A directory is a volume when it is a mount point, a package or bundle when its extension names
     /// one (`X.app`, `.bundle`, `.framework`, `.rtfd`), otherwise a folder.
-    private func directory(_ path: RawFilePath, status: stat, name: NameEvidence?) -> Identification {
-        var parent = stat()
-        let parentPath = RawFilePath(bytes: path.bytes + Array("/..".utf8))
-        let isRoot = parentPath.withCString { lstat($0, &parent) } == 0 && parent.st_dev == status.st_dev && parent.st_ino == status.st_ino
-        if isRoot || (parentPath.withCString { lstat($0, &parent) } == 0 && parent.st_dev != status.st_dev) {
+    private func directory(_ path: RawFilePath, status: Stat, name: NameEvidence?) -> Identification {
+        let parent = try? FileDescriptor.workingDirectory.status(of: RawFilePath(bytes: path.bytes + Array("/..".utf8)))
+        let isRoot = parent.map { $0.deviceID == status.deviceID && $0.inode == status.inode } ?? false
+        if isRoot || parent.map({ $0.deviceID != status.deviceID }) == true {
             return Resolution.fileSystem("public.volume", detail: "mount point", name: name)
         }
         if let name, name.match == .filenameExtension,
@@ -258,7 +262,7 @@ public final class FileIdentifier: Sendable {
             guard let type = Resolution.declaredType(mimeType: mime) else { return nil }
             return (mime, type)
         case .failure(let failure):
-            throw .magic(failure.description)
+            throw .libmagic(failure.description)
         }
     }
 }

@@ -1,20 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+public import SystemPackage
 
 /// A file that could not be identified, and why.
 public struct IdentificationError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Reason: Error, Hashable, Sendable {
-        /// A system call failed with this `errno`.
-        case system(Int32)
-        /// libmagic failed.
-        case magic(String)
-        /// A symbolic link that points to nothing, or into a loop of links (with `-L`).
-        case danglingLink(target: String)
-        case linkLoop
-    }
-
-    /// The path as it was given.
+    /// The path as it was given (bytes that are not UTF-8 as `\xNN`, see `RawFilePath.escaped`).
     public var path: String
     public var reason: Reason
 
@@ -27,12 +15,57 @@ public struct IdentificationError: Error, Hashable, Sendable, CustomStringConver
         "\(path): \(message)"
     }
 
-    public var message: String {
-        switch reason {
-        case .system(let code): String(cString: strerror(code))
-        case .magic(let message): "libmagic: \(message)"
-        case .danglingLink(let target): "dangling symbolic link to \(target)"
-        case .linkLoop: "too many levels of symbolic links"
+    /// The reason, in words.
+    public var message: String { reason.description }
+
+    /// Why a file could not be identified: compare with the static members (`error.reason == .linkLoop`,
+    /// `error.reason.errno == .permissionDenied`); new reasons may be added.
+    public struct Reason: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The kinds of reason.
+        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+
+            /// A system call failed (`errno` says why).
+            public static let system = Kind(rawValue: "system")
+            /// libmagic failed, or answered with something that is not a MIME type.
+            public static let libmagic = Kind(rawValue: "libmagic")
+            /// A symbolic link that points to nothing (with `followSymlinks`).
+            public static let danglingLink = Kind(rawValue: "dangling-link")
+            /// A symbolic link in a loop of links (with `followSymlinks`).
+            public static let linkLoop = Kind(rawValue: "link-loop")
+        }
+
+        public let kind: Kind
+        /// The system's reason, for `.system`.
+        public let errno: Errno?
+        /// libmagic's message, or a dangling link's target (escaped like a path).
+        public let detail: String?
+
+        private init(_ kind: Kind, errno: Errno? = nil, detail: String? = nil) {
+            self.kind = kind
+            self.errno = errno
+            self.detail = detail
+        }
+
+        /// A system call failed with `errno`.
+        public static func system(_ errno: Errno) -> Reason { Reason(.system, errno: errno) }
+        /// libmagic failed; `message` names the call and says why.
+        public static func libmagic(_ message: String) -> Reason { Reason(.libmagic, detail: message) }
+        /// A symbolic link to `target`, which does not exist.
+        public static func danglingLink(target: String) -> Reason { Reason(.danglingLink, detail: target) }
+        /// Too many levels of symbolic links.
+        public static let linkLoop = Reason(.linkLoop)
+
+        public var description: String {
+            switch kind {
+            case .system: errno?.description ?? "system error"
+            case .libmagic: "libmagic: \(detail ?? "")"
+            case .danglingLink: "dangling symbolic link to \(detail ?? "?")"
+            case .linkLoop: "too many levels of symbolic links"
+            default: kind.rawValue
+            }
         }
     }
 }

@@ -11,8 +11,9 @@ enum OLE2Container {
         return classify(names, rootCLSID: rootCLSID)
     }
 
-    private static func le16(_ bytes: [UInt8], _ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
-    private static func le32(_ bytes: [UInt8], _ offset: Int) -> Int { le16(bytes, offset) | le16(bytes, offset + 2) << 16 }
+    // Every read below is inside bounds checked before it; a read outside would be 0, never a trap.
+    private static func le16(_ bytes: [UInt8], _ offset: Int) -> Int { bytes.littleEndian16(at: offset) ?? 0 }
+    private static func le32(_ bytes: [UInt8], _ offset: Int) -> Int { bytes.littleEndian32(at: offset) ?? 0 }
 
     /// The names of the directory's entries and the root entry's class identifier. The directory's
     /// sectors are followed through the FAT; reading stops after 4,096 entries or at a broken chain.

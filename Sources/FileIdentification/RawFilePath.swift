@@ -1,3 +1,5 @@
+internal import SystemCalls
+
 /// A file path as the system holds it: bytes, which need not be valid UTF-8.
 ///
 /// Linux file names are any bytes but `/` and NUL. `String` would replace invalid sequences and lose
@@ -56,11 +58,10 @@ public struct RawFilePath: Hashable, Sendable, ExpressibleByStringLiteral, Custo
         return Array(bytes[start..<end])
     }
 
-    /// The path with a NUL terminator, for system calls.
-    public func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        // A NUL inside would cut the path short: pass what precedes it, as the system would see it.
-        let terminated = bytes.prefix(while: { $0 != 0 }).map { CChar(bitPattern: $0) } + [0]
-        return try body(terminated)
+    /// The path with a NUL terminator, for system calls; a NUL inside cuts it short, as the system would
+    /// read it.
+    public func withCString<R, E: Error>(_ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
+        try PathBytes(bytes).withSystemPath(body)
     }
 
     private static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
@@ -75,5 +76,11 @@ public struct RawFilePath: Hashable, Sendable, ExpressibleByStringLiteral, Custo
         }
         guard index + length <= bytes.count else { return 0 }
         return String(validating: bytes[index..<(index + length)], as: UTF8.self) == nil ? 0 : length
+    }
+}
+
+extension RawFilePath: SystemPath {
+    package func withSystemPath<R, E: Error>(_ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
+        try PathBytes(bytes).withSystemPath(body)
     }
 }

@@ -1,4 +1,7 @@
-internal import CTypeDatabase
+#if BuiltInSharedMIMEInfo
+internal import CSharedMIMEInfo
+#endif
+internal import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,9 +24,13 @@ enum SharedMIMEInfo {
         func file(_ name: String) -> [UInt8]? {
             switch self {
             case .builtIn:
+                #if BuiltInSharedMIMEInfo
                 var size = 0
                 guard let bytes = name.withCString({ uti_builtin_mime_file($0, &size) }) else { return nil }
                 return Array(UnsafeBufferPointer(start: bytes, count: size))
+                #else
+                return nil
+                #endif
             case .system:
                 return systemDirectory.flatMap { read($0 + "/" + name) }
             }
@@ -190,13 +197,8 @@ enum SharedMIMEInfo {
         xmlNamespaces["\(namespace) \(localName)"]
     }
 
-    /// A regular file's bytes; `nil` when it cannot be read.
+    /// A regular file's bytes; `nil` when it cannot be read. (A database file larger than 64 MiB is not one.)
     static func read(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return try? FileBytes(descriptor: descriptor, count: Int(status.st_size)).bytes(at: 0, length: Int(status.st_size))
+        try? RegularFile.read(path, limit: 64 << 20)
     }
 }

@@ -81,7 +81,7 @@ enum Signatures {
     private static func isAnimatedPNG(_ prefix: [UInt8]) -> Bool {
         var offset = 8
         while offset + 8 <= prefix.count {
-            let length = Int(prefix[offset]) << 24 | Int(prefix[offset + 1]) << 16 | Int(prefix[offset + 2]) << 8 | Int(prefix[offset + 3])
+            guard let length = prefix.bigEndian32(at: offset) else { return false }
             let type = prefix[(offset + 4)..<(offset + 8)]
             if type.elementsEqual("acTL".utf8) { return true }
             if type.elementsEqual("IDAT".utf8) { return false }
@@ -97,7 +97,7 @@ enum Signatures {
         guard prefix.count >= 18 else { return nil }
         // e_type: 1 relocatable, 2 executable, 3 shared object (or PIE), 4 core.
         let littleEndian = prefix[5] == 1
-        let type = littleEndian ? UInt16(prefix[16]) | UInt16(prefix[17]) << 8 : UInt16(prefix[16]) << 8 | UInt16(prefix[17])
+        let type = prefix.unsignedInteger(at: 16, size: 2, bigEndian: !littleEndian) ?? 0
         switch type {
         case 1: return Match(mimeType: "application/x-object", detail: "ELF relocatable object")
         case 2: return Match(mimeType: "application/x-executable", detail: "ELF executable")
@@ -114,12 +114,7 @@ enum Signatures {
     /// decides it from a file (it cannot from a buffer).
     private static func isPositionIndependentExecutable(_ prefix: [UInt8], _ source: some ByteSource, littleEndian: Bool) -> Bool {
         func read(_ bytes: [UInt8], _ offset: Int, _ size: Int) -> Int? {
-            guard offset >= 0, offset + size <= bytes.count else { return nil }
-            var value = 0
-            for index in 0..<size {
-                value = value << 8 | Int(bytes[offset + (littleEndian ? size - 1 - index : index)])
-            }
-            return value
+            bytes.unsignedInteger(at: offset, size: size, bigEndian: !littleEndian)
         }
         let is64 = prefix[4] == 2
         let word = is64 ? 8 : 4
@@ -149,7 +144,7 @@ enum Signatures {
     /// word is its version (major 45 and up), a universal binary's the number of architectures.
     private static func javaOrMachO(_ prefix: [UInt8]) -> Match? {
         guard prefix.count >= 8 else { return nil }
-        let next = Int(prefix[4]) << 24 | Int(prefix[5]) << 16 | Int(prefix[6]) << 8 | Int(prefix[7])
+        let next = prefix.bigEndian32(at: 4) ?? 0
         if next > 0 && next < 45 {
             return Match(mimeType: "application/x-mach-binary", detail: "universal Mach-O binary, \(next) architectures")
         }

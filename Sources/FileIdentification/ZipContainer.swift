@@ -21,18 +21,10 @@ enum ZipContainer {
 
     // MARK: Reading
 
-    private static func le16(_ bytes: [UInt8], _ offset: Int) -> Int {
-        Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
-    }
-
-    private static func le32(_ bytes: [UInt8], _ offset: Int) -> Int {
-        le16(bytes, offset) | le16(bytes, offset + 2) << 16
-    }
-
-    private static func le64(_ bytes: [UInt8], _ offset: Int) -> Int {
-        let low = UInt64(le32(bytes, offset)), high = UInt64(le32(bytes, offset + 4))
-        return Int(truncatingIfNeeded: low | high << 32)
-    }
+    // Every read below is inside bounds checked before it; a read outside would be 0, never a trap.
+    private static func le16(_ bytes: [UInt8], _ offset: Int) -> Int { bytes.littleEndian16(at: offset) ?? 0 }
+    private static func le32(_ bytes: [UInt8], _ offset: Int) -> Int { bytes.littleEndian32(at: offset) ?? 0 }
+    private static func le64(_ bytes: [UInt8], _ offset: Int) -> Int { bytes.littleEndian64(at: offset) ?? 0 }
 
     /// The entries of the central directory, found through the end-of-central-directory record in the
     /// last 64 KiB; `nil` when there is none (a truncated file).

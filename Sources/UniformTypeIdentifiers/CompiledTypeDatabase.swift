@@ -21,7 +21,7 @@ internal import CTypeDatabase
 /// Ancestors are stored depth-first in declaration order, which is also the order in which a
 /// missing property is inherited; their number is bounded by the depth of the hierarchy, not by
 /// the number of types, so `conforms(to:)` is constant-time in the size of the database.
-struct CompiledTypeDatabase: @unchecked Sendable {
+package struct CompiledTypeDatabase: @unchecked Sendable {
     // Audited: `base` points either at the static, immutable bytes of `CTypeDatabase` or into
     // `owner`, an array this value keeps alive and never mutates. Nothing writes through it.
     private let base: UnsafeRawPointer
@@ -38,23 +38,23 @@ struct CompiledTypeDatabase: @unchecked Sendable {
         deinit { buffer.deallocate() }
     }
 
-    static let magic: UInt32 = 0x3142_4455  // "UDB1"
-    static let none: UInt32 = .max
-    static let headerWords = 16
-    static let typeWords = 13
+    package static let magic: UInt32 = 0x3142_4455  // "UDB1"
+    package static let none: UInt32 = .max
+    package static let headerWords = 16
+    package static let typeWords = 13
 
-    enum Header: Int {
+    package enum Header: Int {
         case magic = 0, typeCount, stringCount, stringTable, stringBytes, typeTable, lists
         case identifierIndex, identifierSlots, tagIndex, tagSlots, sourceCount, sourceList, totalSize
     }
 
-    enum Field: Int {
+    package enum Field: Int {
         case identifier = 0, key, description, referenceURL, version, flags, source
         case parentsStart, parentsCount, ancestorsStart, ancestorsCount, tagsStart, tagsCount
     }
 
-    static let exportedFlag: UInt32 = 1
-    static let hasVersionFlag: UInt32 = 2
+    package static let exportedFlag: UInt32 = 1
+    package static let hasVersionFlag: UInt32 = 2
 
     /// The database compiled into this library.
     static let builtIn: CompiledTypeDatabase? = {
@@ -64,6 +64,12 @@ struct CompiledTypeDatabase: @unchecked Sendable {
         return database.isWellFormed ? database : nil
     }()
 
+    /// The bytes compiled into this library, for checking that they are up to date.
+    package static var builtInBytes: [UInt8] {
+        guard let bytes = uti_builtin_typedb_bytes() else { return [] }
+        return Array(UnsafeBufferPointer(start: bytes, count: uti_builtin_typedb_size()))
+    }
+
     private init(base: UnsafeRawPointer, owner: OwnedBytes?, size: Int) {
         self.base = base
         self.owner = owner
@@ -71,7 +77,7 @@ struct CompiledTypeDatabase: @unchecked Sendable {
     }
 
     /// A database over bytes made by `CompiledTypeDatabase.Writer`; `nil` when they are not one.
-    init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count >= Self.headerWords * 4 else { return nil }
         let owner = OwnedBytes(bytes)
         guard let pointer = owner.buffer.baseAddress else { return nil }
@@ -89,9 +95,9 @@ struct CompiledTypeDatabase: @unchecked Sendable {
     }
 
     @inline(__always)
-    func header(_ field: Header) -> UInt32 { word(at: field.rawValue * 4) }
+    package func header(_ field: Header) -> UInt32 { word(at: field.rawValue * 4) }
 
-    var typeCount: Int { Int(header(.typeCount)) }
+    package var typeCount: Int { Int(header(.typeCount)) }
 
     @inline(__always)
     func field(_ field: Field, ofType index: Int) -> UInt32 {
@@ -125,8 +131,8 @@ struct CompiledTypeDatabase: @unchecked Sendable {
 
     // MARK: Types
 
-    func identifier(ofType index: Int) -> String { string(field(.identifier, ofType: index)) ?? "" }
-    func key(ofType index: Int) -> String { string(field(.key, ofType: index)) ?? "" }
+    package func identifier(ofType index: Int) -> String { string(field(.identifier, ofType: index)) ?? "" }
+    package func key(ofType index: Int) -> String { string(field(.key, ofType: index)) ?? "" }
     func typeDescription(ofType index: Int) -> String? { string(field(.description, ofType: index)) }
     func referenceURL(ofType index: Int) -> String? { string(field(.referenceURL, ofType: index)) }
     func isExported(_ index: Int) -> Bool { field(.flags, ofType: index) & Self.exportedFlag != 0 }
@@ -143,12 +149,12 @@ struct CompiledTypeDatabase: @unchecked Sendable {
     }
 
     /// The direct supertypes' type indices, in declaration order.
-    func parents(ofType index: Int) -> [Int] {
+    package func parents(ofType index: Int) -> [Int] {
         list(start: field(.parentsStart, ofType: index), count: field(.parentsCount, ofType: index))
     }
 
     /// All supertypes' type indices, depth-first in declaration order, each once.
-    func ancestors(ofType index: Int) -> [Int] {
+    package func ancestors(ofType index: Int) -> [Int] {
         list(start: field(.ancestorsStart, ofType: index), count: field(.ancestorsCount, ofType: index))
     }
 
@@ -179,7 +185,7 @@ struct CompiledTypeDatabase: @unchecked Sendable {
         return result
     }
 
-    func declaration(ofType index: Int) -> TypeDeclaration {
+    package func declaration(ofType index: Int) -> TypeDeclaration {
         var tags: [UTTagClass: [String]] = [:]
         for (tagClass, values) in self.tags(ofType: index) {
             tags[UTTagClass(rawValue: tagClass)] = values
@@ -203,7 +209,7 @@ struct CompiledTypeDatabase: @unchecked Sendable {
     // MARK: Indexes
 
     /// The type whose lower-cased identifier is `key`.
-    func typeIndex(forKey key: String) -> Int? {
+    package func typeIndex(forKey key: String) -> Int? {
         var key = key
         return key.withUTF8 { keyBytes -> Int? in
             let raw = UnsafeRawBufferPointer(keyBytes)
@@ -221,7 +227,7 @@ struct CompiledTypeDatabase: @unchecked Sendable {
     }
 
     /// The types claiming `tag` (lower-cased) in the tag class `classKey` (lower-cased), best first.
-    func typeIndices(forTagClassKey classKey: String, tagKey: String) -> [Int] {
+    package func typeIndices(forTagClassKey classKey: String, tagKey: String) -> [Int] {
         var classKey = classKey
         var tagKey = tagKey
         return classKey.withUTF8 { classBytes in
@@ -247,11 +253,22 @@ struct CompiledTypeDatabase: @unchecked Sendable {
         }
     }
 
-    static let fnvOffset: UInt32 = 2_166_136_261
-    static let fnvPrime: UInt32 = 16_777_619
+    /// A (tag class, tag) pair, both lower-cased: the key of the tag index.
+    package struct TagKey: Hashable, Sendable {
+        package var tagClass: String
+        package var tag: String
+
+        package init(tagClass: String, tag: String) {
+            self.tagClass = tagClass
+            self.tag = tag
+        }
+    }
+
+    package static let fnvOffset: UInt32 = 2_166_136_261
+    package static let fnvPrime: UInt32 = 16_777_619
 
     /// FNV-1a over the bytes.
-    static func hash(_ bytes: some Sequence<UInt8>, seed: UInt32 = fnvOffset) -> UInt32 {
+    package static func hash(_ bytes: some Sequence<UInt8>, seed: UInt32 = fnvOffset) -> UInt32 {
         var hash = seed
         for byte in bytes {
             hash = (hash ^ UInt32(byte)) &* fnvPrime

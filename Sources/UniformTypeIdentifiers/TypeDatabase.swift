@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+internal import struct FoundationEssentials.Data
+#else
+internal import struct Foundation.Data
+#endif
 internal import Synchronization
 
 /// The types this process knows: the built-in database compiled from `TypeDB/`, plus the
@@ -80,31 +85,15 @@ public final class TypeDatabase: Sendable {
     /// Adds the declarations of a property-list file (a declaration file or an app's `Info.plist`).
     @discardableResult
     public func registerDeclarations(contentsOfFile path: String) throws(TypeDeclarationError) -> [UTType] {
-        let declarations: [TypeDeclaration]
-        do {
-            declarations = try TypeDeclaration.declarations(contentsOfFile: path)
-        } catch let error as TypeDeclarationError {
-            throw error
-        } catch {
-            throw TypeDeclarationError(file: path, problem: .unreadable(String(describing: error)))
-        }
-        return try register(declarations)
+        try register(try TypeDeclaration.declarations(contentsOfFile: path))
     }
 
     /// Adds the declarations of every `*.plist` file in a directory, in file-name order.
     @discardableResult
     public func registerDeclarations(inDirectory path: String) throws(TypeDeclarationError) -> [UTType] {
-        let files = try DirectoryListing.propertyLists(in: path)
         var declarations: [TypeDeclaration] = []
-        for file in files {
-            let filePath = path.hasSuffix("/") ? path + file : path + "/" + file
-            do {
-                declarations += try TypeDeclaration.declarations(contentsOfFile: filePath)
-            } catch let error as TypeDeclarationError {
-                throw error
-            } catch {
-                throw TypeDeclarationError(file: filePath, problem: .unreadable(String(describing: error)))
-            }
+        for file in try DeclarationFiles.propertyLists(in: path) {
+            declarations += try TypeDeclaration.declarations(fromPropertyList: Data(file.bytes), source: file.path)
         }
         return try register(declarations)
     }

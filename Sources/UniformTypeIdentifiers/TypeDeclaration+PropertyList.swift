@@ -18,7 +18,7 @@ extension TypeDeclaration {
     /// - Throws: `TypeDeclarationError` naming the file, the entry and the problem.
     public static func declarations(
         fromPropertyList data: Data, source: String?, requireDeclarations: Bool = true
-    ) throws -> [TypeDeclaration] {
+    ) throws(TypeDeclarationError) -> [TypeDeclaration] {
         let root: [String: PropertyListValue]
         do {
             root = try PropertyListValue.dictionary(from: data)
@@ -29,19 +29,14 @@ extension TypeDeclaration {
     }
 
     /// The declarations in the property-list file at `path`; see `declarations(fromPropertyList:source:)`.
-    public static func declarations(contentsOfFile path: String, requireDeclarations: Bool = true) throws -> [TypeDeclaration] {
-        let data: Data
-        do {
-            data = try FileContents.read(path)
-        } catch {
-            throw TypeDeclarationError(file: path, problem: .unreadable(error.description))
-        }
-        return try declarations(fromPropertyList: data, source: path, requireDeclarations: requireDeclarations)
+    public static func declarations(contentsOfFile path: String, requireDeclarations: Bool = true) throws(TypeDeclarationError) -> [TypeDeclaration] {
+        let bytes = try DeclarationFiles.read(path)
+        return try declarations(fromPropertyList: Data(bytes), source: path, requireDeclarations: requireDeclarations)
     }
 
     package static func declarations(
         fromPropertyListRoot root: [String: PropertyListValue], source: String?, requireDeclarations: Bool
-    ) throws -> [TypeDeclaration] {
+    ) throws(TypeDeclarationError) -> [TypeDeclaration] {
         var result: [TypeDeclaration] = []
         var sawKey = false
         for (key, kind) in [("UTExportedTypeDeclarations", Kind.exported), ("UTImportedTypeDeclarations", .imported)] {
@@ -62,7 +57,7 @@ extension TypeDeclaration {
 
     private static func declaration(
         from value: PropertyListValue, kind: Kind, entry: String, source: String?
-    ) throws -> TypeDeclaration {
+    ) throws(TypeDeclarationError) -> TypeDeclaration {
         func fail(_ problem: TypeDeclarationError.Problem, _ entry: String) -> TypeDeclarationError {
             TypeDeclarationError(file: source, entry: entry, problem: problem)
         }
@@ -77,22 +72,24 @@ extension TypeDeclaration {
         guard isValidIdentifier(identifier) else { throw fail(.invalidIdentifier(identifier), named) }
         guard !identifier.lowercased().hasPrefix("dyn.") else { throw fail(.dynamicIdentifier(identifier), named) }
 
-        func strings(_ key: String, _ value: PropertyListValue?) throws -> [String] {
+        func strings(_ key: String, _ value: PropertyListValue?) throws(TypeDeclarationError) -> [String] {
             switch value {
             case nil: return []
             case .string(let string): return [string]
             case .array(let items):
-                return try items.map { item in
+                var result: [String] = []
+                for item in items {
                     guard case .string(let string) = item else {
                         throw fail(.wrongType(key: key, expected: "a string or an array of strings", found: "an array holding \(item.typeName)"), named)
                     }
-                    return string
+                    result.append(string)
                 }
+                return result
             case .some(let other):
                 throw fail(.wrongType(key: key, expected: "a string or an array of strings", found: other.typeName), named)
             }
         }
-        func string(_ key: String) throws -> String? {
+        func string(_ key: String) throws(TypeDeclarationError) -> String? {
             switch fields[key] {
             case nil: return nil
             case .string(let string): return string

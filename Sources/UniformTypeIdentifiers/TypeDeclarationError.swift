@@ -1,31 +1,12 @@
+public import SystemPackage
+
 /// A declaration that was refused, with the file and the entry it came from.
 public struct TypeDeclarationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What is wrong with the declaration.
-    public enum Problem: Hashable, Sendable {
-        /// The file could not be read.
-        case unreadable(String)
-        /// The file is not a property list, or its top level is not a dictionary.
-        case notAPropertyList(String)
-        /// The file declares no types at all.
-        case noDeclarations
-        /// A value has the wrong property-list type, e.g. a tag that is a number.
-        case wrongType(key: String, expected: String, found: String)
-        /// The entry has no `UTTypeIdentifier`.
-        case missingIdentifier
-        /// The identifier contains characters identifiers may not hold (`/`, `:`, spaces...).
-        case invalidIdentifier(String)
-        /// A `dyn.*` identifier was declared: dynamic identifiers are never declared.
-        case dynamicIdentifier(String)
-        /// The same identifier is declared twice with the same kind in one set of declarations.
-        case duplicateIdentifier(String)
-        /// Following `UTTypeConformsTo` leads back to the type: the cycle, first type repeated at the end.
-        case conformanceCycle([String])
-    }
-
     /// The file that holds the declaration, when there is one.
     public var file: String?
     /// Which entry: `UTExportedTypeDeclarations[3] (com.example.foo)`, when the problem is in one.
     public var entry: String?
+    /// What is wrong.
     public var problem: Problem
 
     public init(file: String?, entry: String? = nil, problem: Problem) {
@@ -38,30 +19,114 @@ public struct TypeDeclarationError: Error, Hashable, Sendable, CustomStringConve
         var parts: [String] = []
         if let file { parts.append(file) }
         if let entry { parts.append(entry) }
-        parts.append(message)
+        parts.append(problem.description)
         return parts.joined(separator: ": ")
     }
+}
 
-    private var message: String {
-        switch problem {
-        case .unreadable(let reason):
-            "cannot read the file: \(reason)"
-        case .notAPropertyList(let reason):
-            "not a property list with a dictionary at its top: \(reason)"
-        case .noDeclarations:
-            "declares no types (no UTExportedTypeDeclarations or UTImportedTypeDeclarations)"
-        case .wrongType(let key, let expected, let found):
-            "\(key) must be \(expected), not \(found)"
-        case .missingIdentifier:
-            "UTTypeIdentifier is missing"
-        case .invalidIdentifier(let identifier):
-            "'\(identifier)' is not a valid type identifier (letters, digits, '-' and '.'; no '/', ':' or spaces)"
-        case .dynamicIdentifier(let identifier):
-            "'\(identifier)' is a dynamic identifier; dyn.* identifiers cannot be declared"
-        case .duplicateIdentifier(let identifier):
-            "'\(identifier)' is declared more than once"
-        case .conformanceCycle(let cycle):
-            "UTTypeConformsTo forms a cycle: " + cycle.joined(separator: " -> ")
+extension TypeDeclarationError {
+    /// What is wrong with a declaration: a kind, and the details that kind has.
+    ///
+    /// Compare with the static members (`error.problem == .missingIdentifier`,
+    /// `error.problem.kind == .conformanceCycle`); new kinds may be added.
+    public struct Problem: Hashable, Sendable, CustomStringConvertible {
+        /// The kinds of problem.
+        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+
+            /// The file could not be read.
+            public static let unreadable = Kind(rawValue: "unreadable")
+            /// The file is not a property list, or its top level is not a dictionary.
+            public static let notAPropertyList = Kind(rawValue: "not-a-property-list")
+            /// The file declares no types at all.
+            public static let noDeclarations = Kind(rawValue: "no-declarations")
+            /// A value has the wrong property-list type, e.g. a tag that is a number.
+            public static let wrongType = Kind(rawValue: "wrong-type")
+            /// The entry has no `UTTypeIdentifier`.
+            public static let missingIdentifier = Kind(rawValue: "missing-identifier")
+            /// The identifier holds characters identifiers may not hold (`/`, `:`, spaces...).
+            public static let invalidIdentifier = Kind(rawValue: "invalid-identifier")
+            /// A `dyn.*` identifier was declared: dynamic identifiers are never declared.
+            public static let dynamicIdentifier = Kind(rawValue: "dynamic-identifier")
+            /// The same identifier is declared twice with the same kind in one set of declarations.
+            public static let duplicateIdentifier = Kind(rawValue: "duplicate-identifier")
+            /// Following `UTTypeConformsTo` leads back to the type.
+            public static let conformanceCycle = Kind(rawValue: "conformance-cycle")
+            /// A parent that no declaration in force declares, where every parent must be declared.
+            public static let undeclaredParent = Kind(rawValue: "undeclared-parent")
+        }
+
+        public let kind: Kind
+        /// The system's reason, for `.unreadable` files.
+        public let errno: Errno?
+        /// The identifier at fault, for `.invalidIdentifier`, `.dynamicIdentifier`, `.duplicateIdentifier`
+        /// and `.undeclaredParent`.
+        public let identifier: String?
+        /// For `.wrongType`: the key, what it must be, and what it is.
+        public let key: String?
+        public let expected: String?
+        public let found: String?
+        /// For `.conformanceCycle`: the cycle, its first type repeated at its end.
+        public let cycle: [String]?
+        /// Further detail: the parser's message for `.notAPropertyList`, the reason for an `.unreadable`
+        /// file that is not a system error.
+        public let detail: String?
+
+        private init(_ kind: Kind, errno: Errno? = nil, identifier: String? = nil, key: String? = nil,
+                     expected: String? = nil, found: String? = nil, cycle: [String]? = nil, detail: String? = nil) {
+            self.kind = kind
+            self.errno = errno
+            self.identifier = identifier
+            self.key = key
+            self.expected = expected
+            self.found = found
+            self.cycle = cycle
+            self.detail = detail
+        }
+
+        /// The file could not be read, for the system's reason.
+        public static func unreadable(_ errno: Errno) -> Problem { Problem(.unreadable, errno: errno) }
+        /// The file could not be read (too large, not a regular file ...).
+        public static func unreadable(_ reason: String) -> Problem { Problem(.unreadable, detail: reason) }
+        public static func notAPropertyList(_ reason: String) -> Problem { Problem(.notAPropertyList, detail: reason) }
+        public static let noDeclarations = Problem(.noDeclarations)
+        public static func wrongType(key: String, expected: String, found: String) -> Problem {
+            Problem(.wrongType, key: key, expected: expected, found: found)
+        }
+        public static let missingIdentifier = Problem(.missingIdentifier)
+        public static func invalidIdentifier(_ identifier: String) -> Problem { Problem(.invalidIdentifier, identifier: identifier) }
+        public static func dynamicIdentifier(_ identifier: String) -> Problem { Problem(.dynamicIdentifier, identifier: identifier) }
+        public static func duplicateIdentifier(_ identifier: String) -> Problem { Problem(.duplicateIdentifier, identifier: identifier) }
+        public static func conformanceCycle(_ cycle: [String]) -> Problem { Problem(.conformanceCycle, cycle: cycle) }
+        public static func undeclaredParent(_ identifier: String) -> Problem { Problem(.undeclaredParent, identifier: identifier) }
+
+        public var description: String {
+            switch kind {
+            case .unreadable:
+                "cannot read the file: \(errno?.description ?? detail ?? "unknown reason")"
+            case .notAPropertyList:
+                "not a property list with a dictionary at its top: \(detail ?? "")"
+            case .noDeclarations:
+                "declares no types (no UTExportedTypeDeclarations or UTImportedTypeDeclarations)"
+            case .wrongType:
+                "\(key ?? "a value") must be \(expected ?? "another type"), not \(found ?? "what it is")"
+            case .missingIdentifier:
+                "UTTypeIdentifier is missing"
+            case .invalidIdentifier:
+                "'\(identifier ?? "")' is not a valid type identifier (letters, digits, '-' and '.'; no '/', ':' or spaces)"
+            case .dynamicIdentifier:
+                "'\(identifier ?? "")' is a dynamic identifier; dyn.* identifiers cannot be declared"
+            case .duplicateIdentifier:
+                "'\(identifier ?? "")' is declared more than once"
+            case .conformanceCycle:
+                "UTTypeConformsTo forms a cycle: " + (cycle ?? []).joined(separator: " -> ")
+            case .undeclaredParent:
+                "UTTypeConformsTo names '\(identifier ?? "")', which no file declares"
+            default:
+                kind.rawValue
+            }
         }
     }
 }

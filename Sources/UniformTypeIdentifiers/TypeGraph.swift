@@ -1,9 +1,9 @@
 /// Graph algorithms over the conformance hierarchy, shared by the compiler and the run-time overlay.
-enum TypeGraph {
+package enum TypeGraph {
     /// Every node's ancestors, depth-first in declaration order, each once.
     ///
     /// - Throws: `.conformanceCycle` for the first cycle met, naming its members in order.
-    static func ancestors(parents: [[Int]], names: [String], sources: [String?]) throws(TypeDeclarationError) -> [[Int]] {
+    package static func ancestors(parents: [[Int]], names: [String], sources: [String?]) throws(TypeDeclarationError) -> [[Int]] {
         var result = [[Int]?](repeating: nil, count: parents.count)
         var onPath = [Bool](repeating: false, count: parents.count)
         var path: [Int] = []
@@ -36,7 +36,7 @@ enum TypeGraph {
 
     /// Orders the types claiming one tag, best first: public types, then exported declarations,
     /// then the given order (the database's declaration order). The sort is stable.
-    static func preferenceOrder<T>(_ candidates: [T], traits: (T) -> (isPublic: Bool, isExported: Bool)) -> [T] {
+    package static func preferenceOrder<T>(_ candidates: [T], traits: (T) -> (isPublic: Bool, isExported: Bool)) -> [T] {
         candidates.enumerated().sorted { lhs, rhs in
             let left = traits(lhs.element), right = traits(rhs.element)
             if left.isPublic != right.isPublic { return left.isPublic }

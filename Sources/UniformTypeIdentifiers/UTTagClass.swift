@@ -19,5 +19,5 @@ public struct UTTagClass: RawRepresentable, Hashable, Sendable, Codable, CustomS
     public var description: String { rawValue }
 
     /// The raw value folded for comparison: tag classes, like identifiers, compare case-insensitively.
-    var key: String { rawValue.lowercased() }
+    package var key: String { rawValue.lowercased() }
 }

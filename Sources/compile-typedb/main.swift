@@ -1,39 +1,59 @@
-// Compiles TypeDB/*.plist into Sources/CTypeDatabase/typedb.c, the built-in database the library
-// reads in place. Run from the package root: `swift run compile-typedb` (or `--check` to verify
-// that the compiled file is up to date, exit status 1 when it is not).
-import UniformTypeIdentifiers
+// The last step of `python3 TypeDB/tools/make-typedb.py`: compiles a TypeDB directory into the C sources
+// the library builds from. Not meant to be run alone; make-typedb.py runs it on the files it generates.
+//
+//     compile-typedb [--typedb DIR] [--sources DIR] [--check]
+//
+// writes DIR/CTypeDatabase/typedb.c (the declarations) and DIR/CSharedMIMEInfo/sharedmimeinfo.c (TypeDB/mime);
+// `--check` writes nothing and exits 1 when either differs from what it would write.
+import TypeDatabaseCompiler
 #if canImport(Glibc)
 import Glibc
 #endif
-
-let arguments = CommandLine.arguments.dropFirst()
-let check = arguments.contains("--check")
-let root = arguments.first(where: { !$0.hasPrefix("-") }) ?? "."
-let output = root + "/Sources/CTypeDatabase/typedb.c"
 
 func printError(_ message: String) {
     let line = "compile-typedb: \(message)\n"
     _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
 }
 
-func fail(_ message: String) -> Never {
-    printError(message)
-    exit(2)
+var typeDB = "TypeDB"
+var sources = "Sources"
+var check = false
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--check": check = true
+    case "--typedb", "--sources":
+        guard let value = arguments.popFirst() else {
+            printError("\(argument) needs a directory")
+            exit(64)
+        }
+        if argument == "--typedb" { typeDB = value } else { sources = value }
+    default:
+        printError("unknown argument '\(argument)'; usage: compile-typedb [--typedb DIR] [--sources DIR] [--check]")
+        exit(64)
+    }
 }
 
 do {
-    let source = try TypeDBCompiler.cSource(typeDB: root + "/TypeDB")
-    if check {
-        let existing = try TypeDBCompiler.read(output)
-        if existing != source {
-            printError("\(output) is out of date; run `swift run compile-typedb`")
-            exit(1)
+    let outputs = [
+        (sources + "/CTypeDatabase/typedb.c", CSource.typeDatabase(try TypeDBDirectory.compiledDatabase(in: typeDB))),
+        (sources + "/CSharedMIMEInfo/sharedmimeinfo.c", CSource.sharedMIMEInfo(try TypeDBDirectory.mimeData(in: typeDB))),
+    ]
+    var current = true
+    for (path, text) in outputs {
+        if check {
+            let existing = try? TypeDBDirectory.read(path)
+            if existing != text {
+                printError("\(path) is out of date; run `python3 TypeDB/tools/make-typedb.py`")
+                current = false
+            }
+        } else {
+            try TypeDBDirectory.write(text, to: path)
+            print("wrote \(path)")
         }
-        print("\(output) is up to date")
-    } else {
-        try TypeDBCompiler.write(source, to: output)
-        print("wrote \(output)")
     }
+    exit(current ? 0 : 1)
 } catch {
-    fail(String(describing: error))
+    printError(String(describing: error))
+    exit(2)
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FileIdentification
+import SystemPackage
 import UniformTypeIdentifiers
 #if canImport(Glibc)
 import Glibc
@@ -84,18 +85,19 @@ extension UTI {
             let options = ClassificationOptions(includeHidden: includeHidden, maxDepth: maxDepth, oneFileSystem: oneFileSystem,
                                                 exclude: exclude, sorted: sorted)
             let classification: Classification
-            var listDescriptor: Int32 = -1
+            var list: FileDescriptor?
             if let filesFrom {
-                listDescriptor = filesFrom == "-" ? STDIN_FILENO : open(filesFrom, O_RDONLY | O_CLOEXEC)
-                guard listDescriptor >= 0 else {
-                    Terminal.error("\(filesFrom): \(String(cString: strerror(errno)))")
+                do {
+                    list = filesFrom == "-" ? .standardInput : try FileDescriptor.open(FilePath(filesFrom), .readOnly, options: [.closeOnExec])
+                } catch {
+                    Terminal.error("\(filesFrom): \(error)")
                     throw ExitCode(2)
                 }
-                classification = identifier.classify(pathsFrom: listDescriptor, nulSeparated: nulSeparated, options: options)
+                classification = identifier.classify(pathsFrom: list ?? .standardInput, nulSeparated: nulSeparated, options: options)
             } else {
                 classification = identifier.classify(directories: directories.map(RawArguments.path(for:)), options: options)
             }
-            defer { if listDescriptor > STDIN_FILENO { close(listDescriptor) } }
+            defer { if let list, list != .standardInput { try? list.close() } }
 
             var output = StandardOutput()
             var progress = Progress()

@@ -53,28 +53,30 @@ extension UTI {
         }
 
         func run() throws {
-            // A write past RLIMIT_FSIZE must fail with EFBIG, not kill the process halfway.
-            signal(SIGXFSZ, SIG_IGN)
-            let (registry, apps) = try registryOptions.loadedRegistry()
-            let defaults = try reporting { try registry.defaults() }
-            if let target, !apps.contains(where: { $0.bundleIdentifier == target }) {
+            let router: DocumentRouter
+            do {
+                router = try DocumentRouter(registry: registryOptions.registry)
+            } catch {
+                Terminal.error(error.description)
+                throw ExitCode(2)
+            }
+            if let target, !router.isRegistered(target) {
                 Terminal.error("'\(target)' is not registered")
                 throw ExitCode(2)
             }
-            var router = Router(registry: registry, apps: apps, defaults: defaults, target: target, role: role?.role,
-                                move: move, inPlace: inPlace, name: name, json: json)
-            let identifier = FileIdentifier()
+            let options = DocumentRouter.Options(target: target, role: role?.role, move: move, inPlace: inPlace)
+            var report = RouteReport(json: json)
             if recursive {
-                let classification = identifier.classify(directories: paths.map(RawArguments.path(for:)), options: .init(sorted: true))
+                let classification = router.identifier.classify(directories: paths.map(RawArguments.path(for:)), options: .init(sorted: true))
                 classification.forEachBatch { batch in
                     for entry in batch {
                         switch entry.result {
                         case .success(let identification) where identification.fileSize != nil && identification.evidence.rule != .fileSystem:
-                            router.route(entry.path, identification)
+                            report.add(Result { () throws(RoutingError) in try router.route(entry.path, identifiedAs: identification, options: options) })
                         case .success:
                             continue
                         case .failure(let error):
-                            router.fail(entry.path.escaped, error.message, status: 1)
+                            report.add(.failure(RoutingError(path: entry.path.escaped, type: nil, reason: .identification(error))))
                         }
                     }
                     return true
@@ -82,119 +84,55 @@ extension UTI {
             } else {
                 for argument in paths {
                     if argument == "-" {
-                        router.routeStandardInput(identifier)
+                        let data = StandardInput.read()
+                        report.add(Result { () throws(RoutingError) in try router.route(data: data, named: name ?? "-", options: options) })
                         continue
                     }
                     let path = RawArguments.path(for: argument)
-                    do {
-                        router.route(path, try identifier.identify(fileAt: path))
-                    } catch {
-                        router.fail(path.escaped, error.message, status: 1)
-                    }
+                    report.add(Result { () throws(RoutingError) in try router.route(fileAt: path, as: name, options: options) })
                 }
             }
-            router.finish()
-            if router.status != 0 { throw ExitCode(router.status) }
+            report.finish()
+            if report.status != 0 { throw ExitCode(report.status) }
         }
     }
 }
 
-/// Chooses handlers and delivers, printing one line (or JSON object) per file, and a summary per app
-/// for a recursive route.
-struct Router {
-    let registry: Registry
-    let apps: [Registry.RegisteredApp]
-    let defaults: [Registry.DefaultHandler]
-    let target: String?
-    let role: AppManifest.DocumentType.Role?
-    let move: Bool
-    let inPlace: Bool
-    let name: String?
+/// Prints one line (or JSON object) per routed file, and a summary per app for several files; keeps the
+/// exit status: 3 when a file had no handler, 1 on any other error (which outranks 3).
+struct RouteReport {
     let json: Bool
     var status: Int32 = 0
     var delivered: [String: (files: Int, bytes: Int)] = [:]
 
-    /// The handler for a type, or nil after reporting why there is none (exit status 3).
-    private mutating func handler(for type: UTType, shown: String) -> Registry.RegisteredApp? {
-        let candidates = HandlerChoice.candidates(for: type, apps: apps, defaults: defaults, role: role)
-        if let target {
-            if let chosen = candidates.first(where: { $0.bundleIdentifier == target }) { return chosen.app }
-            fail(shown, "\(target) does not open \(type.identifier); nothing delivered", status: 3, type: type)
-            return nil
-        }
-        guard let best = candidates.first else {
-            fail(shown, "no registered app opens \(type.identifier); nothing delivered", status: 3, type: type)
-            return nil
-        }
-        return best.app
-    }
-
-    mutating func route(_ path: RawFilePath, _ identification: Identification) {
-        let shown = path.escaped
-        guard let app = handler(for: identification.type, shown: shown) else { return }
-        if inPlace {
-            guard app.manifest.supportsOpeningDocumentsInPlace else {
-                fail(shown, "\(app.bundleIdentifier) does not open documents in place (LSSupportsOpeningDocumentsInPlace); nothing handed over", status: 3, type: identification.type)
-                return
+    mutating func add(_ result: Result<DocumentRouter.Outcome, RoutingError>) {
+        switch result {
+        case .success(let outcome):
+            delivered[outcome.handler, default: (0, 0)].files += 1
+            delivered[outcome.handler, default: (0, 0)].bytes += outcome.size ?? 0
+            if json {
+                print(JSONValue.object([
+                    ("path", .string(outcome.source)), ("identifier", .string(outcome.type.identifier)), ("handler", .string(outcome.handler)),
+                    ("delivered", .string(outcome.location)), ("inPlace", .boolean(outcome.disposition == .inPlace)),
+                    ("moved", .boolean(outcome.disposition == .moved)), ("error", .null),
+                ]).rendered)
+            } else {
+                print("\(outcome.source) -> \(outcome.handler): \(outcome.location)\(outcome.disposition == .inPlace ? " (in place)" : "")")
             }
-            report(shown, identification.type, app.bundleIdentifier, location: absolute(shown), copied: false, size: identification.fileSize)
-            return
+        case .failure(let error):
+            Terminal.error(error.description)
+            if json {
+                print(JSONValue.object([("path", .string(error.path)), ("identifier", JSONValue(error.type?.identifier)), ("handler", .null),
+                                        ("delivered", .null), ("error", .string(error.message))]).rendered)
+            }
+            let noHandler: [RoutingError.Reason.Kind] = [.noHandler, .targetDoesNotOpen, .notOpenedInPlace]
+            // A missing handler (3) gives way to any other error (1).
+            if noHandler.contains(error.reason.kind) {
+                if status == 0 { status = 3 }
+            } else {
+                status = 1
+            }
         }
-        do {
-            let delivery = try Inbox(registry: registry, bundleIdentifier: app.bundleIdentifier).deliver(path, as: name, move: move)
-            report(shown, identification.type, app.bundleIdentifier, location: delivery.path, copied: true, size: identification.fileSize)
-        } catch {
-            fail(shown, error.description, status: 1, type: identification.type)
-        }
-    }
-
-    mutating func routeStandardInput(_ identifier: FileIdentifier) {
-        let data = StandardInput.read()
-        guard let name else { return }
-        let identification: Identification
-        do {
-            identification = try identifier.identify(data: data, filename: name)
-        } catch {
-            fail("-", error.message, status: 1)
-            return
-        }
-        guard let app = handler(for: identification.type, shown: "-") else { return }
-        do {
-            let delivery = try Inbox(registry: registry, bundleIdentifier: app.bundleIdentifier).deliver(contents: data, as: name)
-            report("-", identification.type, app.bundleIdentifier, location: delivery.path, copied: true, size: data.count)
-        } catch {
-            fail("-", error.description, status: 1)
-        }
-    }
-
-    mutating func fail(_ path: String, _ message: String, status: Int32, type: UTType? = nil) {
-        Terminal.error("\(path): \(message)")
-        if json {
-            print(JSONValue.object([("path", .string(path)), ("identifier", JSONValue(type?.identifier)), ("handler", .null),
-                                    ("delivered", .null), ("error", .string(message))]).rendered)
-        }
-        // A missing handler (3) gives way to any other error (1).
-        if self.status == 0 || status == 1 { self.status = status }
-    }
-
-    private mutating func report(_ path: String, _ type: UTType, _ handler: String, location: String, copied: Bool, size: Int?) {
-        delivered[handler, default: (0, 0)].files += 1
-        delivered[handler, default: (0, 0)].bytes += size ?? 0
-        if json {
-            print(JSONValue.object([
-                ("path", .string(path)), ("identifier", .string(type.identifier)), ("handler", .string(handler)),
-                ("delivered", .string(location)), ("inPlace", .boolean(!copied)), ("moved", .boolean(move && copied)), ("error", .null),
-            ]).rendered)
-        } else {
-            print("\(path) -> \(handler): \(location)\(copied ? "" : " (in place)")")
-        }
-    }
-
-    private func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        guard let directory = getcwd(nil, 0) else { return path }
-        defer { free(directory) }
-        return String(cString: directory) + "/" + path
     }
 
     func finish() {

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import Testing
 import UniformTypeIdentifiers
 @testable import FileIdentification
@@ -88,10 +89,10 @@ struct ClassificationTests {
         _ = list.utf8CString.withUnsafeBytes { write(pipe[1], $0.baseAddress, $0.count - 1) }
         close(pipe[1])
         defer { close(pipe[0]) }
-        let entries = all(identifier.classify(pathsFrom: pipe[0], nulSeparated: false, options: .init(sorted: true)))
+        let entries = all(identifier.classify(pathsFrom: FileDescriptor(rawValue: pipe[0]), nulSeparated: false, options: .init(sorted: true)))
         #expect(entries.count == 3)
         #expect(entries[0].identification?.type == .png)
-        #expect(entries[1].error?.reason == .system(ENOENT))
+        #expect(entries[1].error?.reason == .system(.noSuchFileOrDirectory))
         #expect(entries[2].identification?.type.identifier == "net.daringfireball.markdown")
     }
 

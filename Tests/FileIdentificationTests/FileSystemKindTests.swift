@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import Testing
 import UniformTypeIdentifiers
 @testable import FileIdentification
@@ -86,7 +87,7 @@ struct FileSystemKindTests {
 
     @Test func missingFile() throws {
         let error = try #require(throws: IdentificationError.self) { try identifier.identify(fileAt: "/nonexistent/file.txt") }
-        #expect(error.reason == .system(ENOENT))
+        #expect(error.reason == .system(.noSuchFileOrDirectory))
         #expect(error.description == "/nonexistent/file.txt: No such file or directory")
     }
 
@@ -96,7 +97,7 @@ struct FileSystemKindTests {
         let path = try scratch.write("secret", to: "secret.txt")
         chmod(path, 0)
         let error = try #require(throws: IdentificationError.self) { try identifier.identify(fileAt: path) }
-        #expect(error.reason == .system(EACCES))
+        #expect(error.reason == .system(.permissionDenied))
     }
 
     @Test func emptyFiles() throws {

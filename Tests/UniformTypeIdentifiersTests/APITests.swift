@@ -41,7 +41,7 @@ struct APITests {
         #expect(dynamic.isDynamic && !dynamic.isDeclared && !dynamic.isPublic)
     }
 
-    @Test(.enabled(if: Reference.isAvailable)) func descriptionsAreInheritedDepthFirst() throws {
+    @Test func descriptionsAreInheritedDepthFirst() throws {
         #expect(UTType.jpeg.localizedDescription == "JPEG image")
         // Apple declares some types without a description; they take their first supertype's, depth-first.
         let rows = try Reference.table("apple-system-types.tsv")

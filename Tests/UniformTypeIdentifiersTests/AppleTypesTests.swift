@@ -1,7 +1,7 @@
 import Testing
 import UniformTypeIdentifiers
 
-@Suite("Apple's system types", .enabled(if: Reference.isAvailable))
+@Suite("Apple's system types")
 struct AppleTypesTests {
     @Test("all 964 Apple types are declared with their conformance, tags and description")
     func everyAppleType() throws {

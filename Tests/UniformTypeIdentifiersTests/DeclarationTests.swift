@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SystemPackage
 import UniformTypeIdentifiers
 
 @Suite("Declarations")
@@ -47,10 +48,8 @@ struct DeclarationTests {
             entry("com.example.cycle-c", conformsTo: ["com.example.cycle-a"]),
         ])
         let (error, path) = try refusal(plist)
-        guard case .conformanceCycle(let cycle) = error.problem else {
-            Issue.record("expected a cycle, got \(error)")
-            return
-        }
+        #expect(error.problem.kind == .conformanceCycle)
+        let cycle = try #require(error.problem.cycle, "expected a cycle, got \(error)")
         #expect(cycle.count == 4 && cycle.first == cycle.last)
         #expect(Set(cycle) == ["com.example.cycle-a", "com.example.cycle-b", "com.example.cycle-c"])
         #expect(error.file == path)
@@ -63,18 +62,12 @@ struct DeclarationTests {
             entry("com.example.loop", conformsTo: ["public.jpeg"]),
         ])
         let (error, _) = try refusal(plist)
-        guard case .conformanceCycle = error.problem else {
-            Issue.record("expected a cycle, got \(error)")
-            return
-        }
+        #expect(error.problem.kind == .conformanceCycle, "expected a cycle, got \(error)")
     }
 
     @Test func notAPropertyList() throws {
         let (error, path) = try refusal("this is not a plist")
-        guard case .notAPropertyList = error.problem else {
-            Issue.record("expected notAPropertyList, got \(error)")
-            return
-        }
+        #expect(error.problem.kind == .notAPropertyList, "expected notAPropertyList, got \(error)")
         #expect(error.description.hasPrefix(path))
     }
 
@@ -82,7 +75,8 @@ struct DeclarationTests {
         let error = try #require(throws: TypeDeclarationError.self) {
             try TypeDatabase().registerDeclarations(contentsOfFile: "/nonexistent/uti/types.plist")
         }
-        #expect(error.problem == .unreadable("No such file or directory"))
+        #expect(error.problem == .unreadable(.noSuchFileOrDirectory))
+        #expect(error.description == "/nonexistent/uti/types.plist: cannot read the file: No such file or directory")
     }
 
     @Test func duplicateIdentifierInOneFile() throws {

@@ -3,7 +3,7 @@ import UniformTypeIdentifiers
 
 @Suite("Filename extensions")
 struct PathExtensionTests {
-    @Test("the path-extension vectors of Apple and swift-foundation", .enabled(if: Reference.isAvailable))
+    @Test("the path-extension vectors of Apple and swift-foundation")
     func vectors() throws {
         let apis: Set = [
             "derived", "NSString.pathExtension", "URL(filePath:).pathExtension",

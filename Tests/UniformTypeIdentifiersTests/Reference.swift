@@ -1,21 +1,21 @@
 import Foundation
 
-/// The reference data under `../shared/reference` (beside the package), used as test oracles.
+/// Facts about other systems used as test oracles, from the repository: the type database's sources
+/// (`TypeDB/sources`: Apple's types, the UTType constants, libmagic's MIME list, shared-mime-info 2.4 and 2.2)
+/// and the vectors only the tests read (`Tests/Reference`: dyn.* identifiers, path extensions). Each
+/// directory's README says where the files came from.
 enum Reference {
     static let packageRoot: URL = URL(filePath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let directory = packageRoot.deletingLastPathComponent().appending(path: "shared/reference")
-    static let isAvailable: Bool = {
-        let available = FileManager.default.fileExists(atPath: directory.appending(path: "apple-system-types.tsv").path)
-        if !available {
-            print("notice: \(directory.path) is absent; the tests that compare with Apple's and freedesktop's data are skipped")
-        }
-        return available
-    }()
+    static let directory = packageRoot.appending(path: "TypeDB/sources")
+    static let vectors = packageRoot.appending(path: "Tests/Reference")
 
-    /// The rows of a tab-separated file with a header, as dictionaries.
+    /// The rows of a tab-separated file with a header, as dictionaries: a file of `TypeDB/sources`, or of
+    /// `Tests/Reference` when it is there.
     static func table(_ name: String) throws -> [[String: String]] {
-        let text = try String(contentsOf: directory.appending(path: name), encoding: .utf8)
+        let inVectors = vectors.appending(path: name)
+        let url = FileManager.default.fileExists(atPath: inVectors.path) ? inVectors : directory.appending(path: name)
+        let text = try String(contentsOf: url, encoding: .utf8)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         guard !lines.isEmpty else { return [] }
         let header = lines.removeFirst().split(separator: "\t", omittingEmptySubsequences: false).map(String.init)

@@ -1,34 +1,41 @@
 #!/usr/bin/env python3
-"""Build uti's built-in type database (TypeDB/*.plist) from public reference data.
+"""Regenerate uti's built-in type database from the sources in the repository, or check that it is current.
 
-    python3 TypeDB/tools/make-typedb.py [SHARED_REFERENCE_DIR] [--out TYPEDB_DIR]
+    python3 TypeDB/tools/make-typedb.py            # writes everything below
+    python3 TypeDB/tools/make-typedb.py --check    # writes nothing; exit status 1 when a checked-in file differs
+    python3 TypeDB/tools/make-typedb.py --verbose  # also prints every mapping decision
 
-Inputs (read only; the reference directory defaults to <repo>/../shared/reference):
+Inputs, all under TypeDB/sources/ (where each comes from: TypeDB/sources/README.md):
   apple-system-types.tsv              964 Apple types: identifier, conformance, extensions, MIME types
   uttype-constants.tsv                Apple's UTType constants (3 newer ones are not in the TSV)
-  freedesktop.org-2.4.xml.in          shared-mime-info 2.4: MIME types, globs, aliases, sub-class-of
-  /usr/share/mime/packages/freedesktop.org.xml
-                                      the system's shared-mime-info (2.2); types only found there are added
+  freedesktop.org-2.4.xml.in          shared-mime-info 2.4: MIME types, globs, aliases, sub-class-of, magic
+  freedesktop.org-2.2.xml             shared-mime-info 2.2 as Debian 12 installs it; types only found there are added
   libmagic-5.44-all-mimes.txt         every MIME string libmagic 5.44 can answer
   libmagic-5.44-mimes.tsv             ... with the Magdir file (a family hint) and the extensions it saw
   libmagic-5.44-builtin-mimes.tsv     ... the ones only libmagic's C code emits (inode/*, CDF, ...)
+  tika-mimetypes.xml                  Apache Tika's MIME database
+  curated/*.toml                      the decisions of this project: identifiers, parents, equivalences, families
+  curated/declarations.plist          types of our own that no source names
 
-Tool: update-mime-database (package shared-mime-info) compiles the 2.4 source into TypeDB/mime.
-
-Output: one XML property list per family, Apple's Info.plist schema
-(UTExportedTypeDeclarations / UTImportedTypeDeclarations), plus a printed summary; and TypeDB/mime,
-shared-mime-info 2.4 compiled (magic, types, aliases, globs2, XMLnamespaces, version) for identification.
-The same inputs always give byte-identical files.
+Outputs (generated; never edit them by hand):
+  TypeDB/*.plist                      one XML property list per family, Apple's Info.plist schema
+                                      (UTExportedTypeDeclarations / UTImportedTypeDeclarations)
+  TypeDB/apache-tika.xml              what Tika says that Linux vocabularies lack (tika_import.py)
+  TypeDB/mime/                        shared-mime-info 2.4 plus Tika's own types, compiled (sharedmimeinfo.py)
+  Sources/CTypeDatabase/typedb.c      the declarations compiled for the library (`swift run compile-typedb`)
+  Sources/CSharedMIMEInfo/sharedmimeinfo.c
+                                      TypeDB/mime as C byte arrays, for the BuiltInSharedMIMEInfo trait
+The same inputs always give byte-identical files, on any machine (nothing is read from the system).
 
 The steps, in order (each is a function below):
   1. Apple types, unchanged: identifiers, conformance, tags in Apple's order.
   2. freedesktop types are mapped onto a type: the Apple type declaring the MIME type (or an alias),
-     else a curated identifier (CURATED_IDENTIFIERS), else a mechanical `uti.mime.<type>.<subtype>`.
+     else a curated identifier (curated/identifiers.toml), else a mechanical `uti.mime.<type>.<subtype>`.
      Their MIME types, aliases and simple `*.ext` globs become tags.
   3. Conformance for every type we add: freedesktop's sub-class-of, curated parents, then the kind
      (image/audio/movie/font/text/script/archive/...) read from the media type, icon and comment.
   4. libmagic's MIME strings: each lands on exactly one type (alias, x-/no-x- variant,
-     LIBMAGIC_EQUIVALENTS), or gets a new `uti.mime.*` type whose kind comes from its Magdir file.
+     curated equivalences), or gets a new `uti.mime.*` type whose kind comes from its Magdir file.
   5. Families (which file a type goes into), then the tag-preference check against Apple's data.
   6. Validation (identifiers, parents declared, no cycles, everything rooted at public.item), write.
 """
@@ -36,6 +43,7 @@ The steps, in order (each is a function below):
 import argparse
 import collections
 import csv
+import filecmp
 import os
 import plistlib
 import re
@@ -43,298 +51,58 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sharedmimeinfo  # noqa: E402
+import tika_import  # noqa: E402
+
+TOOLS = os.path.dirname(os.path.abspath(__file__))
+REPOSITORY = os.path.dirname(os.path.dirname(TOOLS))
+SOURCES = os.path.join(REPOSITORY, "TypeDB", "sources")
+
 # --------------------------------------------------------------------------------------------------
-# Curated tables. Everything a person decided by hand lives here; the rest is mechanical.
+# Curated tables: everything a person decided lives in TypeDB/sources/curated/; the rest is mechanical.
 # --------------------------------------------------------------------------------------------------
 
-# freedesktop MIME type -> identifier. Used before the automatic mapping. Three kinds of entries:
-#   * Apple types whose MIME tag differs from freedesktop's (text/x-csrc vs Apple's untagged public.c-source);
-#   * Apple types the TSV lists without tags (public.avif, public.named-pipe, ...);
-#   * identifiers other vendors declare and apps use (org.matroska.mkv, com.rarlab.rar-archive, ...),
-#     and Apple identifiers newer than the TSV (public.jpeg-xl, com.adobe.raw-image, public.iso-image).
-CURATED_IDENTIFIERS = {
-    # 3D formats Apple declares without MIME types
-    "model/stl": "public.standard-tesselated-geometry-format",
-    "model/obj": "public.geometry-definition-format",
-    # source code and scripts Apple declares without MIME types
-    "text/x-csrc": "public.c-source",
-    "text/x-chdr": "public.c-header",
-    "text/x-c++src": "public.c-plus-plus-source",
-    "text/x-c++hdr": "public.c-plus-plus-header",
-    "text/x-objcsrc": "public.objective-c-source",
-    "text/x-objc++src": "public.objective-c-plus-plus-source",
-    "text/x-java": "com.sun.java-source",
-    "text/x-python": "public.python-script",
-    "application/x-perl": "public.perl-script",
-    "application/x-ruby": "public.ruby-script",
-    "application/x-php": "public.php-script",
-    "text/x-shellscript": "public.shell-script",
-    "text/x-csh": "public.csh-script",
-    "text/x-asm": "public.assembly-source",
-    "text/x-fortran": "public.fortran-source",
-    "text/x-pascal": "public.pascal-source",
-    "text/x-adasrc": "public.ada-source",
-    "text/x-patch": "public.patch-file",
-    "text/x-makefile": "public.make-source",
-    "text/x-log": "com.apple.log",
-    # binaries
-    "application/x-executable": "public.unix-executable",
-    "application/x-object": "public.object-code",
-    "application/x-java": "com.sun.java-class",
-    "application/x-class-file": "com.sun.java-class",
-    # archives
-    "application/x-xar": "com.apple.xar-archive",
-    "application/x-cpio": "public.cpio-archive",
-    "application/x-compressed-tar": "org.gnu.gnu-zip-tar-archive",
-    "application/x-bzip2-compressed-tar": "public.tar-bzip2-archive",
-    "application/x-xz-compressed-tar": "org.tukaani.tar-xz-archive",
-    "application/vnd.ms-cab-compressed": "com.microsoft.cab",
-    "application/vnd.rar": "com.rarlab.rar-archive",
-    "application/x-apple-diskimage": "com.apple.disk-image-udif",
-    "application/vnd.efi.iso": "public.iso-image",
-    # links
-    "application/x-mswinurl": "com.microsoft.internet-shortcut",
-    # images
-    "image/avif": "public.avif",
-    "image/jxl": "public.jpeg-xl",
-    "image/x-adobe-dng": "com.adobe.raw-image",
-    "image/x-dcraw": "public.camera-raw-image",
-    "image/x-exr": "com.ilm.openexr-image",
-    "image/x-icns": "com.apple.icns",
-    "image/x-sgi": "com.sgi.sgi-image",
-    "image/vnd.fpx": "com.kodak.flashpix-image",
-    "image/x-eps": "com.adobe.encapsulated-postscript",
-    "application/illustrator": "com.adobe.illustrator.ai-image",
-    # audio and video
-    "audio/mp2": "public.mp2",
-    "audio/x-aifc": "public.aifc-audio",
-    "audio/x-m4b": "com.apple.protected-mpeg-4-audio-b",
-    "audio/x-ms-wma": "com.microsoft.windows-media-wma",
-    "audio/x-ms-asx": "com.microsoft.advanced-stream-redirector",  # automatic rule picks .wmx
-    "video/mp2t": "public.mpeg-2-transport-stream",
-    "video/dv": "public.dv-movie",
-    "video/x-flic": "public.flc-animation",
-    "video/matroska": "org.matroska.mkv",
-    "audio/matroska": "org.matroska.mka",
-    "audio/ogg": "org.xiph.ogg-audio",
-    "video/ogg": "org.xiph.ogg-video",
-    "audio/x-opus+ogg": "org.xiph.opus",
-    # fonts
-    "font/collection": "public.truetype-collection-font",
-    "application/x-font-type1": "com.adobe.postscript-font",
-    # text
-    "text/markdown": "net.daringfireball.markdown",
-    "application/typescript": "com.microsoft.typescript",
-    # security
-    "application/pkix-cert": "public.x509-certificate",
-    # misc
-    "application/x-bittorrent": "org.bittorrent.torrent",
-    "application/vnd.iccprofile": "com.apple.colorsync-profile",
-    # file-system objects (freedesktop's inode/* and libmagic's)
-    "inode/directory": "public.folder",
-    "inode/symlink": "public.symlink",
-    "inode/mount-point": "public.volume",
-    "inode/fifo": "public.named-pipe",
-    "inode/socket": "public.socket",
-    "inode/chardevice": "public.character-special",
-    "inode/blockdevice": "public.block-special",
-}
 
-# Parents for identifiers we add by hand (besides what freedesktop's sub-class-of gives).
-CURATED_PARENTS = {
-    "com.apple.disk-image-udif": ["public.disk-image", "public.data"],
-    "public.iso-image": ["public.disk-image", "public.data"],
-    "com.rarlab.rar-archive": ["public.data", "public.archive"],
-    "org.matroska.mkv": ["public.movie"],
-    "org.matroska.mka": ["public.audio"],
-    "org.xiph.ogg-audio": ["public.audio"],
-    "org.xiph.ogg-video": ["public.movie"],
-    "org.xiph.opus": ["org.xiph.ogg-audio"],
-    "net.daringfireball.markdown": ["public.plain-text"],
-    "com.microsoft.typescript": ["public.script"],
-    "public.jpeg-xl": ["public.image"],
-    "com.adobe.raw-image": ["public.camera-raw-image"],
-    "org.bittorrent.torrent": ["public.data"],
-    "com.apple.linkpresentation.metadata": ["public.data"],
-    "uti.mime.message.rfc822": ["public.email-message"],
-    "uti.mime.application.x-sharedlib": ["public.elf-binary"],
-    "uti.mime.application.x-ms-shortcut": ["com.apple.resolvable"],
-    "uti.mime.application.vnd.efi.img": ["public.disk-image"],
-    "uti.mime.application.x-zerosize": ["public.data"],
-    "uti.mime.application.x-partial-download": ["public.data"],
-    "uti.mime.application.x-coff": ["public.object-code"],
-    "uti.mime.application.wasm": ["public.data", "public.executable"],
-    "uti.mime.application.x-ole-storage": ["public.data"],                  # a container, not a document
-    "uti.mime.application.ogg": ["public.audiovisual-content"],             # containers: audio or video
-    "uti.mime.application.x-matroska": ["public.audiovisual-content"],
-    "uti.mime.application.annodex": ["public.audiovisual-content"],
-    "uti.mime.text.x-devicetree-binary": ["public.data"],                   # text/ in name only
-    "uti.mime.application.x-troff-man-compressed": ["public.data"],
-    # libmagic-only types: these replace the kind libmagic's Magdir file and media type suggest
-    "uti.mime.application.x-pie-executable": ["public.elf-binary", "public.unix-executable"],
-    "uti.mime.application.vnd.ms-office": ["uti.mime.application.x-ole-storage"],
-    "uti.mime.application.encrypted": ["uti.mime.application.x-ole-storage"],
-    "uti.mime.application.quickbooks": ["uti.mime.application.x-ole-storage"],
-    "uti.mime.application.x-rpt": ["uti.mime.application.x-ole-storage"],
-    "uti.mime.application.vnd.ms-outlook": ["public.data", "public.message"],
-    "uti.mime.application.vnd.gentoo.ebuild": ["public.bash-script"],
-    "uti.mime.application.vnd.gentoo.eclass": ["public.bash-script"],
-    "uti.mime.application.vnd.gentoo.manifest": ["public.plain-text"],
-    "uti.mime.audio.x-xbox-executable": ["public.data", "public.executable"],     # sic: audio/
-    "uti.mime.audio.x-xbox360-executable": ["public.data", "public.executable"],
-}
+def load_curation(directory):
+    def table(name):
+        with open(os.path.join(directory, name + ".toml"), "rb") as f:
+            return tomllib.load(f)
 
-# libmagic Magdir files whose formats live inside a container we already have a type for
-# (used when nothing more precise applies), and those that hold programming languages.
-MAGDIR_CONTAINERS = {
-    "ole2compounddocs": "application/x-ole-storage",
-    "riff": "application/x-riff",
-    "iff": "application/x-iff",
-    "msooxml": "org.openxmlformats.openxml",
-    "sgml": "public.xml",
-}
-MAGDIR_SOURCE_CODE = {"c-lang", "lisp", "forth", "clojure", "algol68", "pascal", "fortran", "java", "lua",
-                      "assembler", "javascript"}
-MAGDIR_SCRIPTS = {"commands", "perl", "python", "ruby", "tcl"}
+    identifiers, parents, libmagic, families, tika = (table(n) for n in ("identifiers", "parents", "libmagic", "families", "tika"))
+    rules = families["rules"]
+    return {
+        "CURATED_IDENTIFIERS": identifiers["freedesktop"],
+        "NEWER_APPLE_TYPES": identifiers["apple"]["newer-types"],
+        "MISSING_APPLE_PARENTS": identifiers["apple"]["missing-parents"],
+        "RENAMED_AFTER_2_2": identifiers["renamed-after-2-2"],
+        "CURATED_PARENTS": parents["parents"],
+        "ICON_KINDS": parents["kinds"]["icons"],
+        "SUFFIX_KINDS": parents["kinds"]["suffixes"],
+        "LIBMAGIC_EQUIVALENTS": libmagic["equivalents"],
+        "MAGDIR_CONTAINERS": libmagic["magdir"]["containers"],
+        "MAGDIR_SOURCE_CODE": set(libmagic["magdir"]["source-code"]),
+        "MAGDIR_SCRIPTS": set(libmagic["magdir"]["scripts"]),
+        "FAMILY_DESCRIPTIONS": families["descriptions"],
+        "FAMILY_OVERRIDES": families["overrides"],
+        "BASE_TYPES": rules["base-types"],
+        "DEVICE_ROOTS": set(rules["device-roots"]),
+        "APPLE_UI_PREFIXES": tuple(rules["apple-ui-prefixes"]),
+        "GAME_PATTERN": re.compile(rules["games-pattern"]),
+        "SCIENCE_PATTERN": re.compile(rules["science-pattern"]),
+        "SECURITY_PATTERN": re.compile(rules["security-pattern"]),
+        "TIKA_NOT_THE_SAME": set(tika["not-the-same"]),
+        "TIKA_IDENTIFIERS": tika["identifiers"],
+        "GENERIC_SUBTYPE_WORDS": set(tika["generic-subtype-words"]),
+    }
 
-# Apple identifiers newer than the TSV (macOS 15 SDK constants in uttype-constants.tsv) that no
-# freedesktop type maps onto; declared so that the UTType constants resolve.
-NEWER_APPLE_TYPES = ["com.apple.linkpresentation.metadata"]
 
-# Identifiers Apple's own declarations conform to but the TSV does not declare. Device types, like
-# the rest of Apple's device tree, are not rooted at public.item.
-MISSING_APPLE_PARENTS = {"com.apple.homebuttonless-device": ["com.apple.device"]}
-
-# libmagic MIME string (lower-case) -> the MIME type of the type it means, when neither the string
-# itself, a freedesktop alias, nor its x-/no-x- twin finds it.
-LIBMAGIC_EQUIVALENTS = {
-    # same format, another name (freedesktop's name on the right)
-    "application/x-empty": "application/x-zerosize",        # libmagic: empty buffer
-    "image/x-sony-tim": "image/x-tim",                      # PlayStation TIM image
-    "application/x-dc-rom": "application/x-dreamcast-rom",  # Sega Dreamcast ROM (2.4 names it)
-    "image/x-qoi": "image/qoi",                             # Quite OK Image
-    "audio/x-hx-aac-adts": "audio/aac",                     # AAC in an ADTS stream
-    "inode/x-empty": "application/x-zerosize",              # libmagic: empty regular file
-    "application/x-coredump": "application/x-core",
-    "application/x-java-applet": "application/x-java",      # "compiled Java class data"
-    "application/x-bytecode.python": "application/x-python-bytecode",
-    "application/cdfv2": "application/x-ole-storage",       # Composite Document File V2
-    "application/vnd.ms-msi": "application/x-msi",
-    "application/vnd.pagemaker": "application/x-pagemaker",
-    "application/x-ace-compressed": "application/x-ace",
-    "application/x-kdelnk": "application/x-desktop",
-    "application/x-ms-thumbnail": "application/vnd.microsoft.windows.thumbnail-cache",
-    "application/x-quark-xpress-3": "application/vnd.quark.quarkxpress",
-    "application/x-tex-tfm": "application/x-font-tex-tfm",
-    "image/x-wpg": "application/x-wpg",
-    "image/x-wordperfect-graphics": "application/x-wpg",
-    "video/x-jng": "image/x-jng",
-    "audio/vnd.dolby.dd-raw": "audio/ac3",                  # raw Dolby Digital is AC-3
-    "text/x-script.python": "text/x-python",
-    "text/x-c++": "text/x-c++src",
-    "text/x-objective-c": "text/x-objcsrc",
-    "text/x-msdos-batch": "application/x-bat",
-    "text/x-lisp": "text/x-common-lisp",
-    "text/x-po": "text/x-gettext-translation",
-    "text/x-m4": "application/x-m4",
-    "text/pgp": "application/pgp-encrypted",                # ASCII-armoured PGP message
-    "image/x-portable-greymap": "image/x-portable-graymap",
-    "image/x-x3f": "image/x-sigma-x3f",
-    "audio/mid": "audio/midi",                              # RIFF-wrapped MIDI (RMID)
-    "audio/x-hx-aac-adts": "audio/aac",
-    "audio/x-hx-aac-adif": "audio/aac",
-    "video/mpeg4-generic": "video/mp4",
-    "application/x-quicktime-player": "video/quicktime",
-    "application/vnd-ms-works": "application/vnd.ms-works",
-    "application/vnd.ms-works-db": "application/vnd.ms-works",
-    "application/vnd.mif": "application/x-mif",
-    "application/vnd.ms-opentype": "font/otf",
-    "application/vnd.stardivision.cal": "application/vnd.stardivision.calc",
-    "application/winhelp": "application/winhlp",
-    "application/x-hdf5": "application/x-hdf",
-    "font/sfnt": "font/ttf",
-    # Apple types that have no MIME tag of their own (an identifier on the right)
-    "application/vnd.fdf": "com.adobe.fdf",
-    "application/x-dfont": "com.apple.truetype-datafork-suitcase-font",
-    "font/x-postscript-pfb": "com.adobe.postscript-pfb-font",
-    "application/x-mach-binary": "com.apple.mach-o-binary",
-    "audio/x-w64": "com.sony.wave64",
-    "audio/x-sfbk": "com.soundblaster.soundfont",
-    "image/x.nifti": "gov.nih.nifti-1",
-    "model/vnd.collada+xml": "org.khronos.collada.digital-asset-exchange",
-}
-
-# Apple types that go into a family other than the one their conformance suggests, because they
-# share a filename extension with a type in that family and Apple prefers the other one.
-FAMILY_OVERRIDES = {
-    "com.apple.installer-package-archive": "apple-platform",   # pkg, mpkg: beside the bundle packages
-    "com.apple.property-list": "apple-platform",               # plist: the four property lists together
-    "com.apple.xml-property-list": "apple-platform",
-    "com.apple.binary-property-list": "apple-platform",
-    "com.apple.ascii-property-list": "apple-platform",
-    "com.apple.application-file": "apple-platform",            # app: beside com.apple.application-bundle
-    "com.apple.pkpass-data": "apple-platform",
-    "com.apple.pkpasses-data": "apple-platform",
-    "com.apple.mobileprovision": "apple-platform",
-    "com.apple.mobileconfig": "apple-platform",
-    "com.apple.provisionprofile": "apple-platform",
-    "com.apple.configprofile": "apple-platform",
-    "uti.mime.application.x-ibm-rom": "executable",           # a PC BIOS ROM, not a game
-    "org.openxmlformats.openxml": "document",                 # abstract parents of the office formats
-    "org.oasis-open.opendocument": "document",
-    "org.nema.dicom": "science",
-    "gov.nih.nifti-1": "science",
-    "ca.mcgill.mni.bic.mnc": "science",
-}
-
-# Abstract types many families conform to; they go into base.plist.
-BASE_TYPES = [
-    "public.item", "public.data", "public.content", "public.composite-content", "public.executable",
-    "public.archive", "public.database", "public.presentation", "public.spreadsheet", "public.message",
-    "public.contact", "public.calendar-event", "public.to-do-item", "public.text",
-    "public.case-insensitive-text", "public.audiovisual-content", "public.3d-content", "public.font",
-    "public.image", "public.audio", "public.movie", "public.video", "public.log", "public.playlist",
-    "public.disk-image", "public.url", "public.bookmark", "public.stored-url",
-]
-
-FAMILY_DESCRIPTIONS = {
-    "base": "abstract public types the others conform to",
-    "apple-platform": "bundles, packages, property lists, and Apple-only system types",
-    "devices": "Apple's device, display and storage-media types (icons, not files)",
-    "filesystem": "directories, volumes, links, pipes, sockets, devices, empty files",
-    "links": "URLs, bookmarks, internet locations and shortcuts",
-    "text": "plain and structured text, markup, data serializations, subtitles",
-    "source-code": "programming languages, scripts, build files",
-    "image": "raster and vector images, camera raw",
-    "audio": "audio files, tracker modules, playlists",
-    "video": "movies and video containers",
-    "font": "fonts",
-    "3d-model": "3D scenes and models",
-    "archive": "archives, compression, disk images, software packages",
-    "document": "office, page-layout and e-book documents",
-    "executable": "programs, libraries, object code, bytecode",
-    "database": "databases",
-    "science": "medical, scientific and geographic data",
-    "mail-and-contacts": "messages, mailboxes, contacts, calendars",
-    "security": "certificates, keys, signatures",
-    "games": "console ROMs, emulator snapshots, game data",
-    "data": "other binary data formats",
-}
-
-GAME_PATTERN = re.compile(
-    r"(-rom$|rom-|atari|commodore|spectrum|nintendo|gameboy|gamecube|wii|sega|saturn|dreamcast|"
-    r"genesis|neo-geo|wonderswan|virtual-boy|pc-engine|chip8|pico8|tic80|lowresnx|thomson|msx|"
-    r"n64|nes-rom|snes|sms-rom|sg1000|gamegear|gba|fds-disk|doom-wad|mame|zmachine|glulx|tads|"
-    r"adrift|t3vm|blorb|syzygy|xbox)")
-SCIENCE_PATTERN = re.compile(
-    r"^(biosig|rinex|chemical)/|^(application|model|text)/.*(dicom|nifti|fits|netcdf|hdf|grib|x-cdf$|"
-    r"matlab-data|spss|numpy|gpx|kml|kmz|/gml\b|geo|garmin|e57|sosi|parquet|x-pdb$)")
-SECURITY_PATTERN = re.compile(r"(pgp|pkcs|pkix|x509|ssh-|keystore|putty|certificate|gpg)")
+globals().update(load_curation(os.path.join(SOURCES, "curated")))
 
 APPLE_TSV = "apple-system-types.tsv"
-SYSTEM_FREEDESKTOP = "/usr/share/mime/packages/freedesktop.org.xml"
 FDO_NS = "{http://www.freedesktop.org/standards/shared-mime-info}"
 IDENTIFIER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]*$")
 SIMPLE_GLOB_RE = re.compile(r"^\*\.([^.*?\[\]]+)$")
@@ -510,35 +278,21 @@ def parse_freedesktop(path):
     return records
 
 
-# Types shared-mime-info renamed after 2.2 without keeping the old name as an alias: the old name
-# becomes an alias of the new type, as if 2.4 had declared it.
-RENAMED_AFTER_2_2 = {
-    "application/x-awk": "text/x-awk",  # 2.3: AWK scripts are text/x-awk (with x-gawk and x-nawk under it)
-}
-
-
-def load_freedesktop(reference, system_path):
-    """2.4 is authoritative; add the system 2.2 types 2.4 knows neither as a type nor as an alias."""
-    newer = parse_freedesktop(os.path.join(reference, "freedesktop.org-2.4.xml.in"))
+def load_freedesktop(sources):
+    """2.4 is authoritative; add the 2.2 types (Debian 12's database) 2.4 knows neither as a type nor as an alias."""
+    newer = parse_freedesktop(os.path.join(sources, "freedesktop.org-2.4.xml.in"))
     for old, new in RENAMED_AFTER_2_2.items():
         newer[new]["aliases"].append(old)
     known = set(newer) | {a.lower() for r in newer.values() for a in r["aliases"]}
     merged = collections.OrderedDict(newer)
     only_system = []
-    system = collections.OrderedDict()
-    if not os.path.exists(system_path):
-        print(f"warning: {system_path} not found; types only the system database has are left out",
-              file=sys.stderr)
-    else:
-        system = parse_freedesktop(system_path)
-        for key, record in system.items():
-            if key not in known:
-                merged[key] = record
-                only_system.append(record["type"])
+    system = parse_freedesktop(os.path.join(sources, "freedesktop.org-2.2.xml"))
+    for key, record in system.items():
+        if key not in known:
+            merged[key] = record
+            only_system.append(record["type"])
     return merged, only_system, system
 
-
-TIKA_SOURCE = os.path.join("sources", "apache-tika.xml")
 
 
 def extension_owner(ext, fdo_owners, apple_owners):
@@ -548,19 +302,6 @@ def extension_owner(ext, fdo_owners, apple_owners):
         return ("freedesktop", fdo[0]) if len(fdo) == 1 else None
     apple = apple_owners.get(ext, [])
     return ("apple", apple[0]) if len(apple) == 1 else None
-
-
-# Tika names whose extensions one existing type claims, but which name another format all the same.
-TIKA_NOT_THE_SAME = {
-    "text/x-expect",            # Expect scripts (*.exp), not Apple's symbol export files
-    "application/vnd.curl.car",  # Curl applets (*.car), not IPLD content-addressed archives
-}
-
-
-# Tika names for Apple types that no extension ties together.
-TIKA_IDENTIFIERS = {
-    "application/x-plist": "com.apple.xml-property-list",  # Tika: "the xml version of x-plist", root <plist>
-}
 
 
 def media_kind(db, kind, owner):
@@ -573,10 +314,6 @@ def media_kind(db, kind, owner):
         if db.conforms_to(decl, parent):
             return media
     return "application"
-
-
-GENERIC_SUBTYPE_WORDS = {"vnd", "document", "file", "data", "format", "main", "xml", "json", "zip", "macroenabled",
-                         "application", "binary", "text", "image", "audio", "video", "font", "raw", "compressed"}
 
 
 def distinctive_words(mime):
@@ -608,19 +345,15 @@ def same_kind(db, record, kind, owner):
     return any(distinctive_words(mime) & distinctive_words(name) for name in owner_names)
 
 
-def load_tika(db, records, typedb_dir):
-    """Apache Tika's names (TypeDB/sources/apache-tika.xml, made by import-tika.py) for what Linux does
+def load_tika(db, records, path):
+    """Apache Tika's names (TypeDB/apache-tika.xml, made by tika_import.py) for what Linux does
     not name. Each becomes, in this order:
       * another name (an alias tag) of the freedesktop type Tika itself says it is;
       * another name of the one existing type that claims every one of its extensions (image/x-raw-sony
         names Sony's ARW, whose *.arw freedesktop calls image/x-sony-arw; text/x-swift names Apple's
         public.swift-source, which has no MIME type);
       * else a type of its own, with Tika's comment, parents, globs, magic and XML root elements.
-    Returns the records of Tika's own types, which update-mime-database compiles beside 2.4."""
-    path = os.path.join(typedb_dir, TIKA_SOURCE)
-    if not os.path.exists(path):
-        print(f"warning: {path} not found; Apache Tika's names are left out", file=sys.stderr)
-        return collections.OrderedDict()
+    Returns the records of Tika's own types, which sharedmimeinfo.py compiles beside 2.4."""
     tika = parse_freedesktop(path)
     canonical = {}
     for key, record in records.items():
@@ -876,22 +609,8 @@ def kind_parents(db, decl, mime, comment, icon, magdirs, parents):
 
     if "playlist" in comment_l:
         wanted.append("public.playlist")
-    icon_kinds = {
-        "font-x-generic": "public.font",
-        "x-office-document": "public.composite-content",
-        "x-office-spreadsheet": "public.spreadsheet",
-        "x-office-presentation": "public.presentation",
-        "x-office-address-book": "public.contact",
-        "x-office-calendar": "public.calendar-event",
-        "emblem-mail": "public.message",
-        "folder": "public.folder",
-        "emblem-symbolic-link": "com.apple.resolvable",
-        "media-optical": "public.disk-image",
-        "media-floppy": "public.disk-image",
-        "application-x-executable": "public.executable",
-    }
-    if icon in icon_kinds:
-        wanted.append(icon_kinds[icon])
+    if icon in ICON_KINDS:
+        wanted.append(ICON_KINDS[icon])
     if icon in ("audio-x-generic", "video-x-generic") and "playlist" not in comment_l and data_only():
         wanted.append("public.audio" if icon == "audio-x-generic" else "public.movie")
     if re.search(r"\b(3d|scene)\b", comment_l):
@@ -905,9 +624,7 @@ def kind_parents(db, decl, mime, comment, icon, magdirs, parents):
         wanted.append("public.database")
 
     # structured-syntax suffixes (RFC 6839)
-    suffix_kinds = {"+xml": "public.xml", "+json": "public.json", "+yaml": "public.yaml",
-                    "+zip": "public.zip-archive"}
-    for suffix, parent in suffix_kinds.items():
+    for suffix, parent in SUFFIX_KINDS.items():
         if subtype.endswith(suffix) and data_only():
             wanted.append(parent)
 
@@ -1143,17 +860,45 @@ def add_libmagic(db, all_mimes, rules, builtin):
     return created
 
 
+def add_curated_declarations(db, path):
+    """Types of our own that no source names (curated/declarations.plist, Apple's Info.plist schema): each
+    identifier is new, every parent is declared, and a MIME type it claims names no other type."""
+    with open(path, "rb") as f:
+        root = plistlib.load(f)
+    tag_lists = {"public.filename-extension": "extensions", FILENAME_TAG: "filenames", SUFFIX_TAG: "suffixes",
+                 PATTERN_TAG: "patterns"}
+    for key, exported in (("UTExportedTypeDeclarations", True), ("UTImportedTypeDeclarations", False)):
+        for index, entry in enumerate(root.get(key, [])):
+            where = f"{path}: {key}[{index}]"
+            identifier = entry.get("UTTypeIdentifier", "")
+            if not IDENTIFIER_RE.match(identifier) or ".." in identifier:
+                sys.exit(f"{where}: '{identifier}' is not a valid type identifier")
+            if db.get(identifier) is not None:
+                sys.exit(f"{where}: {identifier} is declared by a source already; change its mapping or parents in curated/*.toml")
+            decl = db.add(TypeDecl(identifier, "curated", exported=exported))
+            decl.conforms = list(entry.get("UTTypeConformsTo", []))
+            for parent in decl.conforms:
+                if db.get(parent) is None:
+                    sys.exit(f"{where}: parent {parent} is not declared")
+            decl.description = entry.get("UTTypeDescription")
+            for tag_class, tags in entry.get("UTTypeTagSpecification", {}).items():
+                for tag in tags:
+                    if tag_class == "public.mime-type":
+                        if not db.claim_mime(decl, tag):
+                            sys.exit(f"{where}: MIME type {tag} already names {db.owner_of_mime(tag).identifier}")
+                    elif tag_class == "public.filename-extension":
+                        decl.add_extension(tag)
+                    elif tag_class in tag_lists:
+                        getattr(decl, tag_lists[tag_class]).append(tag)
+                    else:
+                        sys.exit(f"{where}: unknown tag class {tag_class}")
+            db.notes["curated declarations"].append(identifier)
+
+
 # --------------------------------------------------------------------------------------------------
 # Step 5: families and the tag-preference rule
 # --------------------------------------------------------------------------------------------------
 
-DEVICE_ROOTS = {"public.device", "public.display", "public.speaker", "public.storage", "com.apple.device",
-                "public.optical-storage-media", "public.media-streaming-protocol"}
-APPLE_UI_PREFIXES = ("public.app-category", "com.apple.graphic-icon", "com.apple.icon-decoration",
-                     "com.apple.document-type", "com.apple.legacy.", "com.apple.icon-overlay",
-                     "com.apple.alert", "com.apple.cocoa.pasteboard",
-                     "com.apple.pasteboard", "com.apple.structured-text", "com.apple.finder.",
-                     "com.apple.live-photo", "com.apple.private.")
 
 
 def family_of(db, decl):
@@ -1400,9 +1145,6 @@ def write_files(db, out_dir):
         with open(path, "wb") as f:
             plistlib.dump(root, f, fmt=plistlib.FMT_XML, sort_keys=True)
         written[family] = (len(exported), len(imported))
-    for name in sorted(os.listdir(out_dir)):
-        if name.endswith(".plist") and name[:-6] not in written:
-            print(f"warning: {name} is not generated by this script (left alone)", file=sys.stderr)
     return written
 
 
@@ -1414,38 +1156,24 @@ MIME_DATA_FILES = ("magic", "types", "aliases", "globs2", "XMLnamespaces")
 MIME_DATA_VERSION = "2.4"
 
 
-def write_mime_data(reference, out_dir, tika_types=()):
-    """TypeDB/mime/: shared-mime-info 2.4's compiled magic, type list, aliases, globs and XML namespaces, made by
-    the system's own `update-mime-database` from the 2.4 source, plus `version`. Identification uses them
-    where the system's database is older than 2.4 (see FileIdentification/FreedesktopMagic.swift)."""
-    tool = shutil.which("update-mime-database")
-    if tool is None:
-        sys.exit("make-typedb: update-mime-database (package shared-mime-info) is needed to compile TypeDB/mime")
-    source = open(os.path.join(reference, "freedesktop.org-2.4.xml.in"), encoding="utf-8").read()
-    # The .xml.in source marks translatable comments `_comment`; the compiler reads `comment`.
+def write_mime_data(tika_package, tika_types, out_dir):
+    """TypeDB/mime/: shared-mime-info 2.4's compiled magic, type list, aliases, globs and XML namespaces, with
+    Tika's own types compiled beside it as a second package, plus `version`. Identification uses them where
+    the system's database is older than 2.4 (see FileIdentification/SharedMIMEInfo.swift)."""
+    with open(os.path.join(SOURCES, "freedesktop.org-2.4.xml.in"), encoding="utf-8") as f:
+        source = f.read()
+    # The .xml.in source marks translatable comments `_comment`; the compiled database reads `comment`.
     source = re.sub(r"<(/?)_comment\b", r"<\1comment", source)
+    # Tika's own types (not the names it has for types Linux knows): a second package.
+    ET.register_namespace("", FDO_NS.strip("{}"))
+    package = ET.fromstring(tika_package)
+    for element in list(package):
+        if element.get("type", "").lower() not in tika_types:
+            package.remove(element)
+    tika = b"<?xml version='1.0' encoding='UTF-8'?>\n" + ET.tostring(package, encoding="utf-8", xml_declaration=False)
     target = os.path.join(out_dir, "mime")
     os.makedirs(target, exist_ok=True)
-    with tempfile.TemporaryDirectory() as scratch:
-        packages = os.path.join(scratch, "mime", "packages")
-        os.makedirs(packages)
-        with open(os.path.join(packages, "freedesktop.org.xml"), "w", encoding="utf-8") as f:
-            f.write(source)
-        if tika_types:
-            # Tika's own types (not the names it has for types Linux knows): a second package.
-            ET.register_namespace("", FDO_NS.strip("{}"))
-            tree = ET.parse(os.path.join(out_dir, TIKA_SOURCE))
-            package = tree.getroot()
-            for element in list(package):
-                if element.get("type", "").lower() not in tika_types:
-                    package.remove(element)
-            tree.write(os.path.join(packages, "apache-tika.xml"), encoding="UTF-8", xml_declaration=True)
-        subprocess.run([tool, os.path.join(scratch, "mime")], check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, env={"PATH": os.environ.get("PATH", ""), "XDG_DATA_DIRS": scratch})
-        sizes = {}
-        for name in MIME_DATA_FILES:
-            shutil.copyfile(os.path.join(scratch, "mime", name), os.path.join(target, name))
-            sizes[name] = os.path.getsize(os.path.join(target, name))
+    sizes = sharedmimeinfo.compile_packages([("apache-tika.xml", tika), ("freedesktop.org.xml", source.encode("utf-8"))], target)
     with open(os.path.join(target, "version"), "w", encoding="utf-8") as f:
         f.write(MIME_DATA_VERSION + "\n")
     return sizes
@@ -1473,49 +1201,106 @@ def summary(db, written, created, only_system, checked_tags):
             print(f"  {note}: {'; '.join(db.notes[note])}")
 
 
-def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    repo = os.path.dirname(os.path.dirname(here))
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("reference", nargs="?", default=os.path.join(repo, "..", "shared", "reference"),
-                        help="the shared reference directory (default: <repo>/../shared/reference)")
-    parser.add_argument("--out", default=os.path.join(repo, "TypeDB"), help="output directory (default: <repo>/TypeDB)")
-    parser.add_argument("--system-freedesktop", default=SYSTEM_FREEDESKTOP,
-                        help=f"the system's shared-mime-info package file (default: {SYSTEM_FREEDESKTOP})")
-    parser.add_argument("--verbose", action="store_true", help="print every mapping decision")
-    args = parser.parse_args()
-    reference = os.path.normpath(args.reference)
+# --------------------------------------------------------------------------------------------------
+# The one command: generate into a tree shaped like the repository, then install it or compare it
+# --------------------------------------------------------------------------------------------------
+
+# Every generated file, relative to the repository root; GENERATED_DIRECTORIES hold nothing else.
+C_SOURCES = ("Sources/CTypeDatabase/typedb.c", "Sources/CSharedMIMEInfo/sharedmimeinfo.c")
+GENERATED_DIRECTORIES = {"TypeDB": ".plist", "TypeDB/mime": ""}
+
+
+def generate(root, verbose):
+    """Writes every generated file under `root` (TypeDB/..., Sources/...); returns their relative paths."""
+    typedb = os.path.join(root, "TypeDB")
+    os.makedirs(typedb, exist_ok=True)
+    tika_package, tika_counts = tika_import.convert(SOURCES)
+    tika_path = os.path.join(typedb, "apache-tika.xml")
+    with open(tika_path, "w", encoding="utf-8") as f:
+        f.write(tika_package)
 
     db = TypeDB()
-    apple_rows = load_apple(db, reference)
-    load_newer_apple_constants(db, reference)
-    records, only_system, system = load_freedesktop(reference, args.system_freedesktop)
-    tika_types, tika_names_for_apple = load_tika(db, records, args.out)
+    apple_rows = load_apple(db, SOURCES)
+    load_newer_apple_constants(db, SOURCES)
+    records, only_system, system = load_freedesktop(SOURCES)
+    tika_types, tika_names_for_apple = load_tika(db, records, tika_path)
     by_mime = map_freedesktop(db, records)
     add_freedesktop_tags(db, records, by_mime)
     add_other_globs(db, records, by_mime)
     add_system_globs(db, system, by_mime)
     derive_freedesktop_conformance(db, by_mime)
     extend_apple_conformance(db, by_mime)
-    all_mimes, rules, builtin = load_libmagic(reference)
+    all_mimes, rules, builtin = load_libmagic(SOURCES)
     created = add_libmagic(db, all_mimes, rules, builtin)
     add_tika_names_for_apple_types(db, tika_names_for_apple)
+    add_curated_declarations(db, os.path.join(SOURCES, "curated", "declarations.plist"))
     assign_families(db)
     checked = check_tag_preference(db)
     validate(db, apple_rows, all_mimes)
-    written = write_files(db, args.out)
+    written = write_files(db, typedb)
     summary(db, written, created, only_system, checked)
-    print(f"  Apache Tika: {len(tika_types)} types of its own; "
+    print(f"  Apache Tika: {tika_counts['new names']} names no Linux vocabulary has ({tika_counts['with magic']} with magic), "
+          f"{tika_counts['bare names left out']} bare names left out; {len(tika_types)} types of its own; "
           f"{len(db.notes['Tika' + chr(39) + 's other names for freedesktop types'])} other names for freedesktop types, "
           f"{len(db.notes['Tika' + chr(39) + 's names for Apple types'])} for Apple types")
-    sizes = write_mime_data(reference, args.out, set(tika_types))
+    sizes = write_mime_data(tika_package, set(tika_types), typedb)
     print("  mime/ (shared-mime-info " + MIME_DATA_VERSION + ", compiled): "
           + ", ".join(f"{name} {size:,} bytes" for name, size in sizes.items()))
-    if args.verbose:
+    if verbose:
         for note, lines in sorted(db.notes.items()):
             print(f"\n{note}:")
             for line in lines:
                 print(f"  {line}")
+    # The C sources the library builds from: the compiler is the Swift writer of the format the library reads.
+    for path in C_SOURCES:
+        os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+    subprocess.run(["swift", "run", "--package-path", REPOSITORY, "compile-typedb",
+                    "--typedb", typedb, "--sources", os.path.join(root, "Sources")], check=True)
+    generated = [os.path.join("TypeDB", f"{family}.plist") for family in written]
+    generated += ["TypeDB/apache-tika.xml"] + [f"TypeDB/mime/{name}" for name in MIME_DATA_FILES + ("version",)]
+    return generated + list(C_SOURCES)
+
+
+def stale_files(generated):
+    """Files in the generated directories of the repository that the generator no longer writes."""
+    stale = []
+    for directory, suffix in GENERATED_DIRECTORIES.items():
+        for name in sorted(os.listdir(os.path.join(REPOSITORY, directory))):
+            relative = f"{directory}/{name}"
+            if os.path.isfile(os.path.join(REPOSITORY, relative)) and name.endswith(suffix) and relative not in generated:
+                stale.append(relative)
+    return stale
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit status 1 when a checked-in file differs from what would be written")
+    parser.add_argument("--verbose", action="store_true", help="print every mapping decision")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="typedb-") as scratch:
+        generated = generate(scratch, args.verbose)
+        stale = stale_files(generated)
+        if args.check:
+            differing = [path for path in generated
+                         if not os.path.exists(os.path.join(REPOSITORY, path))
+                         or not filecmp.cmp(os.path.join(scratch, path), os.path.join(REPOSITORY, path), shallow=False)]
+            for path in differing:
+                print(f"make-typedb: {path} differs from what the sources generate", file=sys.stderr)
+            for path in stale:
+                print(f"make-typedb: {path} is not generated by any source", file=sys.stderr)
+            if differing or stale:
+                print("make-typedb: run `python3 TypeDB/tools/make-typedb.py` and commit the result", file=sys.stderr)
+                sys.exit(1)
+            print(f"make-typedb: all {len(generated)} generated files are current")
+            return
+        for path in generated:
+            os.makedirs(os.path.dirname(os.path.join(REPOSITORY, path)), exist_ok=True)
+            shutil.copyfile(os.path.join(scratch, path), os.path.join(REPOSITORY, path))
+        for path in stale:
+            os.remove(os.path.join(REPOSITORY, path))
+            print(f"  removed {path} (no source generates it any more)")
+        print(f"make-typedb: wrote {len(generated)} files")
 
 
 if __name__ == "__main__":

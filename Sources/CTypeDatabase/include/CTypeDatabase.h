@@ -9,8 +9,4 @@ const unsigned char *uti_builtin_typedb_bytes(void);
 /// The size in bytes of the compiled built-in type database.
 size_t uti_builtin_typedb_size(void);
 
-/// A file of the built-in shared-mime-info data compiled from TypeDB/mime ("magic", "types", "aliases",
-/// "globs2", "XMLnamespaces", "version"), its size in `size`; NULL (and 0) when there is no such file.
-const unsigned char *uti_builtin_mime_file(const char *name, size_t *size);
-
 #endif

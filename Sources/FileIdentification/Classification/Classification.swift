@@ -1,4 +1,6 @@
 internal import Synchronization
+internal import SystemCalls
+public import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,7 +59,7 @@ public struct Classification: AsyncSequence, Sendable {
     enum Source: Sendable {
         case trees([RawFilePath], TreeWalker.Options)
         /// Paths from a file descriptor, one per line or NUL-separated.
-        case list(descriptor: Int32, separator: UInt8)
+        case list(FileDescriptor, separator: UInt8)
     }
 
     let identifier: FileIdentifier
@@ -130,8 +132,8 @@ public struct Classification: AsyncSequence, Sendable {
             switch source {
             case .trees(let roots, let options):
                 TreeWalker.walk(roots, options: options, emit: emit)
-            case .list(let descriptor, let separator):
-                PathList.read(descriptor: descriptor, separator: separator, emit: emit)
+            case .list(let file, let separator):
+                PathList.read(file, separator: separator, emit: emit)
             }
             if !batch.isEmpty, !isCancelled { _ = paths.push(batch) }
             paths.close()
@@ -255,23 +257,23 @@ extension FileIdentifier {
         classify(directories: [directory], options: options)
     }
 
-    /// Classifies the paths read from a file descriptor (one per line, or NUL-separated when
-    /// `nulSeparated`), each as one entry, not walked: what `find`, `xargs` and cluster jobs feed.
-    public func classify(pathsFrom descriptor: Int32, nulSeparated: Bool, options: ClassificationOptions = ClassificationOptions()) -> Classification {
-        Classification(identifier: self, source: .list(descriptor: descriptor, separator: nulSeparated ? 0 : UInt8(ascii: "\n")),
+    /// Classifies the paths read from an open file (one per line, or NUL-separated when `nulSeparated`),
+    /// each as one entry, not walked: what `find`, `xargs` and cluster jobs feed. The file is read as the
+    /// classification runs and is not closed.
+    public func classify(pathsFrom file: FileDescriptor, nulSeparated: Bool, options: ClassificationOptions = ClassificationOptions()) -> Classification {
+        Classification(identifier: self, source: .list(file, separator: nulSeparated ? 0 : UInt8(ascii: "\n")),
                        workers: options.workers, sorted: options.sorted)
     }
 }
 
 /// Paths read from a descriptor as they come, without holding the whole list.
 enum PathList {
-    static func read(descriptor: Int32, separator: UInt8, emit: (WalkEntry) -> Bool) {
+    static func read(_ file: FileDescriptor, separator: UInt8, emit: (WalkEntry) -> Bool) {
         var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
+            // A read error ends the list as its end would: what was read is classified.
+            guard let chunk = try? file.readSome(), !chunk.isEmpty else { break }
+            let count = chunk.count
             var start = 0
             for index in 0..<count where chunk[index] == separator {
                 pending += chunk[start..<index]

@@ -1,4 +1,5 @@
 internal import CFileTreeWalk
+internal import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,8 +7,8 @@ import Glibc
 /// One entry a walk met: a path to identify, or a place the walk could not read.
 struct WalkEntry: Sendable {
     var path: RawFilePath
-    /// `errno` when the entry could not be read (an unreadable directory, a failed `stat`).
-    var failure: Int32?
+    /// Why the entry could not be read (an unreadable directory, a failed `stat`).
+    var failure: Errno?
 }
 
 /// Walks directory trees with `fts(3)`: physical (symbolic links are entries, never followed, so a
@@ -39,7 +40,8 @@ enum TreeWalker {
                               (UnsafeRawPointer(right) + offset).assumingMemoryBound(to: CChar.self))
             } : nil
         guard let tree = arguments.withUnsafeMutableBufferPointer({ fts_open($0.baseAddress, flags, compare) }) else {
-            for root in roots where !emit(WalkEntry(path: root, failure: errno)) { return }
+            let failure = Errno(rawValue: errno)
+            for root in roots where !emit(WalkEntry(path: root, failure: failure)) { return }
             return
         }
         defer { fts_close(tree) }
@@ -61,8 +63,8 @@ enum TreeWalker {
             if info == FTS_D, let maxDepth = options.maxDepth, level >= maxDepth {
                 fts_set(tree, entry, FTS_SKIP)
             }
-            let failure: Int32? = switch info {
-            case FTS_DNR, FTS_ERR, FTS_NS: entry.pointee.fts_errno
+            let failure: Errno? = switch info {
+            case FTS_DNR, FTS_ERR, FTS_NS: Errno(rawValue: entry.pointee.fts_errno)
             default: nil
             }
             if !emit(WalkEntry(path: path, failure: failure)) { return }

@@ -1,3 +1,5 @@
+package import UniformTypeIdentifiers
+
 extension CompiledTypeDatabase {
     /// Lays out declarations in the compiled format that `CompiledTypeDatabase` reads.
     ///
@@ -47,7 +49,7 @@ extension CompiledTypeDatabase {
                     guard let index = indexForKey[parent.lowercased()] else {
                         throw TypeDeclarationError(
                             file: declaration.source, entry: declaration.identifier,
-                            problem: .wrongType(key: "UTTypeConformsTo", expected: "a declared type", found: "'\(parent)', which no file declares"))
+                            problem: .undeclaredParent(parent))
                     }
                     if !indices.contains(index) { indices.append(index) }
                 }
@@ -58,8 +60,8 @@ extension CompiledTypeDatabase {
             var sources: [String] = []
             var sourceIndex: [String: Int] = [:]
             var records: [[UInt32]] = []
-            var tagLists: [TagKey: [Int]] = [:]
-            var tagKeyOrder: [TagKey] = []
+            var tagLists: [CompiledTypeDatabase.TagKey: [Int]] = [:]
+            var tagKeyOrder: [CompiledTypeDatabase.TagKey] = []
             for (index, declaration) in declarations.enumerated() {
                 let source = declaration.source ?? ""
                 if sourceIndex[source] == nil {
@@ -71,14 +73,14 @@ extension CompiledTypeDatabase {
                     for tag in declaration.tags[tagClass] ?? [] {
                         tagWords.append(intern(tagClass.rawValue))
                         tagWords.append(intern(tag))
-                        let key = TagKey(tagClass: tagClass.key, tag: tag.lowercased())
+                        let key = CompiledTypeDatabase.TagKey(tagClass: tagClass.key, tag: tag.lowercased())
                         if tagLists[key] == nil { tagKeyOrder.append(key) }
                         if tagLists[key]?.contains(index) != true { tagLists[key, default: []].append(index) }
                     }
                     // Classes other than extensions and MIME types (literal names, patterns) can be listed
                     // whole: the empty tag, which no lookup can ask for, lists the types using the class.
                     if tagClass != .filenameExtension, tagClass != .mimeType {
-                        let key = TagKey(tagClass: tagClass.key, tag: "")
+                        let key = CompiledTypeDatabase.TagKey(tagClass: tagClass.key, tag: "")
                         if tagLists[key] == nil { tagKeyOrder.append(key) }
                         if tagLists[key]?.contains(index) != true { tagLists[key, default: []].append(index) }
                     }
@@ -141,7 +143,7 @@ extension CompiledTypeDatabase {
 
             var header = [UInt32](repeating: 0, count: CompiledTypeDatabase.headerWords)
             var offset = CompiledTypeDatabase.headerWords * 4
-            func place(_ field: Header, words: Int) -> Int {
+            func place(_ field: CompiledTypeDatabase.Header, words: Int) -> Int {
                 header[field.rawValue] = UInt32(offset)
                 defer { offset += words * 4 }
                 return offset
@@ -152,14 +154,14 @@ extension CompiledTypeDatabase {
             _ = place(.lists, words: lists.count)
             _ = place(.identifierIndex, words: identifierTable.count)
             _ = place(.tagIndex, words: tagTable.count)
-            header[Header.magic.rawValue] = CompiledTypeDatabase.magic
-            header[Header.typeCount.rawValue] = UInt32(records.count)
-            header[Header.stringCount.rawValue] = UInt32(strings.count)
-            header[Header.identifierSlots.rawValue] = UInt32(identifierSlots)
-            header[Header.tagSlots.rawValue] = UInt32(tagSlots)
-            header[Header.sourceCount.rawValue] = UInt32(sources.count)
-            header[Header.sourceList.rawValue] = sourceList
-            header[Header.totalSize.rawValue] = UInt32(offset)
+            header[CompiledTypeDatabase.Header.magic.rawValue] = CompiledTypeDatabase.magic
+            header[CompiledTypeDatabase.Header.typeCount.rawValue] = UInt32(records.count)
+            header[CompiledTypeDatabase.Header.stringCount.rawValue] = UInt32(strings.count)
+            header[CompiledTypeDatabase.Header.identifierSlots.rawValue] = UInt32(identifierSlots)
+            header[CompiledTypeDatabase.Header.tagSlots.rawValue] = UInt32(tagSlots)
+            header[CompiledTypeDatabase.Header.sourceCount.rawValue] = UInt32(sources.count)
+            header[CompiledTypeDatabase.Header.sourceList.rawValue] = sourceList
+            header[CompiledTypeDatabase.Header.totalSize.rawValue] = UInt32(offset)
 
             var bytes: [UInt8] = []
             bytes.reserveCapacity(offset)
@@ -181,10 +183,5 @@ extension CompiledTypeDatabase {
             while slots < entries * 2 { slots *= 2 }
             return slots
         }
-    }
-
-    struct TagKey: Hashable {
-        var tagClass: String
-        var tag: String
     }
 }

@@ -1,0 +1,175 @@
+public import FileIdentification
+public import UniformTypeIdentifiers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Hands files to the apps that handle their types: identification, handler choice and delivery into the
+/// chosen app's `Documents/Inbox`, in one call. `uti route` is a thin caller of this, and so is any other
+/// face (a service, a Swift program): they all route the same way.
+///
+///     let router = try DocumentRouter(registry: Registry(root: Registry.defaultRoot()))
+///     let outcome = try router.route(fileAt: "photo.jpg")
+///     print(outcome.handler, outcome.location)   // com.example.viewer …/Documents/Inbox/photo.jpg
+///
+/// A router reads the registry once, when it is made (its apps, their type declarations, the user's
+/// defaults); make a new one to see later registrations.
+///
+/// Writes that would pass the process's file-size limit (`RLIMIT_FSIZE`) fail with `File too large`
+/// instead of raising `SIGXFSZ`, whose default action would kill the host process; the library never
+/// changes signal dispositions.
+public struct DocumentRouter: Sendable {
+    /// How to route.
+    public struct Options: Sendable, Hashable {
+        /// Deliver to this app only (it must open the file's type); otherwise the best handler.
+        public var target: String?
+        /// Prefer apps in this role.
+        public var role: AppManifest.DocumentType.Role?
+        /// Remove the source once its copy is delivered and durable.
+        public var move: Bool
+        /// Hand the file where it is to an app that opens documents in place, without a copy.
+        public var inPlace: Bool
+
+        public init(target: String? = nil, role: AppManifest.DocumentType.Role? = nil, move: Bool = false, inPlace: Bool = false) {
+            self.target = target
+            self.role = role
+            self.move = move
+            self.inPlace = inPlace
+        }
+    }
+
+    /// What happened to one file.
+    public struct Outcome: Sendable, Hashable {
+        /// How the file reached the app.
+        public struct Disposition: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+
+            /// A read-only copy in the Inbox; the source stays.
+            public static let copied = Disposition(rawValue: "copied")
+            /// A read-only copy in the Inbox; the source was removed after it.
+            public static let moved = Disposition(rawValue: "moved")
+            /// Handed over where it is (an app that opens documents in place); nothing was written.
+            public static let inPlace = Disposition(rawValue: "in-place")
+        }
+
+        /// The file as it was given (`-` for bytes without a path).
+        public var source: String
+        /// What the file is.
+        public var identification: Identification
+        /// The app it went to.
+        public var handler: String
+        /// Where the app finds it: the delivered copy, or the file's own absolute path in place.
+        public var location: String
+        /// The name it has in the Inbox (`report-1.pdf` when `report.pdf` was taken); `nil` in place.
+        public var deliveredName: String?
+        public var disposition: Disposition
+        /// The file's size in bytes, when it was read.
+        public var size: Int? { identification.fileSize }
+        public var type: UTType { identification.type }
+    }
+
+    public let registry: Registry
+    /// The registered apps, in registration order, as read when the router was made.
+    public let apps: [Registry.RegisteredApp]
+    /// The user's default handlers, as read when the router was made.
+    public let defaults: [Registry.DefaultHandler]
+    public let identifier: FileIdentifier
+
+    /// A router over `registry`: reads its apps and defaults, and registers the apps' type declarations
+    /// in `TypeDatabase.shared` so that identification and handler choice see them.
+    public init(registry: Registry, identifier: FileIdentifier = FileIdentifier()) throws(RegistryError) {
+        self.registry = registry
+        self.apps = try registry.loadDeclarations()
+        self.defaults = try registry.defaults()
+        self.identifier = identifier
+    }
+
+    /// Whether an app with this bundle identifier is registered.
+    public func isRegistered(_ bundleIdentifier: String) -> Bool {
+        apps.contains { $0.bundleIdentifier == bundleIdentifier }
+    }
+
+    // MARK: Routing
+
+    /// Identifies the file at `path` and routes it; see `route(_:identifiedAs:as:options:)`.
+    public func route(fileAt path: RawFilePath, as name: String? = nil, options: Options = Options()) throws(RoutingError) -> Outcome {
+        let identification: Identification
+        do {
+            identification = try identifier.identify(fileAt: path)
+        } catch {
+            throw RoutingError(path: path.escaped, type: nil, reason: .identification(error))
+        }
+        return try route(path, identifiedAs: identification, as: name, options: options)
+    }
+
+    /// Routes a file already identified (by a classification, say): chooses its handler (`options.target`,
+    /// else the best one, see `HandlerChoice`), then hands it over in place or delivers a copy into the
+    /// handler's Inbox under `name` (its own name by default).
+    ///
+    /// - Throws: `RoutingError`, and nothing is delivered: no handler (`.noHandler`), the target does not
+    ///   open the type, an in-place handover to an app that does not open documents in place, or the
+    ///   delivery failed (it then left nothing behind).
+    public func route(_ path: RawFilePath, identifiedAs identification: Identification, as name: String? = nil,
+                      options: Options = Options()) throws(RoutingError) -> Outcome {
+        let shown = path.escaped
+        let handler = try self.handler(for: identification.type, shown: shown, options: options)
+        if options.inPlace {
+            guard handler.manifest.supportsOpeningDocumentsInPlace else {
+                throw RoutingError(path: shown, type: identification.type, reason: .notOpenedInPlace(handler.bundleIdentifier))
+            }
+            return Outcome(source: shown, identification: identification, handler: handler.bundleIdentifier,
+                           location: Self.absolute(shown), deliveredName: nil, disposition: .inPlace)
+        }
+        do {
+            let delivery = try Inbox(registry: registry, bundleIdentifier: handler.bundleIdentifier).deliver(path, as: name, move: options.move)
+            return Outcome(source: shown, identification: identification, handler: handler.bundleIdentifier,
+                           location: delivery.path, deliveredName: delivery.name, disposition: options.move ? .moved : .copied)
+        } catch {
+            throw RoutingError(path: shown, type: identification.type, reason: .delivery(error, to: handler.bundleIdentifier))
+        }
+    }
+
+    /// Identifies bytes (an upload, standard input) named `name` and delivers them into the handler's Inbox
+    /// under that name. Bytes are never moved or handed over in place: `options.move` and
+    /// `options.inPlace` are ignored.
+    public func route(data: [UInt8], named name: String, options: Options = Options()) throws(RoutingError) -> Outcome {
+        let identification: Identification
+        do {
+            identification = try identifier.identify(data: data, filename: name)
+        } catch {
+            throw RoutingError(path: "-", type: nil, reason: .identification(error))
+        }
+        let handler = try self.handler(for: identification.type, shown: "-", options: options)
+        do {
+            let delivery = try Inbox(registry: registry, bundleIdentifier: handler.bundleIdentifier).deliver(contents: data, as: name)
+            return Outcome(source: "-", identification: identification, handler: handler.bundleIdentifier,
+                           location: delivery.path, deliveredName: delivery.name, disposition: .copied)
+        } catch {
+            throw RoutingError(path: "-", type: identification.type, reason: .delivery(error, to: handler.bundleIdentifier))
+        }
+    }
+
+    /// The app a file of `type` goes to.
+    private func handler(for type: UTType, shown: String, options: Options) throws(RoutingError) -> Registry.RegisteredApp {
+        let candidates = HandlerChoice.candidates(for: type, apps: apps, defaults: defaults, role: options.role)
+        if let target = options.target {
+            guard isRegistered(target) else { throw RoutingError(path: shown, type: type, reason: .targetNotRegistered(target)) }
+            guard let chosen = candidates.first(where: { $0.bundleIdentifier == target }) else {
+                throw RoutingError(path: shown, type: type, reason: .targetDoesNotOpen(target))
+            }
+            return chosen.app
+        }
+        guard let best = candidates.first else { throw RoutingError(path: shown, type: type, reason: .noHandler) }
+        return best.app
+    }
+
+    /// `path` made absolute against the working directory, as an app handed the file in place needs it.
+    private static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let directory = getcwd(nil, 0) else { return path }
+        defer { free(directory) }
+        return String(cString: directory) + "/" + path
+    }
+}

@@ -1,0 +1,243 @@
+public import FileIdentification
+public import SystemPackage
+public import UniformTypeIdentifiers
+
+/// A registry that could not be read or changed, with the path at fault and why.
+public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file or directory at fault (the registry state, a manifest, a container directory).
+    public var path: String
+    public var reason: Reason
+
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+
+    /// Why: compare with the static members (`error.reason.kind == .notRegistered`,
+    /// `error.reason.errno == .noSpace`); new reasons may be added.
+    public struct Reason: Hashable, Sendable, CustomStringConvertible {
+        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+
+            /// A system call failed.
+            public static let system = Kind(rawValue: "system")
+            /// An app's manifest was refused.
+            public static let manifest = Kind(rawValue: "manifest")
+            /// An app's type declarations do not fit the type database (a cycle, a bad identifier).
+            public static let declarations = Kind(rawValue: "declarations")
+            /// No app with this bundle identifier is registered.
+            public static let notRegistered = Kind(rawValue: "not-registered")
+            /// A bundle identifier that cannot name a container.
+            public static let invalidBundleIdentifier = Kind(rawValue: "invalid-bundle-identifier")
+            /// The registry's state file is not one.
+            public static let corruptState = Kind(rawValue: "corrupt-state")
+            /// A directory of the registry is something else (a file, a symbolic link).
+            public static let notADirectory = Kind(rawValue: "not-a-directory")
+        }
+
+        public let kind: Kind
+        public let errno: Errno?
+        public let manifestError: ManifestError?
+        public let declarationError: TypeDeclarationError?
+        /// The bundle identifier, for `.notRegistered` and `.invalidBundleIdentifier`.
+        public let bundleIdentifier: String?
+        /// The parser's message, for `.corruptState`.
+        public let detail: String?
+
+        private init(_ kind: Kind, errno: Errno? = nil, manifestError: ManifestError? = nil, declarationError: TypeDeclarationError? = nil,
+                     bundleIdentifier: String? = nil, detail: String? = nil) {
+            self.kind = kind
+            self.errno = errno
+            self.manifestError = manifestError
+            self.declarationError = declarationError
+            self.bundleIdentifier = bundleIdentifier
+            self.detail = detail
+        }
+
+        public static func system(_ errno: Errno) -> Reason { Reason(.system, errno: errno) }
+        public static func manifest(_ error: ManifestError) -> Reason { Reason(.manifest, manifestError: error) }
+        public static func declarations(_ error: TypeDeclarationError) -> Reason { Reason(.declarations, declarationError: error) }
+        public static func notRegistered(_ bundleIdentifier: String) -> Reason { Reason(.notRegistered, bundleIdentifier: bundleIdentifier) }
+        public static func invalidBundleIdentifier(_ bundleIdentifier: String) -> Reason {
+            Reason(.invalidBundleIdentifier, bundleIdentifier: bundleIdentifier)
+        }
+        public static func corruptState(_ detail: String) -> Reason { Reason(.corruptState, detail: detail) }
+        public static let notADirectory = Reason(.notADirectory)
+
+        public var description: String {
+            switch kind {
+            case .system: errno?.description ?? "system error"
+            case .manifest: manifestError.map { [$0.key, $0.problem].compactMap { $0 }.joined(separator: ": ") } ?? "refused manifest"
+            case .declarations: declarationError.map { [$0.entry, $0.problem.description].compactMap { $0 }.joined(separator: ": ") } ?? "refused declarations"
+            case .notRegistered: "'\(bundleIdentifier ?? "")' is not registered"
+            case .invalidBundleIdentifier:
+                "'\(bundleIdentifier ?? "")' is not a bundle identifier (letters, digits, '-' and '.', not starting with '.')"
+            case .corruptState: "not a registry state file: \(detail ?? "")"
+            case .notADirectory: "exists and is not a directory"
+            default: kind.rawValue
+            }
+        }
+    }
+}
+
+/// A delivery that did not happen (and left nothing behind), with the path at fault and why.
+public struct DeliveryError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: Reason
+
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+    /// The reason, in words.
+    public var message: String { reason.description }
+
+    /// Why: compare with the static members (`error.reason.kind == .refusedName`,
+    /// `error.reason.errno == .fileTooLarge`); new reasons may be added.
+    public struct Reason: Hashable, Sendable, CustomStringConvertible {
+        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+
+            /// A system call failed (reading the source, writing the copy, linking it ...).
+            public static let system = Kind(rawValue: "system")
+            /// The name to deliver under is not a name a file may have in the Inbox.
+            public static let refusedName = Kind(rawValue: "refused-name")
+            /// A directory of the container is a symbolic link or a file: refused, never followed.
+            public static let notInContainer = Kind(rawValue: "not-in-container")
+            /// The source is not a regular file.
+            public static let notARegularFile = Kind(rawValue: "not-a-regular-file")
+            /// Every variant of the name is taken.
+            public static let noFreeName = Kind(rawValue: "no-free-name")
+            /// Delivered (the copy is durable), but the source could not be removed after it (`--move`).
+            public static let sourceNotRemoved = Kind(rawValue: "source-not-removed")
+        }
+
+        public let kind: Kind
+        public let errno: Errno?
+        /// Why a name was refused, or where the copy went when the source stayed.
+        public let detail: String?
+        /// What the system was doing: `reading the source`, `writing the copy` ...
+        public let operation: String?
+
+        private init(_ kind: Kind, errno: Errno? = nil, detail: String? = nil, operation: String? = nil) {
+            self.kind = kind
+            self.errno = errno
+            self.detail = detail
+            self.operation = operation
+        }
+
+        public static func system(_ errno: Errno, while operation: String? = nil) -> Reason { Reason(.system, errno: errno, operation: operation) }
+        public static func refusedName(_ why: String) -> Reason { Reason(.refusedName, detail: why) }
+        public static let notInContainer = Reason(.notInContainer)
+        public static let notARegularFile = Reason(.notARegularFile)
+        public static let noFreeName = Reason(.noFreeName)
+        public static func sourceNotRemoved(deliveredTo path: String, _ errno: Errno) -> Reason {
+            Reason(.sourceNotRemoved, errno: errno, detail: path)
+        }
+
+        public var description: String {
+            switch kind {
+            case .system: (operation.map { $0 + ": " } ?? "") + (errno?.description ?? "system error")
+            case .refusedName: "refused as a file name: \(detail ?? "")"
+            case .notInContainer: "refused: not a directory of the container (a symbolic link or a file stands there)"
+            case .notARegularFile: "not a regular file; only files are delivered"
+            case .noFreeName: "no free name in the Inbox"
+            case .sourceNotRemoved: "delivered to \(detail ?? "the Inbox"), but not removed: \(errno?.description ?? "")"
+            default: kind.rawValue
+            }
+        }
+    }
+}
+
+/// A file that was not routed (and of which nothing was delivered), and why.
+public struct RoutingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file as it was given (`-` for bytes without a path).
+    public var path: String
+    /// What the file is, when it was identified.
+    public var type: UTType?
+    public var reason: Reason
+
+    public init(path: String, type: UTType?, reason: Reason) {
+        self.path = path
+        self.type = type
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(message)" }
+
+    /// The reason in words, naming the type.
+    public var message: String {
+        let named = type?.identifier ?? "its type"
+        switch reason.kind {
+        case .noHandler: return "no registered app opens \(named); nothing delivered"
+        case .targetDoesNotOpen: return "\(reason.bundleIdentifier ?? "the app") does not open \(named); nothing delivered"
+        default: return reason.description
+        }
+    }
+
+    /// Why: compare with the static members; new reasons may be added.
+    public struct Reason: Hashable, Sendable, CustomStringConvertible {
+        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+
+            /// The file could not be identified (unreadable, vanished ...).
+            public static let identification = Kind(rawValue: "identification")
+            /// No registered app opens the file's type.
+            public static let noHandler = Kind(rawValue: "no-handler")
+            /// The app asked for (`to:`) is not registered.
+            public static let targetNotRegistered = Kind(rawValue: "target-not-registered")
+            /// The app asked for does not open the file's type.
+            public static let targetDoesNotOpen = Kind(rawValue: "target-does-not-open")
+            /// Opening in place was asked of an app that does not declare `LSSupportsOpeningDocumentsInPlace`.
+            public static let notOpenedInPlace = Kind(rawValue: "not-opened-in-place")
+            /// The delivery failed.
+            public static let delivery = Kind(rawValue: "delivery")
+        }
+
+        public let kind: Kind
+        public let identificationError: IdentificationError?
+        public let deliveryError: DeliveryError?
+        /// The app concerned: the one asked for, or the handler that was chosen.
+        public let bundleIdentifier: String?
+
+        private init(_ kind: Kind, identificationError: IdentificationError? = nil, deliveryError: DeliveryError? = nil,
+                     bundleIdentifier: String? = nil) {
+            self.kind = kind
+            self.identificationError = identificationError
+            self.deliveryError = deliveryError
+            self.bundleIdentifier = bundleIdentifier
+        }
+
+        public static func identification(_ error: IdentificationError) -> Reason { Reason(.identification, identificationError: error) }
+        public static let noHandler = Reason(.noHandler)
+        public static func targetNotRegistered(_ bundleIdentifier: String) -> Reason { Reason(.targetNotRegistered, bundleIdentifier: bundleIdentifier) }
+        public static func targetDoesNotOpen(_ bundleIdentifier: String) -> Reason { Reason(.targetDoesNotOpen, bundleIdentifier: bundleIdentifier) }
+        public static func notOpenedInPlace(_ bundleIdentifier: String) -> Reason { Reason(.notOpenedInPlace, bundleIdentifier: bundleIdentifier) }
+        public static func delivery(_ error: DeliveryError, to bundleIdentifier: String) -> Reason {
+            Reason(.delivery, deliveryError: error, bundleIdentifier: bundleIdentifier)
+        }
+
+        public var description: String {
+            switch kind {
+            case .identification: identificationError?.message ?? "cannot be identified"
+            case .noHandler: "no registered app opens it; nothing delivered"
+            case .targetNotRegistered: "'\(bundleIdentifier ?? "")' is not registered"
+            case .targetDoesNotOpen: "\(bundleIdentifier ?? "the app") does not open it; nothing delivered"
+            case .notOpenedInPlace:
+                "\(bundleIdentifier ?? "the app") does not open documents in place (LSSupportsOpeningDocumentsInPlace); nothing handed over"
+            case .delivery: deliveryError?.description ?? "not delivered"
+            default: kind.rawValue
+            }
+        }
+    }
+}

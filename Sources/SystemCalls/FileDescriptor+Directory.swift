@@ -1,0 +1,210 @@
+package import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension FileDescriptor {
+    /// The names in the directory open on this descriptor (not `.` or `..`), as the bytes they are, in the
+    /// order the file system lists them. The descriptor stays open and its position is not used.
+    ///
+    /// The corresponding C functions are `fdopendir` (on a duplicate) and `readdir`.
+    package func directoryEntries() throws(Errno) -> [[UInt8]] {
+        let duplicate = try retryingOnInterrupt { fcntl(rawValue, F_DUPFD_CLOEXEC, 0) }
+        guard let stream = fdopendir(duplicate) else {
+            let error = Errno.current
+            _ = Glibc.close(duplicate)
+            throw error
+        }
+        defer { closedir(stream) }
+        rewinddir(stream)
+        var names: [[UInt8]] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw Errno.current }
+                break
+            }
+            // d_name is a NUL-terminated array inside the record: read it in place, up to the NUL.
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+            if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
+        }
+        return names
+    }
+
+    /// The status of `name` in this directory, without following a symbolic link unless asked.
+    ///
+    /// The corresponding C function is `fstatat`.
+    package func status(of name: some SystemPath, followingLinks: Bool = false) throws(Errno) -> Stat {
+        try name.withSystemPath { (pointer) throws(Errno) -> Stat in
+            try Stat(pointer, relativeTo: self, flags: followingLinks ? [] : .symlinkNoFollow)
+        }
+    }
+
+    /// Makes the directory `name` in this directory.
+    ///
+    /// The corresponding C function is `mkdirat`.
+    package func makeDirectory(_ name: some SystemPath, permissions: FilePermissions) throws(Errno) {
+        _ = try name.withSystemPath { (pointer) throws(Errno) -> CInt in
+            try retryingOnInterrupt { mkdirat(rawValue, pointer, permissions.rawValue) }
+        }
+    }
+
+    /// Opens the directory `name` in this directory, refusing a symbolic link or anything but a directory
+    /// (`ELOOP`, `ENOTDIR`).
+    package func openDirectory(_ name: some SystemPath) throws(Errno) -> FileDescriptor {
+        try FileDescriptor.open(name, relativeTo: self, .readOnly, options: [.directory, .noFollow])
+    }
+
+    /// Opens the directory `name` in this directory, making it first (with `permissions`) when it is not there.
+    package func openOrMakeDirectory(_ name: some SystemPath, permissions: FilePermissions) throws(Errno) -> FileDescriptor {
+        do {
+            try makeDirectory(name, permissions: permissions)
+        } catch .fileExists {
+            // There already: opening it checks that it is a directory and not a link.
+        }
+        return try openDirectory(name)
+    }
+
+    /// Gives the file `name` in this directory the further name `newName` in `directory`; fails with
+    /// `EEXIST` rather than replace anything.
+    ///
+    /// The corresponding C function is `linkat`.
+    package func link(_ name: some SystemPath, to directory: FileDescriptor, as newName: some SystemPath) throws(Errno) {
+        _ = try name.withSystemPath { (old) throws(Errno) -> CInt in
+            try newName.withSystemPath { (new) throws(Errno) -> CInt in
+                try retryingOnInterrupt { linkat(rawValue, old, directory.rawValue, new, 0) }
+            }
+        }
+    }
+
+    /// Renames `name` in this directory to `newName` in `directory`, replacing what is there.
+    ///
+    /// The corresponding C function is `renameat`.
+    package func rename(_ name: some SystemPath, to directory: FileDescriptor, as newName: some SystemPath) throws(Errno) {
+        _ = try name.withSystemPath { (old) throws(Errno) -> CInt in
+            try newName.withSystemPath { (new) throws(Errno) -> CInt in
+                try retryingOnInterrupt { renameat(rawValue, old, directory.rawValue, new) }
+            }
+        }
+    }
+
+    /// Removes the name `name` from this directory: a file or a link, or (with `directory`) an empty directory.
+    ///
+    /// The corresponding C function is `unlinkat`.
+    package func remove(_ name: some SystemPath, directory: Bool = false) throws(Errno) {
+        _ = try name.withSystemPath { (pointer) throws(Errno) -> CInt in
+            try retryingOnInterrupt { unlinkat(rawValue, pointer, directory ? AT_REMOVEDIR : 0) }
+        }
+    }
+
+    /// The target of the symbolic link `name` in this directory, as bytes.
+    ///
+    /// The corresponding C function is `readlinkat`.
+    package func linkTarget(of name: some SystemPath) throws(Errno) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
+        let length = try name.withSystemPath { (pointer) throws(Errno) -> Int in
+            try buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) -> Int in
+                    guard let base = raw.baseAddress else { return 0 }
+                    return try retryingOnInterrupt { readlinkat(rawValue, pointer, base.assumingMemoryBound(to: CChar.self), raw.count) }
+                }
+            }.get()
+        }
+        return Array(buffer[0..<length])
+    }
+
+    /// Removes `name` from this directory and, when it is a directory, everything in it, never leaving the
+    /// tree: every directory is opened relative to its parent with `O_NOFOLLOW | O_DIRECTORY`, every entry
+    /// is examined with `fstatat(AT_SYMLINK_NOFOLLOW)` and removed with `unlinkat`, so a symbolic link is
+    /// removed as a link and never followed, even when one replaces a directory while the removal runs
+    /// (it is then refused with `ENOTDIR` or `ELOOP`). No permission is changed on the way. A name that is
+    /// not there is not an error.
+    ///
+    /// - Throws: The first failure, with the path (relative to this directory) where it happened.
+    package func removeTree(_ name: [UInt8]) throws(TreeRemovalError) {
+        try removeTree(name, path: name, depth: 0)
+    }
+
+    private func removeTree(_ name: [UInt8], path: [UInt8], depth: Int) throws(TreeRemovalError) {
+        let status: Stat
+        do {
+            status = try self.status(of: PathBytes(name))
+        } catch .noSuchFileOrDirectory {
+            return
+        } catch {
+            throw TreeRemovalError(path: path, errno: error)
+        }
+        guard status.type == .directory else {
+            do {
+                try remove(PathBytes(name))
+            } catch .noSuchFileOrDirectory {
+                return
+            } catch {
+                throw TreeRemovalError(path: path, errno: error)
+            }
+            return
+        }
+        guard depth < 4_096 else { throw TreeRemovalError(path: path, errno: .tooManySymbolicLinkLevels) }
+        let directory: FileDescriptor
+        do {
+            directory = try openDirectory(PathBytes(name))
+        } catch .noSuchFileOrDirectory {
+            return
+        } catch {
+            throw TreeRemovalError(path: path, errno: error)
+        }
+        do {
+            defer { directory.closeQuietly() }
+            let entries: [[UInt8]]
+            do {
+                entries = try directory.directoryEntries()
+            } catch {
+                throw TreeRemovalError(path: path, errno: error)
+            }
+            for entry in entries {
+                try directory.removeTree(entry, path: path + [0x2F] + entry, depth: depth + 1)
+            }
+        }
+        do {
+            try remove(PathBytes(name), directory: true)
+        } catch .noSuchFileOrDirectory {
+            return
+        } catch {
+            throw TreeRemovalError(path: path, errno: error)
+        }
+    }
+}
+
+/// A tree that could not be removed whole: where (relative to the directory it was removed from) and why.
+package struct TreeRemovalError: Error, Hashable, Sendable {
+    package var path: [UInt8]
+    package var errno: Errno
+}
+
+extension FileDescriptor {
+    /// The working directory, for the `*at` calls above with a path relative to it (or absolute).
+    /// Not a descriptor to read from or close.
+    package static let workingDirectory = FileDescriptor(rawValue: AT_FDCWD)
+}
+
+extension FileDescriptor {
+    /// Opens the directory at `path`, making it and any missing directories above it (`mkdir -p`) with
+    /// `permissions` when asked. Links in `path` are followed: it is a path someone chose (a registry root),
+    /// not one inside a tree this package guards; inside such a tree, use `openDirectory(_:)` per component.
+    package static func openDirectory(atPath path: String, making permissions: FilePermissions? = nil) throws(Errno) -> FileDescriptor {
+        if let permissions {
+            var prefix = path.hasPrefix("/") ? "" : "."
+            for component in path.split(separator: "/") {
+                prefix += "/" + component
+                do {
+                    _ = try prefix.withSystemPath { (pointer) throws(Errno) -> CInt in
+                        try retryingOnInterrupt { mkdir(pointer, permissions.rawValue) }
+                    }
+                } catch .fileExists {
+                    continue
+                }
+            }
+        }
+        return try FileDescriptor.open(path, .readOnly, options: [.directory])
+    }
+}

@@ -1,0 +1,176 @@
+package import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Errno {
+    /// The calling thread's `errno`.
+    package static var current: Errno { Errno(rawValue: errno) }
+}
+
+/// Calls `body` until it does not fail with `EINTR`; a negative result is the current `errno`.
+@inline(__always)
+package func retryingOnInterrupt<T: SignedInteger>(_ body: () -> T) throws(Errno) -> T {
+    while true {
+        let result = body()
+        if result >= 0 { return result }
+        let error = Errno.current
+        if error != .interrupted { throw error }
+    }
+}
+
+extension FileDescriptor {
+    /// Opens `path`, relative to `directory` when it is relative and a directory is given, else to the
+    /// working directory; retried on `EINTR`.
+    ///
+    /// The corresponding C function is `openat`.
+    package static func open(
+        _ path: some SystemPath, relativeTo directory: FileDescriptor? = nil, _ mode: AccessMode,
+        options: OpenOptions = [], permissions: FilePermissions? = nil
+    ) throws(Errno) -> FileDescriptor {
+        let flags = mode.rawValue | options.rawValue | O_CLOEXEC
+        let base = directory?.rawValue ?? AT_FDCWD
+        let descriptor = try path.withSystemPath { (pointer) throws(Errno) -> CInt in
+            try retryingOnInterrupt { openat(base, pointer, flags, permissions?.rawValue ?? 0) }
+        }
+        return FileDescriptor(rawValue: descriptor)
+    }
+
+    /// Closes the descriptor, ignoring the outcome: for cleanup after an error or after reading, where
+    /// nothing could be done about a failure. (Where written data depends on it, use `closeChecked`.)
+    ///
+    /// The corresponding C function is `close`.
+    package func closeQuietly() {
+        _ = Glibc.close(rawValue)
+    }
+
+    /// Closes the descriptor; a failure (a delayed write error on some file systems) is thrown.
+    package func closeChecked() throws(Errno) {
+        guard Glibc.close(rawValue) == 0 else { throw Errno.current }
+    }
+
+    /// Up to `count` bytes starting at `offset`; fewer at the end of the file (or when it shrank meanwhile).
+    ///
+    /// The corresponding C function is `pread`.
+    package func read(at offset: Int, count: Int) throws(Errno) -> [UInt8] {
+        guard offset >= 0, count > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let result = try buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) -> Int in
+                    guard let base = raw.baseAddress else { return 0 }
+                    return try retryingOnInterrupt { Glibc.pread(rawValue, base + filled, count - filled, off_t(offset + filled)) }
+                }
+            }.get()
+            if result == 0 { break }
+            filled += result
+        }
+        if filled < count { buffer.removeLast(count - filled) }
+        return buffer
+    }
+
+    /// Everything from the current position to the end, at most `limit` bytes (`nil`: no limit).
+    /// A non-blocking descriptor with nothing to read yet is waited for, a little at a time.
+    ///
+    /// The corresponding C function is `read`.
+    package func readToEnd(limit: Int? = nil) throws(Errno) -> [UInt8] {
+        var data: [UInt8] = []
+        while limit.map({ data.count < $0 }) ?? true {
+            let chunk = try readSome(limit: min(1 << 16, limit.map { $0 - data.count } ?? 1 << 16))
+            if chunk.isEmpty { break }
+            data += chunk
+        }
+        return data
+    }
+
+    /// Writes all of `bytes` at the current position, retrying short writes and `EINTR`.
+    ///
+    /// A process's file-size limit (`RLIMIT_FSIZE`) is honoured without `SIGXFSZ`: the kernel sends that
+    /// signal, whose default action kills the process, for a write that starts at or beyond the limit, so
+    /// such a write is never made and `EFBIG` ("File too large") is thrown instead, whatever the process's
+    /// signal dispositions. A write that crosses the limit comes back short from the kernel, without a signal.
+    ///
+    /// The corresponding C function is `write`.
+    package func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
+        let limit = Self.fileSizeLimit
+        try ContiguousArray(bytes).withUnsafeBytes { raw in
+            Result { () throws(Errno) in
+                guard let base = raw.baseAddress else { return }
+                var offset = 0
+                while offset < raw.count {
+                    if let limit {
+                        let position = Glibc.lseek(rawValue, 0, SEEK_CUR)
+                        if position >= 0 && position >= limit { throw Errno.fileTooLarge }
+                    }
+                    offset += try retryingOnInterrupt { Glibc.write(rawValue, base + offset, raw.count - offset) }
+                }
+            }
+        }.get()
+    }
+
+    /// The soft `RLIMIT_FSIZE` in bytes, `nil` when there is none.
+    private static var fileSizeLimit: off_t? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return off_t(clamping: limit.rlim_cur)
+    }
+
+    /// Flushes the file's data and metadata to the device.
+    ///
+    /// The corresponding C function is `fsync`.
+    package func sync() throws(Errno) {
+        _ = try retryingOnInterrupt { fsync(rawValue) }
+    }
+
+    /// Sets the file's permission bits.
+    ///
+    /// The corresponding C function is `fchmod`.
+    package func setPermissions(_ permissions: FilePermissions) throws(Errno) {
+        _ = try retryingOnInterrupt { fchmod(rawValue, permissions.rawValue) }
+    }
+
+    /// The file's status.
+    ///
+    /// The corresponding C function is `fstat`.
+    package func status() throws(Errno) -> Stat {
+        try stat()
+    }
+
+    /// Takes an exclusive advisory lock on the whole file, waiting for it.
+    ///
+    /// The corresponding C function is `flock`.
+    package func lockExclusively() throws(Errno) {
+        _ = try retryingOnInterrupt { flock(rawValue, LOCK_EX) }
+    }
+
+    /// Releases an advisory lock.
+    package func unlock() {
+        _ = flock(rawValue, LOCK_UN)
+    }
+}
+
+extension FileDescriptor {
+    /// What one read returns at the current position (at most `limit` bytes; empty at the end), retried
+    /// on `EINTR`, waiting for a non-blocking descriptor that has nothing yet.
+    ///
+    /// The corresponding C function is `read`.
+    package func readSome(limit: Int = 1 << 16) throws(Errno) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: limit)
+        while true {
+            do {
+                let count = try chunk.withUnsafeMutableBytes { raw in
+                    Result { () throws(Errno) -> Int in
+                        guard let base = raw.baseAddress else { return 0 }
+                        return try retryingOnInterrupt { Glibc.read(rawValue, base, raw.count) }
+                    }
+                }.get()
+                chunk.removeLast(limit - count)
+                return chunk
+            } catch .resourceTemporarilyUnavailable {
+                var poller = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+                _ = poll(&poller, 1, 100)
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whole-file reads of regular files, refusing anything else without blocking on it.
+package enum RegularFile {
+    /// The bytes of the regular file at `path` (relative to `directory` when given).
+    ///
+    /// Opened non-blocking and checked with `fstat` before anything is read, so a FIFO or a device in its
+    /// place is refused (`EISDIR` for a directory, `EINVAL` for anything else) rather than waited on.
+    ///
+    /// - Parameters:
+    ///   - limit: The most bytes accepted; a larger file is refused with `EFBIG`.
+    ///   - followingLinks: Whether a symbolic link at `path` itself is followed (else `ELOOP`).
+    package static func read(_ path: some SystemPath, relativeTo directory: FileDescriptor? = nil, limit: Int,
+                             followingLinks: Bool = true) throws(Errno) -> [UInt8] {
+        let file = try FileDescriptor.open(path, relativeTo: directory, .readOnly,
+                                           options: followingLinks ? [.nonBlocking] : [.nonBlocking, .noFollow])
+        defer { file.closeQuietly() }
+        let status = try file.status()
+        switch status.type {
+        case .regular: break
+        case .directory: throw Errno.isDirectory
+        default: throw Errno.invalidArgument
+        }
+        guard status.size <= Int64(limit) else { throw Errno.fileTooLarge }
+        let bytes = try file.readToEnd(limit: limit + 1)
+        guard bytes.count <= limit else { throw Errno.fileTooLarge }
+        return bytes
+    }
+}
