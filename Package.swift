@@ -101,24 +101,26 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // What the test targets share: temporary directories, crafted databases, what the machine offers.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictness),
         .testTarget(
             name: "UniformTypeIdentifiersTests",
-            dependencies: ["UniformTypeIdentifiers", "TypeDatabaseCompiler", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["UniformTypeIdentifiers", "TypeDatabaseCompiler", "TestSupport", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "FileIdentificationTests",
-            dependencies: ["FileIdentification", "TypeDatabaseCompiler", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["FileIdentification", "TypeDatabaseCompiler", "TestSupport", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "DocumentRoutingTests",
-            dependencies: ["DocumentRouting", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["DocumentRouting", "TestSupport", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "UTICommandTests",
-            dependencies: ["uti"],
+            dependencies: ["uti", "TestSupport"],
             swiftSettings: strictness
         ),
     ],

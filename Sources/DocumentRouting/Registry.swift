@@ -211,14 +211,25 @@ public struct Registry: Sendable {
         } catch {
             throw RegistryError(path: error.file, reason: .manifest(error))
         }
-        // The declarations must fit the type database as it is (no cycle through built-in types).
-        do {
-            try TypeDatabase(includingBuiltInTypes: true).register(manifest.declarations)
-        } catch {
-            throw RegistryError(path: path, reason: .declarations(error))
-        }
         let bundleIdentifier = manifest.bundleIdentifier
         try change { state, rootDirectory throws(RegistryError) in
+            // The declarations must fit the database every lookup will use: the built-in types and the
+            // other registered apps' declarations (no cycle closed through either). Checked under the lock,
+            // so that two apps registering at once cannot each pass alone and fail together.
+            let database = TypeDatabase(includingBuiltInTypes: true)
+            for other in state.apps where other != bundleIdentifier {
+                let app = try app(other)
+                do throws(TypeDeclarationError) {
+                    try database.register(app.manifest.declarations)
+                } catch {
+                    throw RegistryError(path: app.manifestPath, reason: .declarations(error))
+                }
+            }
+            do throws(TypeDeclarationError) {
+                try database.register(manifest.declarations)
+            } catch {
+                throw RegistryError(path: path, reason: .declarations(error))
+            }
             let apps = try openDirectory(["Apps"], in: rootDirectory)
             defer { apps.closeQuietly() }
             do throws(Errno) {

@@ -20,21 +20,41 @@ public final class FileIdentifier: Sendable {
         public var sampleSize = 64 * 1024
         /// The compiled libmagic database; `nil` for the system's.
         public var magicDatabase: String?
+        /// The data directories whose `mime` subdirectory may hold the system's shared-mime-info database
+        /// (the first that holds one is used): by default `$XDG_DATA_DIRS`, else `/usr/local/share` and
+        /// `/usr/share`, as the XDG Base Directory specification says, read when the options are made.
+        /// Empty: no system database.
+        public var sharedMIMEInfoDirectories: [String]
+        /// Whether the shared-mime-info 2.4 rules built into the library take part (see
+        /// `FileIdentifier.hasBuiltInSharedMIMEInfo`); with `false`, or without them, only the system's
+        /// database is read.
+        public var usesBuiltInSharedMIMEInfo: Bool
 
-        public init(followSymlinks: Bool = false, nameOnly: Bool = false, sampleSize: Int = 64 * 1024, magicDatabase: String? = nil) {
+        public init(followSymlinks: Bool = false, nameOnly: Bool = false, sampleSize: Int = 64 * 1024, magicDatabase: String? = nil,
+                    sharedMIMEInfoDirectories: [String]? = nil, usesBuiltInSharedMIMEInfo: Bool = true) {
             self.followSymlinks = followSymlinks
             self.nameOnly = nameOnly
             self.sampleSize = sampleSize
             self.magicDatabase = magicDatabase
+            self.sharedMIMEInfoDirectories = sharedMIMEInfoDirectories ?? SharedMIMEInfo.defaultDataDirectories()
+            self.usesBuiltInSharedMIMEInfo = usesBuiltInSharedMIMEInfo
         }
     }
 
+    /// Whether this build of the library carries shared-mime-info 2.4's rules (the package trait
+    /// `BuiltInSharedMIMEInfo`, on by default); without them identification reads the system's
+    /// database only.
+    public static var hasBuiltInSharedMIMEInfo: Bool { SharedMIMEInfo.Source.builtInIsAvailable }
+
     public let options: Options
     private let magic: Magic?
+    let sharedMIMEInfo: SharedMIMEInfo
 
     public init(options: Options = Options()) {
         self.options = options
         self.magic = (options.magicDatabase ?? Magic.defaultDatabasePath).map { Magic(databasePath: $0) }
+        self.sharedMIMEInfo = SharedMIMEInfo.database(for: .init(dataDirectories: options.sharedMIMEInfoDirectories,
+                                                                 includesBuiltIn: options.usesBuiltInSharedMIMEInfo))
     }
 
     // MARK: Entry points
@@ -54,9 +74,9 @@ public final class FileIdentifier: Sendable {
     public func identify(fileAt path: RawFilePath) throws(IdentificationError) -> Identification {
         let filename = String(decoding: path.lastComponent, as: UTF8.self)
         let name = NameMatching.evidence(for: filename)
-        if options.nameOnly { return Resolution.byNameOnly(name, filename: filename) }
+        if options.nameOnly { return reported(Resolution.byNameOnly(name, filename: filename)) }
         do {
-            return try identifyOnDisk(path, filename: filename, name: name)
+            return reported(try identifyOnDisk(path, filename: filename, name: name))
         } catch {
             throw IdentificationError(path: path.escaped, reason: error)
         }
@@ -65,13 +85,20 @@ public final class FileIdentifier: Sendable {
     /// Identifies bytes in memory; `filename` (optional) lets its name count as evidence.
     public func identify(data: some Collection<UInt8>, filename: String? = nil) throws(IdentificationError) -> Identification {
         let name = filename.flatMap { NameMatching.evidence(for: String(decoding: RawFilePath($0).lastComponent, as: UTF8.self)) }
-        if options.nameOnly { return Resolution.byNameOnly(name, filename: filename ?? "") }
+        if options.nameOnly { return reported(Resolution.byNameOnly(name, filename: filename ?? "")) }
         let bytes = MemoryBytes(storage: Array(data))
         do {
-            return try identifyContent(bytes, name: name)
+            return reported(try identifyContent(bytes, name: name))
         } catch {
             throw IdentificationError(path: filename ?? "-", reason: error)
         }
+    }
+
+    /// The identification with the MIME type to report, decided with the type.
+    private func reported(_ identification: Identification) -> Identification {
+        var identification = identification
+        identification.mimeType = sharedMIMEInfo.reportedMIMEType(for: identification.type, evidence: identification.evidence)
+        return identification
     }
 
     // MARK: The file system
@@ -87,7 +114,7 @@ public final class FileIdentifier: Sendable {
         if status.type == .symbolicLink {
             let target = (try? here.linkTarget(of: path)).map { RawFilePath(bytes: $0).escaped } ?? "?"
             guard options.followSymlinks else {
-                return Resolution.fileSystem("public.symlink", detail: "symbolic link to \(target)", name: name)
+                return Resolution.fileSystem(.symbolicLink, detail: "symbolic link to \(target)", name: name)
             }
             do {
                 status = try here.status(of: path, followingLinks: true)
@@ -103,17 +130,17 @@ public final class FileIdentifier: Sendable {
         case .directory:
             return directory(path, status: status, name: name)
         case .fifo:
-            return Resolution.fileSystem("public.named-pipe", detail: "FIFO (named pipe)", name: name)
+            return Resolution.fileSystem(KnownTypes.namedPipe, detail: "FIFO (named pipe)", name: name)
         case .socket:
-            return Resolution.fileSystem("public.socket", detail: "socket", name: name)
+            return Resolution.fileSystem(KnownTypes.socket, detail: "socket", name: name)
         case .characterSpecial:
-            return Resolution.fileSystem("public.character-special", detail: "character device", name: name)
+            return Resolution.fileSystem(KnownTypes.characterDevice, detail: "character device", name: name)
         case .blockSpecial:
-            return Resolution.fileSystem("public.block-special", detail: "block device", name: name)
+            return Resolution.fileSystem(KnownTypes.blockDevice, detail: "block device", name: name)
         case .regular:
             break
         default:
-            return Resolution.fileSystem("public.item", detail: "unknown file kind", name: name)
+            return Resolution.fileSystem(.item, detail: "unknown file kind", name: name)
         }
         // Non-blocking: should the file have become a FIFO since lstat, opening does not wait for a writer.
         var flags: FileDescriptor.OpenOptions = [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)]
@@ -144,13 +171,13 @@ public final class FileIdentifier: Sendable {
         let parent = try? FileDescriptor.workingDirectory.status(of: RawFilePath(bytes: path.bytes + Array("/..".utf8)))
         let isRoot = parent.map { $0.deviceID == status.deviceID && $0.inode == status.inode } ?? false
         if isRoot || parent.map({ $0.deviceID != status.deviceID }) == true {
-            return Resolution.fileSystem("public.volume", detail: "mount point", name: name)
+            return Resolution.fileSystem(.volume, detail: "mount point", name: name)
         }
         if let name, name.match == .filenameExtension,
            let package = name.candidates.first(where: { $0.conforms(to: .package) || $0.conforms(to: .bundle) }) {
-            return Resolution.fileSystem(package.identifier, detail: "directory named .\(name.tag)", name: name)
+            return Resolution.fileSystem(package, detail: "directory named .\(name.tag)", name: name)
         }
-        return Resolution.fileSystem("public.folder", detail: "directory", name: name)
+        return Resolution.fileSystem(.folder, detail: "directory", name: name)
     }
 
     // MARK: Content
@@ -178,13 +205,13 @@ public final class FileIdentifier: Sendable {
         -> ([ContentEvidence], TextEncoding?) {
         var readings: [ContentEvidence] = []
         var encoding = TextAnalysis.encoding(of: head[...])
-        func add(_ mimeType: String, _ source: ContentEvidence.Source, conclusive: Bool, _ detail: String) {
-            let named = mimeType.hasPrefix("uti:") ? UTType(String(mimeType.dropFirst(4))) : Resolution.declaredType(mimeType: mimeType)
-            guard let type = named else { return }
-            let mimeType = mimeType.hasPrefix("uti:") ? type.preferredMIMEType : mimeType
+        func add(_ verdict: Verdict?, _ source: ContentEvidence.Source, conclusive: Bool) {
+            guard let verdict else { return }
+            let type = verdict.type
             // A text format is not what binary bytes are, whatever a pattern found in them.
             if encoding == nil, source != .container, source != .signature, type.conforms(to: .text) { return }
-            let reading = ContentEvidence(type: type, source: source, mimeType: mimeType, isConclusive: conclusive, detail: detail)
+            let reading = ContentEvidence(type: type, source: source, mimeType: verdict.mimeType ?? type.preferredMIMEType,
+                                          isConclusive: conclusive, detail: verdict.detail)
             if let existing = readings.firstIndex(where: { $0.type == type }) {
                 // A second reader that proves what the first only suggested makes the reading conclusive.
                 if conclusive && !readings[existing].isConclusive { readings[existing] = reading }
@@ -194,73 +221,64 @@ public final class FileIdentifier: Sendable {
         }
         var container = try ZipContainer.identify(source, prefix: head)
         if container == nil { container = try OLE2Container.identify(source, prefix: head) }
-        if let match = container { add(match.mimeType, .container, conclusive: true, match.detail) }
-        if let match = Signatures.match(head, in: source) { add(match.mimeType, .signature, conclusive: true, match.detail) }
+        add(container, .container, conclusive: true)
+        add(Signatures.verdict(head, in: source), .signature, conclusive: true)
         let candidates = name?.candidates ?? []
-        // A proof settles the question when a candidate is what it proves (a .png proven PNG), or when the
-        // name agrees with it in exactly one way; not when several candidates are kinds of it: a compound
-        // file named .smf may be StarMath 3 or 5, an ELF program named .AppImage one of two AppImage
-        // formats, and the rules that tell those apart are freedesktop's.
-        func settled() -> Bool {
-            readings.contains { reading in
-                reading.isConclusive
-                    && (candidates.isEmpty || candidates.contains(reading.type)
-                        || candidates.count(where: { Resolution.refines($0, reading) }) == 1)
-            }
-        }
         // A signature or container the name agrees with (a .png whose signature proves PNG) settles it,
         // and so does text under a name with one candidate, a text format (a .py file that is valid
         // UTF-8): the slower readers are not asked.
-        if settled() {
+        if readings.contains(where: { NameAgreement.settles(candidates, $0) }) {
             return (readings, encoding)
         }
         let prefix = head.count < min(options.sampleSize, source.count) ? try source.bytes(at: 0, length: options.sampleSize) : head
         let sample = prefix[...]
         if prefix.count > head.count { encoding = TextAnalysis.encoding(of: sample) }
         if let encoding, readings.isEmpty, candidates.count == 1, candidates[0].conforms(to: .text), candidates[0] != .plainText {
-            add("text/plain", .bytes, conclusive: false, "\(encoding.rawValue) text")
+            add(Verdict(mimeType: "text/plain", detail: "\(encoding.rawValue) text"), .bytes, conclusive: false)
             return (readings, encoding)
         }
-        for match in SharedMIMEInfo.magic.matches(prefix) {
-            add(match.mimeType, .freedesktopMagic, conclusive: match.priority >= 80,
-                "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))")
+        for match in sharedMIMEInfo.magic.matches(prefix) {
+            add(Verdict(mimeType: match.mimeType, detail: "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))"),
+                .freedesktopMagic, conclusive: match.priority >= 80)
         }
         if let encoding {
             // Formats show themselves at the start: 8 KiB of text is plenty, and cheap to decode.
             let head = sample.prefix(TextAnalysis.formatSampleSize)
             let text = TextAnalysis.decode(head, as: encoding)
-            if let format = TextAnalysis.format(of: text, isComplete: head.count == source.count) {
-                add(format.mimeType, .text, conclusive: format.isConclusive, format.detail)
+            let xmlNamespaces = sharedMIMEInfo
+            if let format = TextAnalysis.format(of: text, isComplete: head.count == source.count,
+                                                xmlNamespaces: { xmlNamespaces.xmlType(namespace: $0, localName: $1) }) {
+                add(format.verdict, .text, conclusive: format.isConclusive)
             }
         }
         // libmagic is for binary data that nothing cheaper has settled. Name and content agreeing (a .mo
         // file that freedesktop's magic calls a gettext catalogue) need it no more than text does: its
         // text tests are keyword heuristics (C for any file with braces) that cost regular expressions
         // over the whole buffer and, on the corpora, changed no answer for the better.
-        let agreed = readings.contains { reading in candidates.contains { $0.conforms(to: reading.type) } }
-        if encoding == nil, !settled(), !agreed, let (mime, _) = try libmagic(prefix), mime != "application/octet-stream" {
-            add(mime, .libmagic, conclusive: !mime.hasPrefix("text/"), "libmagic: \(mime)")
+        let agreed = readings.contains { reading in candidates.contains { NameAgreement.of($0, with: reading) == .strict } }
+        if encoding == nil, !readings.contains(where: { NameAgreement.settles(candidates, $0) }), !agreed,
+           let mime = try libmagic(prefix), mime != "application/octet-stream" {
+            add(Verdict(mimeType: mime, detail: "libmagic: \(mime)"), .libmagic, conclusive: !mime.hasPrefix("text/"))
         }
         if let encoding {
-            add("text/plain", .bytes, conclusive: false, "\(encoding.rawValue) text")
+            add(Verdict(mimeType: "text/plain", detail: "\(encoding.rawValue) text"), .bytes, conclusive: false)
         } else {
-            add("application/octet-stream", .bytes, conclusive: false, "binary data")
+            add(Verdict(mimeType: "application/octet-stream", detail: "binary data"), .bytes, conclusive: false)
         }
         // Conclusive readings first, each group in the order of authority above.
         let ordered = readings.filter(\.isConclusive) + readings.filter { !$0.isConclusive }
         return (ordered, encoding)
     }
 
-    /// libmagic's MIME type for the sample, and the declared type it names.
-    private func libmagic(_ prefix: [UInt8]) throws(IdentificationError.Reason) -> (String, UTType)? {
+    /// libmagic's MIME type for the sample, when it names a declared type.
+    private func libmagic(_ prefix: [UInt8]) throws(IdentificationError.Reason) -> String? {
         guard let magic else { return nil }
         let result: Result<String, Magic.Failure> = prefix.withUnsafeBytes { raw in
             Result { () throws(Magic.Failure) in try magic.mimeType(of: raw) }
         }
         switch result {
         case .success(let mime):
-            guard let type = Resolution.declaredType(mimeType: mime) else { return nil }
-            return (mime, type)
+            return Verdict(mimeType: mime, detail: "") == nil ? nil : mime
         case .failure(let failure):
             throw .libmagic(failure.description)
         }

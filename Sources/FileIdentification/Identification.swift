@@ -17,37 +17,24 @@ public struct Identification: Sendable, Hashable {
     /// devices and the like, and by name alone.
     public var fileSize: Int?
 
-    /// The MIME type to report on Linux: for a type the name proposed, the one of its MIME types whose
-    /// shared-mime-info glob matches the name; else the one the deciding reader named, when it named this
-    /// type and shared-mime-info knows it as a type; else the type's first MIME type that the system's
-    /// shared-mime-info database knows as a type of its own (what desktop applications expect), else
+    /// The MIME type to report on Linux, decided with the type: for a type the name proposed, the one of its
+    /// MIME types whose shared-mime-info glob matches the name; else the one the deciding reader named,
+    /// when it named this type and shared-mime-info knows it as a type; else the type's first MIME type
+    /// that shared-mime-info knows as a type of its own (what desktop applications expect), else
     /// `type.preferredMIMEType`; for a type with none, `inode/directory`, `inode/symlink`, `text/plain`
     /// or `application/octet-stream`, as it conforms.
-    public var mimeType: String {
-        let mimeTypes = type.tags[.mimeType] ?? []
-        if let name = evidence.name, name.candidates.contains(type),
-           let mime = LinuxMIMETypes.globbed(among: mimeTypes, filename: name.filename) {
-            return mime
-        }
-        if let content = evidence.content, content.type == type, let mime = content.mimeType,
-           LinuxMIMETypes.isKnown(mime) {
-            return mime
-        }
-        if let mime = LinuxMIMETypes.preferred(among: mimeTypes) { return mime }
-        // A type with no MIME type of its own: what it is at heart, as file(1) would say.
-        let fallbacks: [(UTType, String)] = [
-            (.folder, "inode/directory"), (.directory, "inode/directory"), (.symbolicLink, "inode/symlink"),
-            (.text, "text/plain"), (.data, "application/octet-stream"),
-        ]
-        return fallbacks.first { type.conforms(to: $0.0) }?.1 ?? "application/octet-stream"
-    }
+    public var mimeType: String
 
-    public init(type: UTType, evidence: Evidence, confidence: Confidence, isMismatch: Bool, textEncoding: TextEncoding?) {
+    /// An identification; `mimeType` defaults to the type's preferred MIME type (or what it is at heart:
+    /// `inode/directory`, `text/plain`, `application/octet-stream` ...).
+    public init(type: UTType, evidence: Evidence, confidence: Confidence, isMismatch: Bool, textEncoding: TextEncoding?,
+                mimeType: String? = nil) {
         self.type = type
         self.evidence = evidence
         self.confidence = confidence
         self.isMismatch = isMismatch
         self.textEncoding = textEncoding
+        self.mimeType = mimeType ?? type.preferredMIMEType ?? SharedMIMEInfo.fallbackMIMEType(for: type)
     }
 
     /// How sure an identification is.
@@ -90,24 +77,28 @@ public struct Evidence: Sendable, Hashable {
         self.rule = rule
     }
 
-    /// The rules of resolution, in the order they are tried.
-    public enum Rule: String, Sendable, Hashable {
+    /// The rules of resolution, in the order they are tried; new rules may be added.
+    public struct Rule: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
         /// The file system decided: a directory, bundle, link, FIFO, socket or device.
-        case fileSystem = "file-system"
+        public static let fileSystem = Rule(rawValue: "file-system")
         /// The file is empty.
-        case empty
+        public static let empty = Rule(rawValue: "empty")
         /// The name's type is the content's type or a more specific kind of it (`x.docx` read as ZIP).
-        case nameRefinesContent = "name-refines-content"
+        public static let nameRefinesContent = Rule(rawValue: "name-refines-content")
         /// The content's type is a more specific kind of the name's (`data.txt` holding JSON).
-        case contentRefinesName = "content-refines-name"
+        public static let contentRefinesName = Rule(rawValue: "content-refines-name")
         /// Conclusive content overrules a name that says otherwise (an ELF file named `.txt`).
-        case contentOverrulesName = "content-overrules-name"
+        public static let contentOverrulesName = Rule(rawValue: "content-overrules-name")
         /// No name evidence, or names that conflict: the content decided.
-        case contentOnly = "content-only"
+        public static let contentOnly = Rule(rawValue: "content-only")
         /// The content was inconclusive; the name decided.
-        case nameOnly = "name-only"
+        public static let nameOnly = Rule(rawValue: "name-only")
         /// Nothing conclusive: text or binary decided between `public.plain-text` and `public.data`.
-        case textOrBinary = "text-or-binary"
+        public static let textOrBinary = Rule(rawValue: "text-or-binary")
     }
 }
 
@@ -122,8 +113,20 @@ public struct NameEvidence: Sendable, Hashable {
     /// The declared types claiming it, best first.
     public var candidates: [UTType]
 
-    public enum Match: String, Sendable, Hashable {
-        case filename, suffix, filenameExtension = "extension", pattern
+    /// How the name matched; new kinds of match may be added.
+    public struct Match: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The whole name (`Makefile`).
+        public static let filename = Match(rawValue: "filename")
+        /// A multi-dot suffix (`tar.gz`).
+        public static let suffix = Match(rawValue: "suffix")
+        /// The extension after the last dot.
+        public static let filenameExtension = Match(rawValue: "extension")
+        /// Another pattern (`*.[1-9]`, `README*`).
+        public static let pattern = Match(rawValue: "pattern")
     }
 
     public init(filename: String, match: Match, tag: String, candidates: [UTType]) {
@@ -148,15 +151,26 @@ public struct ContentEvidence: Sendable, Hashable {
     /// What was seen: `ZIP entry word/document.xml`, `#!/usr/bin/python3`, `libmagic: image/png`.
     public var detail: String
 
-    public enum Source: String, Sendable, Hashable {
-        case fileSystem = "file-system"
-        case signature
-        case container
-        case freedesktopMagic = "shared-mime-info"
+    /// The readers of content; new readers may be added.
+    public struct Source: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// `lstat`: directories, links, FIFOs, sockets, devices, empty files.
+        public static let fileSystem = Source(rawValue: "file-system")
+        /// A built-in signature (PNG, PDF, ELF ...).
+        public static let signature = Source(rawValue: "signature")
+        /// A container's entries (ZIP, OLE2).
+        public static let container = Source(rawValue: "container")
+        /// shared-mime-info's magic.
+        public static let freedesktopMagic = Source(rawValue: "shared-mime-info")
         /// Text or binary, from the bytes alone.
-        case bytes
-        case text
-        case libmagic
+        public static let bytes = Source(rawValue: "bytes")
+        /// The text itself: `#!` lines, XML roots, formats that announce themselves.
+        public static let text = Source(rawValue: "text")
+        /// libmagic.
+        public static let libmagic = Source(rawValue: "libmagic")
     }
 
     public init(type: UTType, source: Source, mimeType: String? = nil, isConclusive: Bool, detail: String) {
@@ -168,14 +182,19 @@ public struct ContentEvidence: Sendable, Hashable {
     }
 }
 
-/// A text encoding, as told by a byte-order mark or by validating the bytes.
-public enum TextEncoding: String, Sendable, Hashable {
-    case ascii = "us-ascii"
-    case utf8 = "utf-8"
-    case utf16LittleEndian = "utf-16le"
-    case utf16BigEndian = "utf-16be"
-    case utf32LittleEndian = "utf-32le"
-    case utf32BigEndian = "utf-32be"
+/// A text encoding, as told by a byte-order mark or by validating the bytes, named as `file --mime-encoding`
+/// names it; new encodings may be added.
+public struct TextEncoding: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public static let ascii = TextEncoding(rawValue: "us-ascii")
+    public static let utf8 = TextEncoding(rawValue: "utf-8")
+    public static let utf16LittleEndian = TextEncoding(rawValue: "utf-16le")
+    public static let utf16BigEndian = TextEncoding(rawValue: "utf-16be")
+    public static let utf32LittleEndian = TextEncoding(rawValue: "utf-32le")
+    public static let utf32BigEndian = TextEncoding(rawValue: "utf-32be")
     /// Eight-bit text that is not UTF-8 (ISO 8859, Windows code pages).
-    case eightBit = "unknown-8bit"
+    public static let eightBit = TextEncoding(rawValue: "unknown-8bit")
 }

@@ -3,12 +3,13 @@
 enum OLE2Container {
     static let signature: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
 
-    /// The format of the compound file in `source`, as a MIME type, and the stream that told; `nil`
-    /// when `source` is not a compound file.
-    static func identify(_ source: some ByteSource, prefix: [UInt8]) throws(IdentificationError.Reason) -> (mimeType: String, detail: String)? {
+    /// The format of the compound file in `source`, and the stream that told; `nil` when `source` is not
+    /// a compound file.
+    static func identify(_ source: some ByteSource, prefix: [UInt8]) throws(IdentificationError.Reason) -> Verdict? {
         guard prefix.starts(with: signature), prefix.count >= 512 else { return nil }
         let (names, rootCLSID) = try directory(source, header: Array(prefix[0..<512]))
-        return classify(names, rootCLSID: rootCLSID)
+        let (mimeType, detail) = classify(names, rootCLSID: rootCLSID)
+        return Verdict(mimeType: mimeType, detail: detail)
     }
 
     // Every read below is inside bounds checked before it; a read outside would be 0, never a trap.

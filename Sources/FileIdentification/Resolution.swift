@@ -13,24 +13,15 @@ internal import UniformTypeIdentifiers
 /// 6. No name: the content decides; with nothing conclusive, text or binary chooses between
 ///    `public.plain-text` and `public.data`.
 enum Resolution {
-    static let emptyType = "uti.mime.application.x-zerosize"
-    static let oleStorage = "uti.mime.application.x-ole-storage"
-
-    /// The declared type claiming a MIME type, whatever it conforms to.
-    static func declaredType(mimeType: String) -> UTType? {
-        TypeDatabase.shared.declaredTypes(tag: mimeType, tagClass: .mimeType).first
-    }
-
-    static func fileSystem(_ identifier: String, detail: String, name: NameEvidence?) -> Identification {
-        let type = UTType(identifier) ?? .item
-        return Identification(
+    static func fileSystem(_ type: UTType, detail: String, name: NameEvidence?) -> Identification {
+        Identification(
             type: type,
             evidence: Evidence(name: name, content: ContentEvidence(type: type, source: .fileSystem, isConclusive: true, detail: detail), rule: .fileSystem),
             confidence: .high, isMismatch: false, textEncoding: nil)
     }
 
     static func empty(name: NameEvidence?) -> Identification {
-        let emptyType = UTType(emptyType) ?? .data
+        let emptyType = KnownTypes.emptyFile
         let content = ContentEvidence(type: emptyType, source: .fileSystem, isConclusive: false, detail: "empty file")
         // An empty file is what its name says it will be, and empty; with no name, an empty document.
         let type = name?.candidates.first ?? emptyType
@@ -92,7 +83,7 @@ enum Resolution {
         // an animated PNG; an .awk file whose #! line says awk is an AWK script, not its GNU dialect.
         var agreement: (candidate: UTType, reading: ContentEvidence)?
         for candidate in candidates {
-            for reading in specific where reading.source != .bytes && candidate.conforms(to: reading.type) {
+            for reading in specific where reading.source != .bytes && NameAgreement.of(candidate, with: reading) == .strict {
                 guard let current = agreement else { agreement = (candidate, reading); continue }
                 let moreSpecific = reading.type != current.reading.type && reading.type.conforms(to: current.reading.type)
                 let exact = reading.type == current.reading.type && candidate == reading.type && current.candidate != reading.type
@@ -103,7 +94,7 @@ enum Resolution {
             return answer(agreement.candidate, .nameRefinesContent, agreement.reading.isConclusive ? .high : .medium, by: agreement.reading)
         }
         for candidate in candidates {
-            if let reading = considered.first(where: { refines(candidate, $0) }) {
+            if let reading = considered.first(where: { NameAgreement.of(candidate, with: $0) != .none }) {
                 return answer(candidate, .nameRefinesContent, reading.isConclusive ? .high : .medium, by: reading)
             }
         }
@@ -134,11 +125,11 @@ enum Resolution {
     /// format inside open.
     static func isContainer(_ type: UTType) -> Bool {
         let containers: [UTType] = [.zip, .gzip, .bz2, .data, .plainText, .text, .xml, .json]
-        return containers.contains(type) || UTType(oleStorage) == type
-            || ["org.tukaani.xz-archive", "uti.mime.application.zstd", "org.7-zip.7-zip-archive"].contains(type.identifier)
+        return containers.contains(type) || [KnownTypes.oleStorage, KnownTypes.xz, KnownTypes.zstandard, KnownTypes.sevenZip].contains(type)
     }
 
-    /// Whether the name's type `candidate` is the content's type or a more specific kind of it.
+    /// Whether the name's type `candidate` is the content's type or a more specific kind of it, in the
+    /// strict sense or the looser ones below; see `NameAgreement`.
     static func refines(_ candidate: UTType, _ content: ContentEvidence) -> Bool {
         let type = content.type
         // Text or binary, from the bytes alone: any text format is text, any other format is data.
@@ -153,7 +144,7 @@ enum Resolution {
         // A container's generic type: a ZIP- or OLE2-based format the entries did not single out.
         if content.source == .container {
             if type.conforms(to: .zip) || type == .zip { return candidate.conforms(to: .zip) }
-            if let ole = UTType(oleStorage), type.conforms(to: ole) { return candidate.conforms(to: ole) }
+            if type.conforms(to: KnownTypes.oleStorage) { return candidate.conforms(to: KnownTypes.oleStorage) }
         }
         // Structured-syntax suffixes (RFC 6839): image/svg+xml is XML, application/ld+json is JSON.
         let suffixes: [(suffix: String, base: UTType)] = [("+xml", .xml), ("+json", .json), ("+zip", .zip)]

@@ -3,9 +3,15 @@
 /// Only signatures that cannot be mistaken are listed: a few fixed bytes at a fixed offset that no
 /// text and no other common format starts with. Everything else goes to libmagic.
 enum Signatures {
+    /// A signature found: the MIME type it names (shared-mime-info's name) and what was seen.
     struct Match {
         var mimeType: String
         var detail: String
+    }
+
+    /// The verdict of the signature `prefix` carries, if any.
+    static func verdict(_ prefix: [UInt8], in source: some ByteSource) -> Verdict? {
+        match(prefix, in: source).flatMap { Verdict(mimeType: $0.mimeType, detail: $0.detail) }
     }
 
     private struct Entry {

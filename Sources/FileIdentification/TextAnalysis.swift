@@ -1,3 +1,5 @@
+internal import UniformTypeIdentifiers
+
 /// Whether bytes are text, in which encoding, and which text format they look like.
 enum TextAnalysis {
     /// How much of a text is decoded to recognise its format.
@@ -92,27 +94,57 @@ enum TextAnalysis {
                 index += 4
             }
             return String(scalars)
+        default:
+            // An encoding this reader does not know: as UTF-8, lossily.
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 
     /// A text format recognised from the text itself.
     struct Format {
-        /// A MIME type, or `uti:` and a type identifier for a format no MIME type names.
-        var mimeType: String
+        /// How the format is named: by a MIME type, or by a type for a format no MIME type names.
+        enum Name {
+            case mimeType(String)
+            case type(UTType)
+        }
+
+        var name: Name
         /// A `#!` line or an XML root element proves the format; JSON or CSV structure suggests it.
         var isConclusive: Bool
         var detail: String
+
+        init(mimeType: String, isConclusive: Bool, detail: String) {
+            self.init(name: .mimeType(mimeType), isConclusive: isConclusive, detail: detail)
+        }
+
+        init(name: Name, isConclusive: Bool, detail: String) {
+            self.name = name
+            self.isConclusive = isConclusive
+            self.detail = detail
+        }
+
+        /// The verdict: the type named; `nil` for a MIME type no declared type claims.
+        var verdict: Verdict? {
+            switch name {
+            case .mimeType(let mimeType): Verdict(mimeType: mimeType, detail: detail)
+            case .type(let type): Verdict(type: type, detail: detail)
+            }
+        }
     }
+
+    /// The MIME type of XML documents whose root element is a local name in a namespace (shared-mime-info's
+    /// `XMLnamespaces`), `nil` for none.
+    typealias XMLNamespaceRules = (_ namespace: String, _ localName: String) -> String?
 
     /// The format the text shows, if any: a script by its `#!` line, XML by its root element, HTML,
     /// JSON, CSV. `nil` means plain text as far as this reader can tell.
-    static func format(of text: String, isComplete: Bool) -> Format? {
+    static func format(of text: String, isComplete: Bool, xmlNamespaces: XMLNamespaceRules) -> Format? {
         let trimmed = text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })
         if text.hasPrefix("#!") {
             return shebang(String(text.prefix(while: { $0 != "\n" && $0 != "\r" })))
         }
         if trimmed.hasPrefix("<") {
-            if let markup = markup(trimmed) { return markup }
+            if let markup = markup(trimmed, xmlNamespaces: xmlNamespaces) { return markup }
         }
         if trimmed.first == "{" || trimmed.first == "[" {
             if JSONCheck.isJSON(trimmed, isComplete: isComplete) {
@@ -185,7 +217,7 @@ enum TextAnalysis {
     }
 
     /// XML by its root element, or HTML.
-    private static func markup(_ text: Substring) -> Format? {
+    private static func markup(_ text: Substring, xmlNamespaces: XMLNamespaceRules) -> Format? {
         let head = String(text.prefix(4096))
         let lower = head.lowercased()
         if lower.hasPrefix("<!doctype html") || lower.hasPrefix("<html") {
@@ -203,31 +235,31 @@ enum TextAnalysis {
         let qualified = root.split(separator: ":", maxSplits: 1)
         let localName = String(qualified.last ?? Substring(root))
         let namespace = namespaceURI(of: head, prefix: qualified.count == 2 ? String(qualified[0]) : nil) ?? ""
-        if !namespace.isEmpty, let mime = SharedMIMEInfo.xmlType(namespace: namespace, localName: localName) {
+        if !namespace.isEmpty, let mime = xmlNamespaces(namespace, localName) {
             return Format(mimeType: mime, isConclusive: false, detail: "XML root element <\(root)> in \(namespace)")
         }
         let name = root.lowercased()
         let local = name.split(separator: ":").last.map(String.init) ?? name
-        let dialects: [String: String] = [
-            "html": "text/html", "svg": "image/svg+xml", "rss": "application/rss+xml", "feed": "application/atom+xml",
-            "plist": "uti:com.apple.xml-property-list", "stylesheet": "application/xslt+xml", "transform": "application/xslt+xml",
-            "kml": "application/vnd.google-earth.kml+xml", "gpx": "application/gpx+xml", "math": "application/mathml+xml",
-            "smil": "application/smil+xml", "xliff": "application/xliff+xml", "rdf": "application/rdf+xml",
-            "opml": "text/x-opml+xml", "xsd": "application/xml", "schema": "application/xml", "wsdl:definitions": "application/xml",
-            "x3d": "model/x3d+xml", "collada": "model/vnd.collada+xml", "metalink": "application/metalink4+xml",
-            "playlist": "application/xspf+xml", "ttml": "application/ttml+xml", "tt": "application/ttml+xml",
-            "gnc-v2": "application/x-gnucash", "abiword": "application/x-abiword", "mrss": "application/rss+xml",
-            "project": "application/xml", "ui": "application/x-gtk-builder", "interface": "application/x-gtk-builder",
-            "office:document": "application/vnd.oasis.opendocument.text-flat-xml", "fictionbook": "application/x-fictionbook+xml",
-            "docbook": "application/x-docbook+xml", "book": "application/x-docbook+xml", "article": "application/x-docbook+xml",
-            "xbel": "application/x-xbel", "mime-info": "application/xml", "component": "application/xml",
+        let dialects: [String: Format.Name] = [
+            "html": .mimeType("text/html"), "svg": .mimeType("image/svg+xml"), "rss": .mimeType("application/rss+xml"), "feed": .mimeType("application/atom+xml"),
+            "plist": .type(.xmlPropertyList), "stylesheet": .mimeType("application/xslt+xml"), "transform": .mimeType("application/xslt+xml"),
+            "kml": .mimeType("application/vnd.google-earth.kml+xml"), "gpx": .mimeType("application/gpx+xml"), "math": .mimeType("application/mathml+xml"),
+            "smil": .mimeType("application/smil+xml"), "xliff": .mimeType("application/xliff+xml"), "rdf": .mimeType("application/rdf+xml"),
+            "opml": .mimeType("text/x-opml+xml"), "xsd": .mimeType("application/xml"), "schema": .mimeType("application/xml"), "wsdl:definitions": .mimeType("application/xml"),
+            "x3d": .mimeType("model/x3d+xml"), "collada": .mimeType("model/vnd.collada+xml"), "metalink": .mimeType("application/metalink4+xml"),
+            "playlist": .mimeType("application/xspf+xml"), "ttml": .mimeType("application/ttml+xml"), "tt": .mimeType("application/ttml+xml"),
+            "gnc-v2": .mimeType("application/x-gnucash"), "abiword": .mimeType("application/x-abiword"), "mrss": .mimeType("application/rss+xml"),
+            "project": .mimeType("application/xml"), "ui": .mimeType("application/x-gtk-builder"), "interface": .mimeType("application/x-gtk-builder"),
+            "office:document": .mimeType("application/vnd.oasis.opendocument.text-flat-xml"), "fictionbook": .mimeType("application/x-fictionbook+xml"),
+            "docbook": .mimeType("application/x-docbook+xml"), "book": .mimeType("application/x-docbook+xml"), "article": .mimeType("application/x-docbook+xml"),
+            "xbel": .mimeType("application/x-xbel"), "mime-info": .mimeType("application/xml"), "component": .mimeType("application/xml"),
         ]
         // A root element suggests a dialect but proves nothing against a name: dialects share roots
         // (a Windows Media playlist is <smil>), and any XML may be named for the schema it follows.
-        if let mime = dialects[name] ?? dialects[local] {
-            return Format(mimeType: mime, isConclusive: false, detail: "XML root element <\(root)>")
+        if let dialect = dialects[name] ?? dialects[local] {
+            return Format(name: dialect, isConclusive: false, detail: "XML root element <\(root)>")
         }
-        if namespace.isEmpty, let mime = SharedMIMEInfo.xmlType(namespace: "", localName: localName) {
+        if namespace.isEmpty, let mime = xmlNamespaces("", localName) {
             return Format(mimeType: mime, isConclusive: false, detail: "XML root element <\(root)>")
         }
         return Format(mimeType: "application/xml", isConclusive: false, detail: "XML root element <\(root)>")

@@ -8,15 +8,16 @@ enum ZipContainer {
         var localHeaderOffset: Int
     }
 
-    /// The format of the ZIP file in `source`, as a MIME type, and the entry that told; `nil` when
-    /// `source` is not a ZIP file.
-    static func identify(_ source: some ByteSource, prefix: [UInt8]) throws(IdentificationError.Reason) -> (mimeType: String, detail: String)? {
+    /// The format of the ZIP file in `source`, and the entry that told; `nil` when `source` is not a ZIP
+    /// file (or its entries name a format no declared type claims).
+    static func identify(_ source: some ByteSource, prefix: [UInt8]) throws(IdentificationError.Reason) -> Verdict? {
         guard prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) || prefix.starts(with: [0x50, 0x4B, 0x05, 0x06]) else { return nil }
         // Without a central directory (a file cut short), the local headers of the first 64 KiB.
         var entries = try centralDirectory(source)
         if entries == nil { entries = localHeaders(try source.bytes(at: 0, length: 64 * 1024)) }
         guard let entries else { return nil }
-        return try classify(entries, source)
+        let (mimeType, detail) = try classify(entries, source)
+        return Verdict(mimeType: mimeType, detail: detail)
     }
 
     // MARK: Reading

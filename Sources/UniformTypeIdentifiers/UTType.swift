@@ -16,7 +16,7 @@ public struct UTType: Sendable {
     /// For a type that is neither declared nor dynamic: the supertype its creator gave.
     let undeclaredParents: [String]
 
-    init(declaredIdentifier identifier: String) {
+    package init(declaredIdentifier identifier: String) {
         self.identifier = identifier
         self.key = identifier.lowercased()
         self.undeclaredParents = []

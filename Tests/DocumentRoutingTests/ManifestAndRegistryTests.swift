@@ -89,4 +89,24 @@ struct ManifestAndRegistryTests {
         let candidates = HandlerChoice.candidates(for: type, apps: try workspace.registry.apps(), defaults: [])
         #expect(candidates.map(\.bundleIdentifier) == ["com.example.notebooks"])
     }
+
+    @Test("declarations that close a cycle only together with another app's are refused; the registry keeps working")
+    func cycleAcrossApps() throws {
+        let workspace = try Workspace()
+        let first = try workspace.app("com.example.first", [.init(types: ["com.example.cycle-x"])], declarations: [[
+            "UTTypeIdentifier": "com.example.cycle-x", "UTTypeConformsTo": ["com.example.cycle-y"],
+        ]])
+        let second = try workspace.app("com.example.second", [.init(types: ["com.example.cycle-y"])], declarations: [[
+            "UTTypeIdentifier": "com.example.cycle-y", "UTTypeConformsTo": ["com.example.cycle-x"],
+        ]])
+        try workspace.registry.register(appAt: first)
+        let error = try #require(throws: RegistryError.self) { try workspace.registry.register(appAt: second) }
+        #expect(error.reason.kind == .declarations)
+        #expect(error.reason.declarationError?.problem.kind == .conformanceCycle)
+        #expect(error.description.contains("com.example.cycle-x") && error.description.contains("cycle"), "\(error)")
+        #expect(try workspace.registry.apps().map(\.bundleIdentifier) == ["com.example.first"])
+        // Registering the first app again (its own declarations replace its old ones) still passes.
+        try workspace.registry.register(appAt: first)
+        #expect(try workspace.registry.loadDeclarations().count == 1)
+    }
 }

@@ -1,21 +1,21 @@
 import Foundation
 import DocumentRouting
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A registry root and app bundles made for one test, removed afterwards.
+/// A registry root and app bundles made for one test, in a temporary directory removed afterwards.
 final class Workspace {
-    let path: String
+    let directory: TemporaryDirectory
     let registry: Registry
+    var path: String { directory.path }
 
     init() throws {
-        path = FileManager.default.temporaryDirectory.appending(path: "uti-routing-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path + "/apps", withIntermediateDirectories: true)
-        registry = Registry(root: path + "/root")
+        directory = try TemporaryDirectory(prefix: "uti-routing")
+        try directory.makeDirectory("apps")
+        registry = Registry(root: directory.file("root"))
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 
     /// A document type entry of an Info.plist.
     struct DocumentType {

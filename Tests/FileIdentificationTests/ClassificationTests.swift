@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import TestSupport
 import Testing
 import UniformTypeIdentifiers
 @testable import FileIdentification
@@ -12,8 +13,8 @@ struct ClassificationTests {
     let identifier = FileIdentifier()
 
     /// A small tree of every kind: files, a hidden directory, a bundle, a FIFO, a symlink loop.
-    private func mixedTree() throws -> Scratch {
-        let scratch = try Scratch()
+    private func mixedTree() throws -> TemporaryDirectory {
+        let scratch = try TemporaryDirectory()
         for directory in ["docs", "docs/.cache", "Viewer.app/Contents", "deep/a/b/c"] {
             try FileManager.default.createDirectory(atPath: scratch.file(directory), withIntermediateDirectories: true)
         }
@@ -98,7 +99,7 @@ struct ClassificationTests {
 
     @Test("a directory of 100,000 entries")
     func wideDirectory() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         for index in 0..<100_000 {
             let descriptor = open(scratch.file("f\(index).txt"), O_WRONLY | O_CREAT | O_EXCL, 0o644)
             #expect(descriptor >= 0)
@@ -117,7 +118,7 @@ struct ClassificationTests {
 
     @Test("a tree 1,000 levels deep")
     func deepTree() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         var path = scratch.path
         for _ in 0..<1_000 {
             path += "/d"
@@ -132,7 +133,7 @@ struct ClassificationTests {
 
     @Test("cancelling the consuming task stops the walk")
     func cancellation() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         for index in 0..<20_000 {
             let descriptor = open(scratch.file("f\(index)"), O_WRONLY | O_CREAT | O_EXCL, 0o644)
             close(descriptor)

@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import TestSupport
 import Testing
 import UniformTypeIdentifiers
 @testable import FileIdentification
@@ -12,7 +13,7 @@ struct FileSystemKindTests {
     let identifier = FileIdentifier()
 
     @Test func directoriesAndBundles() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: scratch.file("Plain"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: scratch.file("Viewer.app/Contents"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: scratch.file("Kit.framework"), withIntermediateDirectories: true)
@@ -28,7 +29,7 @@ struct FileSystemKindTests {
     }
 
     @Test func fifoIsNeverOpened() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         let fifo = scratch.file("pipe")
         #expect(mkfifo(fifo, 0o644) == 0)
         // No writer exists: opening it for reading would block forever.
@@ -39,7 +40,7 @@ struct FileSystemKindTests {
     }
 
     @Test func socket() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         let path = scratch.file("sock")
         let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         #expect(descriptor >= 0)
@@ -64,7 +65,7 @@ struct FileSystemKindTests {
     }
 
     @Test func symbolicLinks() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         try scratch.write(Samples.png, to: "image.png")
         #expect(symlink("image.png", scratch.file("link")) == 0)
         #expect(symlink("nowhere", scratch.file("dangling")) == 0)
@@ -93,7 +94,7 @@ struct FileSystemKindTests {
 
     @Test("a file that cannot be read is an error naming it", .enabled(if: getuid() != 0, "root reads any file; the CLI test runs this as nobody"))
     func unreadable() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         let path = try scratch.write("secret", to: "secret.txt")
         chmod(path, 0)
         let error = try #require(throws: IdentificationError.self) { try identifier.identify(fileAt: path) }
@@ -101,7 +102,7 @@ struct FileSystemKindTests {
     }
 
     @Test func emptyFiles() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         let named = try identifier.identify(fileAt: try scratch.write([], to: "notes.txt"))
         #expect(named.evidence.rule == .empty)
         #expect(named.type == .plainText, "an empty file is what its name says, and empty")
@@ -113,7 +114,7 @@ struct FileSystemKindTests {
     }
 
     @Test func namesThatAreNotUTF8() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         let name: [UInt8] = Array("photo-".utf8) + [0xFF, 0xFE] + Array(".png".utf8)
         let path = RawFilePath(bytes: Array(scratch.path.utf8) + [UInt8(ascii: "/")] + name)
         let descriptor = path.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
@@ -129,7 +130,7 @@ struct FileSystemKindTests {
 
     @Test("a 5 GB sparse file is identified from a bounded sample")
     func sparseFile() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory()
         let path = try scratch.write(Samples.png, to: "huge.png")
         #expect(truncate(path, 5 << 30) == 0)
         var status = stat()

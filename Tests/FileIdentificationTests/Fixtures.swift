@@ -3,39 +3,6 @@ import Foundation
 import Glibc
 #endif
 
-/// A directory made for one test, with helpers that make real files of every kind in it.
-final class Scratch {
-    let path: String
-
-    init() throws {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/uti-identify-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
-        }
-        path = String(cString: made)
-    }
-
-    deinit {
-        // Make everything removable again (a test may have taken permissions away), then remove it.
-        _ = try? FileManager.default.subpathsOfDirectory(atPath: path).forEach { chmod(path + "/" + $0, 0o755) }
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    @discardableResult
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
-        let target = file(name)
-        try Data(bytes).write(to: URL(filePath: target))
-        return target
-    }
-
-    @discardableResult
-    func write(_ text: String, to name: String) throws -> String {
-        try write(Array(text.utf8), to: name)
-    }
-}
-
 /// A ZIP archive with stored (uncompressed) entries, in the order given: enough to build OOXML,
 /// OpenDocument, EPUB and JAR files whose telling entry comes last, past any sample a reader takes
 /// from the start.

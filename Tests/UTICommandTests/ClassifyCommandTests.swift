@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -6,15 +7,15 @@ import Glibc
 
 @Suite("uti classify")
 struct ClassifyCommandTests {
-    typealias Files = IdentifyCommandTests.Files
 
-    private func tree() throws -> Files {
-        let files = try Files()
+    private func tree() throws -> TemporaryDirectory {
+        // Traversable by others: one test runs the command as nobody.
+        let files = try TemporaryDirectory(permissions: 0o755)
         try FileManager.default.createDirectory(atPath: files.path + "/docs", withIntermediateDirectories: true)
-        try files.write(IdentifyCommandTests.png, "image.png")
-        try files.write(Array("# Notes, with a comma\n".utf8), "docs/notes.md")
-        try files.write(try Array(Data(contentsOf: URL(filePath: "/bin/true"))), "docs/photo.jpg")
-        try files.write(Array("a\tb\n".utf8), "docs/tab\tname.txt")
+        try files.write(IdentifyCommandTests.png, to: "image.png")
+        try files.write(Array("# Notes, with a comma\n".utf8), to: "docs/notes.md")
+        try files.write(try Array(Data(contentsOf: URL(filePath: "/bin/true"))), to: "docs/photo.jpg")
+        try files.write(Array("a\tb\n".utf8), to: "docs/tab\tname.txt")
         return files
     }
 
@@ -81,7 +82,7 @@ struct ClassifyCommandTests {
     }
 
     @Test func namesThatAreNotUTF8AreKeptAndMarked() throws {
-        let files = try Files()
+        let files = try TemporaryDirectory()
         let raw = Array(files.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".txt".utf8)
         let descriptor = (raw + [0]).withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
@@ -93,31 +94,24 @@ struct ClassifyCommandTests {
         #expect(record["pathEscaped"] as? Bool == true)
     }
 
-    @Test("an unreadable directory is an error record; the walk goes on; exit status 1")
+    @Test("an unreadable directory is an error record; the walk goes on; exit status 1",
+          .enabled(if: Tools.canTakePermissionsAway, "as root, needs setpriv to run as a user without privileges"))
     func unreadableDirectory() throws {
         let files = try tree()
         try FileManager.default.createDirectory(atPath: files.path + "/locked", withIntermediateDirectories: true)
-        try files.write(Array("x".utf8), "locked/inside.txt")
+        try files.write(Array("x".utf8), to: "locked/inside.txt")
         chmod(files.path + "/locked", 0)
         defer { chmod(files.path + "/locked", 0o755) }
-        let asRoot = getuid() == 0
-        guard !asRoot || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-            print("notice: setpriv is absent; the unreadable-directory check needs a user without privileges")
-            return
-        }
-        let result = try UTIBinary.run(["classify", "--format", "ndjson", files.path], runAs: asRoot ? "nobody" : nil)
+        let result = try UTIBinary.run(["classify", "--format", "ndjson", files.path], runAs: Tools.isRoot ? "nobody" : nil)
         #expect(result.status == 1)
         let records = try result.lines.map(jsonObject)
         #expect(records.contains { $0["path"] as? String == files.path + "/locked" && $0["error"] as? String == "Permission denied" })
         #expect(records.contains { $0["path"] as? String == files.path + "/image.png" && $0["identifier"] as? String == "public.png" })
     }
 
-    @Test("on a terminal, a progress line on standard error, erased at the end")
+    @Test("on a terminal, a progress line on standard error, erased at the end",
+          .enabled(if: Tools.has("script"), "needs script(1) to give the command a terminal"))
     func progressOnATerminal() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
-            print("notice: script(1) is absent; the progress line needs a terminal to be seen")
-            return
-        }
         let files = try tree()
         // script(1) gives the command a pseudo-terminal; standard output goes to a file, standard error
         // (the progress line) to the terminal, which script copies to its own output.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Runs the built `uti` executable, the way a person or a script would.
@@ -28,14 +29,13 @@ enum UTIBinary {
     /// Runs `uti` with arguments given as bytes (which need not be UTF-8), through `env`'s exec.
     static func run(rawArguments: [[UInt8]]) throws -> CommandResult {
         // Foundation's Process takes Strings; a tiny shell script passes the raw bytes on from a file.
-        let script = FileManager.default.temporaryDirectory.appending(path: "uti-args-\(UUID().uuidString)")
+        let directory = try TemporaryDirectory(prefix: "uti-args")
         var text: [UInt8] = Array("exec \"$UTI\"".utf8)
         for argument in rawArguments {
             text += Array(" '".utf8) + argument + Array("'".utf8)
         }
-        try Data(text).write(to: script)
-        defer { try? FileManager.default.removeItem(at: script) }
-        return try run(executable: URL(filePath: "/bin/sh"), [script.path], environment: ["UTI": url.path])
+        let script = try directory.write(text, to: "run.sh")
+        return try run(executable: URL(filePath: "/bin/sh"), [script], environment: ["UTI": url.path])
     }
 
     /// Runs `uti`; with `runAs`, as that user (through `setpriv`), for checks that root would pass.

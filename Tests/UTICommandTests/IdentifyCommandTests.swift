@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -7,27 +8,12 @@ import Glibc
 @Suite("uti identify")
 struct IdentifyCommandTests {
     /// A directory of sample files made for one test.
-    final class Files {
-        let path: String
-        init() throws {
-            path = FileManager.default.temporaryDirectory.appending(path: "uti-cli-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-        @discardableResult
-        func write(_ bytes: [UInt8], _ name: String) throws -> String {
-            let file = path + "/" + name
-            try Data(bytes).write(to: URL(filePath: file))
-            return file
-        }
-    }
-
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]
 
     @Test func oneLinePerFile() throws {
-        let files = try Files()
-        let image = try files.write(Self.png, "image.png")
-        let notes = try files.write(Array("# Notes\n".utf8), "notes.md")
+        let files = try TemporaryDirectory()
+        let image = try files.write(Self.png, to: "image.png")
+        let notes = try files.write(Array("# Notes\n".utf8), to: "notes.md")
         let result = try UTIBinary.run(["identify", image, notes])
         #expect(result.status == 0)
         #expect(result.lines == ["\(image): public.png (PNG image)", "\(notes): net.daringfireball.markdown (Markdown document)"])
@@ -36,8 +22,8 @@ struct IdentifyCommandTests {
     }
 
     @Test func jsonFields() throws {
-        let files = try Files()
-        let lying = try files.write(try Array(Data(contentsOf: URL(filePath: "/bin/true"))), "photo.jpg")
+        let files = try TemporaryDirectory()
+        let lying = try files.write(try Array(Data(contentsOf: URL(filePath: "/bin/true"))), to: "photo.jpg")
         let result = try UTIBinary.run(["identify", "--json", lying])
         #expect(result.status == 0)
         let object = try jsonObject(try #require(result.lines.first))
@@ -55,8 +41,8 @@ struct IdentifyCommandTests {
     }
 
     @Test func missingFilesDoNotStopTheOthers() throws {
-        let files = try Files()
-        let image = try files.write(Self.png, "image.png")
+        let files = try TemporaryDirectory()
+        let image = try files.write(Self.png, to: "image.png")
         let result = try UTIBinary.run(["identify", "/nonexistent/a.txt", image])
         #expect(result.status == 1)
         #expect(result.standardError.contains("uti: /nonexistent/a.txt: No such file or directory"))
@@ -65,26 +51,16 @@ struct IdentifyCommandTests {
         #expect(try jsonObject(try #require(json.lines.first))["error"] as? String == "No such file or directory")
     }
 
-    @Test("a file nobody may read: an error naming it, as a user without privileges sees it")
+    @Test("a file nobody may read: an error naming it, as a user without privileges sees it",
+          .enabled(if: Tools.canTakePermissionsAway, "as root, needs setpriv to run as a user without privileges"))
     func unreadableFile() throws {
-        let files = try Files()
-        let secret = try files.write(Array("secret".utf8), "secret.txt")
+        let files = try TemporaryDirectory(permissions: 0o755)
+        let secret = try files.write(Array("secret".utf8), to: "secret.txt")
         chmod(secret, 0)
-        chmod(files.path, 0o755)
-        if getuid() == 0 {
-            // root reads every file; drop to nobody for this run, as a real user would be.
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-                print("notice: setpriv is absent; the unreadable-file check needs a user without privileges")
-                return
-            }
-            let result = try UTIBinary.run(["identify", secret], runAs: "nobody")
-            #expect(result.status == 1)
-            #expect(result.standardError.contains("\(secret): Permission denied"))
-        } else {
-            let result = try UTIBinary.run(["identify", secret])
-            #expect(result.status == 1)
-            #expect(result.standardError.contains("Permission denied"))
-        }
+        // root reads every file; the run drops to nobody then, as a real user would be.
+        let result = try UTIBinary.run(["identify", secret], runAs: Tools.isRoot ? "nobody" : nil)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("\(secret): Permission denied"))
     }
 
     @Test func standardInput() throws {
@@ -107,8 +83,8 @@ struct IdentifyCommandTests {
     }
 
     @Test func symbolicLinks() throws {
-        let files = try Files()
-        let image = try files.write(Self.png, "image.png")
+        let files = try TemporaryDirectory()
+        let image = try files.write(Self.png, to: "image.png")
         let link = files.path + "/link"
         let dangling = files.path + "/dangling"
         #expect(symlink(image, link) == 0)
@@ -121,7 +97,7 @@ struct IdentifyCommandTests {
     }
 
     @Test func namesThatAreNotUTF8() throws {
-        let files = try Files()
+        let files = try TemporaryDirectory()
         let raw = Array(files.path.utf8) + Array("/photo-".utf8) + [0xFF] + Array(".png".utf8)
         let descriptor = (raw + [0]).withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
@@ -143,8 +119,8 @@ struct IdentifyCommandTests {
 
     @Test("the fast argument path and swift-argument-parser give the same output")
     func bothParsersAgree() throws {
-        let files = try Files()
-        let image = try files.write(Self.png, "image.png")
+        let files = try TemporaryDirectory()
+        let image = try files.write(Self.png, to: "image.png")
         let fast = try UTIBinary.run(["identify", "--json", image])
         // `--json=` is not the fast path's form: swift-argument-parser takes this one.
         let parsed = try UTIBinary.run(["identify", "--types=/dev/null", "--json", image])
@@ -156,60 +132,35 @@ struct IdentifyCommandTests {
     }
 }
 
-@Suite("shared-mime-info databases")
+@Suite("shared-mime-info databases, through the binary and XDG_DATA_DIRS")
 struct SharedMIMEInfoTests {
-    /// A data directory (`$XDG_DATA_DIRS`) holding a compiled shared-mime-info database of the given
-    /// version with two rules: one for a type shared-mime-info 2.4 knows (the Commodore cartridge),
-    /// one for a type it does not (MARC records, which only libmagic names).
-    static func database(version: String, in files: IdentifyCommandTests.Files) throws -> String {
-        let share = files.path + "/share-\(version)"
-        try FileManager.default.createDirectory(atPath: share + "/mime", withIntermediateDirectories: true)
-        var magic = Array("MIME-Magic\0\n".utf8)
-        for (type, value) in [("application/x-commodore-crt", "UTI-TEST-CRT"), ("application/marc", "UTI-TEST-MRC")] {
-            magic += Array("[50:\(type)]\n>0=".utf8) + [0, UInt8(value.utf8.count)] + Array(value.utf8) + [UInt8(ascii: "\n")]
-        }
-        try Data(magic).write(to: URL(filePath: share + "/mime/magic"))
-        try Data("application/x-commodore-crt\napplication/marc\n".utf8).write(to: URL(filePath: share + "/mime/types"))
-        try Data("\(version)\n".utf8).write(to: URL(filePath: share + "/mime/version"))
-        return share
-    }
-
-    static func samples(in files: IdentifyCommandTests.Files) throws -> [String] {
-        let padding = [UInt8](repeating: 0, count: 64)
-        return [
-            try files.write(Array("C64 CARTRIDGE   ".utf8) + padding, "cartridge"),
-            try files.write(Array("UTI-TEST-CRT".utf8) + padding, "crafted-cartridge"),
-            try files.write(Array("UTI-TEST-MRC".utf8) + padding, "crafted-marc"),
-        ]
-    }
-
     static func mimeTypes(_ samples: [String], dataDirectories: String) throws -> [String] {
         let result = try UTIBinary.run(["identify", "--mime"] + samples, environment: ["XDG_DATA_DIRS": dataDirectories])
         #expect(result.status == 0)
         return result.lines.map { String($0.split(separator: ": ").last ?? "") }
     }
 
-    @Test("with no system database, the built-in 2.4 rules identify")
+    @Test("with no system database, the built-in 2.4 rules identify", .enabled(if: Tools.hasBuiltInSharedMIMEInfo, Tools.needsBuiltInSharedMIMEInfo))
     func builtInAlone() throws {
-        let files = try IdentifyCommandTests.Files()
-        let samples = try Self.samples(in: files)
+        let files = try TemporaryDirectory()
+        let samples = try SharedMIMEInfoFixture.samples(in: files)
         let types = try Self.mimeTypes(samples, dataDirectories: files.path + "/nothing-here")
         #expect(types == ["application/x-commodore-crt", "application/octet-stream", "application/octet-stream"])
     }
 
-    @Test("an older system database adds only the types 2.4 does not know")
+    @Test("an older system database adds only the types 2.4 does not know", .enabled(if: Tools.hasBuiltInSharedMIMEInfo, Tools.needsBuiltInSharedMIMEInfo))
     func olderSystemDatabase() throws {
-        let files = try IdentifyCommandTests.Files()
-        let samples = try Self.samples(in: files)
-        let types = try Self.mimeTypes(samples, dataDirectories: try Self.database(version: "2.2", in: files))
+        let files = try TemporaryDirectory()
+        let samples = try SharedMIMEInfoFixture.samples(in: files)
+        let types = try Self.mimeTypes(samples, dataDirectories: try SharedMIMEInfoFixture.dataDirectory(version: "2.2", in: files))
         #expect(types == ["application/x-commodore-crt", "application/octet-stream", "application/marc"])
     }
 
     @Test("a newer system database decides for every type it knows")
     func newerSystemDatabase() throws {
-        let files = try IdentifyCommandTests.Files()
-        let samples = try Self.samples(in: files)
-        let types = try Self.mimeTypes(samples, dataDirectories: try Self.database(version: "2.10", in: files))
+        let files = try TemporaryDirectory()
+        let samples = try SharedMIMEInfoFixture.samples(in: files)
+        let types = try Self.mimeTypes(samples, dataDirectories: try SharedMIMEInfoFixture.dataDirectory(version: "2.10", in: files))
         #expect(types.count == 3)
         #expect(types.first != "application/x-commodore-crt")
         #expect(Array(types.dropFirst()) == ["application/x-commodore-crt", "application/marc"])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("uti info, conforms and types")
@@ -81,9 +82,8 @@ struct TypeCommandTests {
     }
 
     @Test func userDeclarationsFromFilesAndTheEnvironment() throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "uti-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory()
+        let directory = temporary.url
         let plist = """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict><key>UTExportedTypeDeclarations</key><array><dict>

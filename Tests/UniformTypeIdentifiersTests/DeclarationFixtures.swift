@@ -1,33 +1,5 @@
 import Foundation
 
-/// A directory made for one test and removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appending(path: "uti-tests-\(UUID().uuidString)", directoryHint: .isDirectory)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes `text` to `name` inside the directory and returns its path.
-    @discardableResult
-    func write(_ text: String, to name: String) throws -> String {
-        let file = url.appending(path: name)
-        try Data(text.utf8).write(to: file)
-        return file.path
-    }
-
-    /// Writes `bytes` to `name` inside the directory and returns its path.
-    @discardableResult
-    func write(_ bytes: Data, to name: String) throws -> String {
-        let file = url.appending(path: name)
-        try bytes.write(to: file)
-        return file.path
-    }
-}
-
 /// A property list declaring types, in Apple's Info.plist schema.
 func declarationPlist(exported: [String] = [], imported: [String] = []) -> String {
     func array(_ key: String, _ entries: [String]) -> String {

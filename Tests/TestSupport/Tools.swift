@@ -1,0 +1,63 @@
+public import Foundation
+public import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What this machine offers the tests that need more than the package: each check is what a test's
+/// `.enabled(if:)` condition reads, so a test that cannot run here is reported as skipped, with the reason.
+public enum Tools {
+    /// Whether an executable is on the usual paths.
+    public static func has(_ name: String) -> Bool {
+        ["/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/usr/local/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + name) }
+    }
+
+    /// Whether the tests run as root, so that permissions can be taken away only from another user.
+    public static var isRoot: Bool { getuid() == 0 }
+
+    /// Whether a file can be made unreadable to the test's process: as root, only through `setpriv` (run as `nobody`).
+    public static var canTakePermissionsAway: Bool { !isRoot || has("setpriv") }
+
+    /// Whether a small tmpfs can be mounted here: tried once, on a directory of its own, and unmounted.
+    public static let canMountTmpfs: Bool = {
+        guard isRoot, has("mount"), has("umount"), let directory = try? TemporaryDirectory(prefix: "uti-mount-probe") else { return false }
+        let mounted = directory.file("probe")
+        guard mkdir(mounted, 0o700) == 0, run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mounted]) else { return false }
+        return run("/bin/umount", [mounted])
+    }()
+
+    /// Runs a program to its end, output discarded; whether it exited 0.
+    public static func run(_ executable: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(filePath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationReason == .exit && process.terminationStatus == 0
+    }
+
+    /// The shared sample-file corpora (`../shared/corpora` beside the package), which only some machines have.
+    public static let corpora: URL = packageRoot.deletingLastPathComponent().appending(path: "shared/corpora")
+
+    public static var hasCorpora: Bool { FileManager.default.fileExists(atPath: corpora.appending(path: "README.md").path) }
+
+    /// The package's root directory.
+    public static let packageRoot: URL = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}
+
+extension Tools {
+    /// Whether this build carries shared-mime-info 2.4's rules (the package trait `BuiltInSharedMIMEInfo`,
+    /// which this test target sees as the library does).
+    public static var hasBuiltInSharedMIMEInfo: Bool {
+        #if BuiltInSharedMIMEInfo
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// The reason given for skipping a test that needs the built-in shared-mime-info rules.
+    public static let needsBuiltInSharedMIMEInfo: Comment = "needs shared-mime-info 2.4 built in (the BuiltInSharedMIMEInfo trait)"
+}
