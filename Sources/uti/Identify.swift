@@ -43,9 +43,12 @@ extension UTI {
             if name != nil && !paths.contains("-") { throw ValidationError("--name names standard input: give - among the files.") }
         }
 
+        var job: IdentifyJob {
+            IdentifyJob(paths: paths, typeFiles: typeOptions.typeFiles, mime: mime, json: json,
+                        nameOnly: noContent, followSymlinks: followSymlinks, name: name)
+        }
+
         func run() throws {
-            let job = IdentifyJob(paths: paths, typeFiles: typeOptions.typeFiles, mime: mime, json: json,
-                                  nameOnly: noContent, followSymlinks: followSymlinks, name: name)
             let status = job.run()
             if status != 0 { throw ExitCode(status) }
         }
@@ -53,7 +56,7 @@ extension UTI {
 }
 
 /// What `uti identify` does once its arguments are parsed.
-struct IdentifyJob {
+struct IdentifyJob: Equatable {
     var paths: [String]
     var typeFiles: [String] = []
     var mime = false

@@ -20,15 +20,17 @@ extension UTI {
             if identifiers.isEmpty { throw ValidationError("Give at least one type identifier.") }
         }
 
+        var job: InfoJob { InfoJob(identifiers: identifiers, typeFiles: typeOptions.typeFiles, json: json) }
+
         func run() throws {
-            let status = InfoJob(identifiers: identifiers, typeFiles: typeOptions.typeFiles, json: json).run()
+            let status = job.run()
             if status != 0 { throw ExitCode(status) }
         }
     }
 }
 
 /// What `uti info` does once its arguments are parsed.
-struct InfoJob {
+struct InfoJob: Equatable {
     var identifiers: [String]
     var typeFiles: [String] = []
     var json = false

@@ -97,7 +97,7 @@ struct ClassificationTests {
         #expect(entries[2].identification?.type.identifier == "net.daringfireball.markdown")
     }
 
-    @Test("a directory of 100,000 entries")
+    @Test("a directory of 100,000 entries", .tags(.stress), Tools.wholeSuiteOnly)
     func wideDirectory() throws {
         let scratch = try TemporaryDirectory()
         for index in 0..<100_000 {
@@ -116,7 +116,7 @@ struct ClassificationTests {
         #expect(empty == 100_000)
     }
 
-    @Test("a tree 1,000 levels deep")
+    @Test("a tree 1,000 levels deep", .tags(.stress), Tools.wholeSuiteOnly)
     func deepTree() throws {
         let scratch = try TemporaryDirectory()
         var path = scratch.path
@@ -131,7 +131,7 @@ struct ClassificationTests {
         #expect(entries.contains { $0.path.string.hasSuffix("/d/bottom.txt") && $0.identification?.type == .plainText })
     }
 
-    @Test("cancelling the consuming task stops the walk")
+    @Test("cancelling the consuming task stops the walk", .tags(.stress), Tools.wholeSuiteOnly)
     func cancellation() async throws {
         let scratch = try TemporaryDirectory()
         for index in 0..<20_000 {

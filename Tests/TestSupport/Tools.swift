@@ -61,3 +61,19 @@ extension Tools {
     /// The reason given for skipping a test that needs the built-in shared-mime-info rules.
     public static let needsBuiltInSharedMIMEInfo: Comment = "needs shared-mime-info 2.4 built in (the BuiltInSharedMIMEInfo trait)"
 }
+
+extension Tag {
+    /// Long stress tests (large trees, many processes, kill -9, big deliveries): the whole suite runs them,
+    /// the fast lane leaves them out (see `Tools.wholeSuiteOnly`).
+    @Tag public static var stress: Tag
+}
+
+extension Tools {
+    /// Whether this run is the fast lane: `UTI_TEST_LANE=fast swift test`.
+    public static var isFastLane: Bool { ProcessInfo.processInfo.environment["UTI_TEST_LANE"] == "fast" }
+
+    /// The condition of a stress test: skipped in the fast lane, run by `swift test` (the whole suite, what CI runs).
+    public static var wholeSuiteOnly: ConditionTrait {
+        .enabled(if: !isFastLane, "a stress test: the fast lane (UTI_TEST_LANE=fast) leaves it out")
+    }
+}

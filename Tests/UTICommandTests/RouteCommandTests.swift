@@ -114,7 +114,7 @@ struct RouteCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.inbox).sorted() == ["a.png", "b.txt"])
     }
 
-    @Test("eight processes delivering 500 files each into one Inbox: all 4,000 there, whole, none overwritten")
+    @Test("eight processes delivering 500 files each into one Inbox: all 4,000 there, whole, none overwritten", .tags(.stress), Tools.wholeSuiteOnly)
     func concurrentDeliveries() throws {
         let setup = try Setup()
         var expected: [Data: Int] = [:]
@@ -148,7 +148,7 @@ struct RouteCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).isEmpty)
     }
 
-    @Test("kill -9 during a large (64 MB) delivery: nothing partial in the Inbox, the source intact, tmp/ cleaned next time")
+    @Test("kill -9 during a large (64 MB) delivery: nothing partial in the Inbox, the source intact, tmp/ cleaned next time", .tags(.stress), Tools.wholeSuiteOnly)
     func killedMidDelivery() throws {
         let setup = try Setup()
         let source = setup.files.path + "/large.bin"
@@ -226,7 +226,7 @@ struct RouteCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/Containers/com.example.viewer/tmp").isEmpty)
     }
 
-    @Test("registrations from several processes at once all land")
+    @Test("registrations from several processes at once all land", .tags(.stress), Tools.wholeSuiteOnly)
     func concurrentRegistrations() throws {
         let setup = try Setup()
         let processes = try (0..<8).map { index -> Process in

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Testing
+@testable import uti
+
+/// `uti identify` and `uti info` in their common forms are parsed by a few lines of our own (start-up time);
+/// everything else goes to swift-argument-parser. Each vector here is read both ways: where the fast path
+/// takes it, swift-argument-parser must accept it and make the same job; where it leaves it, the parser
+/// decides (an error, help, or a form the fast path does not know).
+@Suite("The fast argument path reads what swift-argument-parser reads")
+struct FastPathTests {
+    /// The arguments after `uti`, and whether the fast path is expected to take them.
+    static let vectors: [(arguments: [String], fast: Bool)] = [
+        (["identify", "a.txt"], true),
+        (["identify", "--mime", "a.txt", "b.png"], true),
+        (["identify", "--json", "a", "b"], true),
+        (["identify", "--no-content", "x.rmd"], true),
+        (["identify", "-L", "link"], true),
+        (["identify", "a.txt", "--mime"], true),
+        (["identify", "--", "-weird-name"], true),
+        (["identify", "--", "--mime"], true),
+        (["identify", "a", "--", "-"], true),
+        (["identify", "-"], true),
+        (["identify", "-", "-"], true),
+        (["identify", "--name", "photo.png", "-"], true),
+        (["identify", "--types", "extra.plist", "a"], true),
+        (["identify", "--types", "one.plist", "--types", "two.plist", "-L", "--json", "a"], true),
+        (["identify", "--mime", "--json", "a"], false),
+        (["identify", "--unknown", "a"], false),
+        (["identify", "-x", "a"], false),
+        (["identify"], false),
+        (["identify", "--name", "x.png", "a"], false),
+        (["identify", "--name"], false),
+        (["identify", "--name=x.png", "-"], false),
+        (["identify", "--types=extra.plist", "a"], false),
+        (["identify", "--name", "a.png", "--name", "b.png", "-"], false),
+        (["identify", "--help"], false),
+        (["info", "public.jpeg"], true),
+        (["info", "--json", "public.jpeg", "public.png"], true),
+        (["info", "--types", "extra.plist", "com.example.x"], true),
+        (["info"], false),
+        (["info", "--bogus", "public.jpeg"], false),
+        (["classify", "dir"], false),
+        ([], false),
+    ]
+
+    @Test("each vector is read the same way by both parsers", arguments: vectors.indices)
+    func sameReading(index: Int) throws {
+        let (arguments, fast) = Self.vectors[index]
+        let fastJob = FastPath.parse(arguments)
+        #expect((fastJob != nil) == fast, "the fast path \(fast ? "should take" : "should leave") \(arguments)")
+        guard let fastJob else { return }
+        // What swift-argument-parser makes of the same vector.
+        let command = try UTI.parseAsRoot(arguments)
+        switch fastJob {
+        case .identify(let job):
+            let parsed = try #require(command as? UTI.Identify)
+            #expect(parsed.job == job, "\(arguments)")
+        case .info(let job):
+            let parsed = try #require(command as? UTI.Info)
+            #expect(parsed.job == job, "\(arguments)")
+        }
+    }
+
+    @Test("what the fast path leaves, the parser refuses or answers with help", arguments: vectors.indices.filter { !vectors[$0].fast })
+    func leftToTheParser(index: Int) {
+        let arguments = Self.vectors[index].arguments
+        // The fast path declines these; the parser must either refuse them or produce something other than a
+        // plain job the fast path would have made (help, another command, a form with `=`).
+        switch Result(catching: { try UTI.parseAsRoot(arguments) }) {
+        case .failure:
+            break
+        case .success(let command):
+            // Help, the root command, another subcommand; or `identify` in a form left to the parser on purpose.
+            let plainJob = command is UTI.Identify || command is UTI.Info
+            let handledElsewhere = !plainJob || arguments.contains { $0.contains("=") } || arguments.filter { $0 == "--name" }.count > 1
+            #expect(handledElsewhere, "\(arguments) parses as \(type(of: command)) but the fast path declined it")
+        }
+    }
+}
