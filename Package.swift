@@ -96,6 +96,7 @@ let package = Package(
                 "UniformTypeIdentifiers",
                 "FileIdentification",
                 "DocumentRouting",
+                "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

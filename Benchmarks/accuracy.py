@@ -27,7 +27,7 @@ Method (the corpora README's rules, so the figures compare with its baselines):
   `expected_mime` after dropping MIME parameters (Tika states some types as
   `image/vnd.dxf; format=ascii`), lower-casing and folding freedesktop aliases to their canonical
   type, on both sides. The alias map comes from /usr/share/mime/aliases ("alias canonical" per line) and
-  the shared-mime-info 2.4 source (`<alias type="Y"/>` inside `<mime-type type="X">` means Y -> X);
+  the shared-mime-info 2.4 source in TypeDB/sources (`<alias type="Y"/>` inside `<mime-type type="X">` means Y -> X);
   where they disagree 2.4 wins, including when 2.4 keeps as its own type a name the system file
   calls an alias. (`--aliases system` folds with the system table alone, which reproduces the
   README's baselines exactly; the 2.4 table folds a few more renamed types, e.g. video/x-msvideo
@@ -44,7 +44,9 @@ import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SYSTEM_ALIASES = "/usr/share/mime/aliases"
-REFERENCE_XML = "freedesktop.org-2.4.xml.in"  # looked for in <corpora>/../reference, then <repo>/../shared/reference
+SOURCES = os.path.join(ROOT, "TypeDB", "sources")  # the repository's copies of shared-mime-info and libmagic's lists
+REFERENCE_XML = os.path.join(SOURCES, "freedesktop.org-2.4.xml.in")
+OLDER_XML = os.path.join(SOURCES, "freedesktop.org-2.2.xml")
 BATCH = 200
 TOOLS = ("uti", "file", "gio")
 TOOL_TITLES = {"uti": "uti", "file": "file(1)", "gio": "GIO"}
@@ -141,7 +143,7 @@ def print_vocabulary_ceiling(corpora, aliases, reference_xml):
     """Rows whose expected MIME type neither shared-mime-info (2.4, the system's, aliases included) nor
     libmagic 5.44 has a name for: no tool answering in those vocabularies can get them right."""
     known = set(aliases) | set(aliases.values())
-    for path in (reference_xml, "/usr/share/mime/packages/freedesktop.org.xml"):
+    for path in (reference_xml, OLDER_XML):
         if os.path.exists(path):
             for element in ET.parse(path).getroot():
                 if element.tag.endswith("}mime-type") or element.tag == "mime-type":
@@ -344,9 +346,7 @@ def main():
                   "or pass --uti PATH", file=sys.stderr)
             return 2
 
-    reference_xml = next((p for p in (os.path.join(os.path.dirname(corpora_dir), "reference", REFERENCE_XML),
-                                      os.path.join(os.path.dirname(ROOT), "shared", "reference", REFERENCE_XML))
-                          if os.path.exists(p)), REFERENCE_XML)
+    reference_xml = REFERENCE_XML
     aliases = load_aliases(reference_xml, system_only=args.aliases == "system")
     corpora = load_corpora(corpora_dir)
     files = [item["file"] for _, items in corpora for item in items]

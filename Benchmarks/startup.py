@@ -7,7 +7,10 @@ alternately in this process, N times each, on the same machine state, so the rat
 whatever the machine's speed. Reports median and mean wall time, peak RSS (GNU time's %M), and the
 ratio of the medians.
 
-    python3 Benchmarks/startup.py [--runs 300] [--uti PATH]
+    python3 Benchmarks/startup.py [--runs 300] [--uti PATH] [--compare OTHER_UTI]
+
+With --compare, another uti binary (an earlier build, say) runs in the same alternation, and its medians and
+the ratio of the two uti builds are printed beside (ratio < 1: this build is faster).
 
 Without --uti it builds the fully static release binary the README's figures use (it needs the
 static libraries of libmagic and its compressors: libmagic-dev, liblzma-dev, libbz2-dev, zlib1g-dev):
@@ -54,6 +57,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=300)
     parser.add_argument("--uti", help="the uti binary (default: build the static release binary)")
+    parser.add_argument("--compare", help="another uti binary to run in the same alternation")
     args = parser.parse_args()
 
     uti = args.uti
@@ -83,19 +87,27 @@ def main():
     for kind in ["png", "txt", "elf", "pdf", "docx"]:
         pairs.append((f"identify {kind}", [uti, "identify", files[kind]], ["file", "--mime-type", files[kind]]))
 
-    print(f"{'pair (uti | file)':52} {'uti ms':>8} {'file ms':>8} {'ratio':>6} {'uti RSS MiB':>12} {'file RSS MiB':>13}")
+    other = args.compare
+    header = f"{'pair (uti | file)':52} {'uti ms':>8} {'file ms':>8} {'ratio':>6} {'uti RSS MiB':>12} {'file RSS MiB':>13}"
+    if other:
+        header += f" {'other ms':>9} {'uti/other':>9} {'other RSS':>10}"
+    print(header)
     for label, left, right in pairs:
+        commands = [left, right] + ([[other] + left[1:]] if other else [])
         for _ in range(5):  # warm the page cache
-            run_once(left)
-            run_once(right)
-        a, b = [], []
+            for command in commands:
+                run_once(command)
+        times = [[] for _ in commands]
         for _ in range(args.runs):
-            a.append(run_once(left))
-            b.append(run_once(right))
-        rss_a = max((peak_rss_kib(left) or 0) for _ in range(3)) / 1024
-        rss_b = max((peak_rss_kib(right) or 0) for _ in range(3)) / 1024
-        ratio = statistics.median(a) / statistics.median(b)
-        print(f"{label:52} {statistics.median(a) * 1000:8.2f} {statistics.median(b) * 1000:8.2f} {ratio:6.2f} {rss_a:12.1f} {rss_b:13.1f}")
+            for index, command in enumerate(commands):
+                times[index].append(run_once(command))
+        rss = [max((peak_rss_kib(command) or 0) for _ in range(3)) / 1024 for command in commands]
+        medians = [statistics.median(t) for t in times]
+        line = (f"{label:52} {medians[0] * 1000:8.2f} {medians[1] * 1000:8.2f} {medians[0] / medians[1]:6.2f}"
+                f" {rss[0]:12.1f} {rss[1]:13.1f}")
+        if other:
+            line += f" {medians[2] * 1000:9.2f} {medians[0] / medians[2]:9.2f} {rss[2]:10.1f}"
+        print(line)
     print(f"({args.runs} alternating runs per pair; medians; ratio = uti / file)")
     shutil.rmtree(scratch)
 

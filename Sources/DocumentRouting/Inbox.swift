@@ -215,7 +215,7 @@ public struct Inbox: Sendable {
         for bytes in names {
             let name = String(decoding: bytes, as: UTF8.self)
             guard name.hasSuffix(Self.temporarySuffix), let pid = Int32(name.split(separator: ".").first ?? "") else { continue }
-            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH { try? directory.remove(PathBytes(bytes)) }
+            if pid != getpid() && kill(pid, 0) != 0 && Errno.current == .noSuchProcess { try? directory.remove(PathBytes(bytes)) }
         }
     }
 

@@ -1,5 +1,7 @@
 internal import CMagic
 internal import Synchronization
+internal import SystemCalls
+internal import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -97,7 +99,7 @@ final class Magic: Sendable {
     private static func open(databasePath: String, bytesMax: Int) throws(Failure) -> magic_t {
         // MAGIC_ERROR: report I/O problems as errors instead of describing them. Never MAGIC_COMPRESS.
         guard let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR) else {
-            throw Failure(call: "magic_open", message: String(cString: strerror(errno)))
+            throw Failure(call: "magic_open", message: Errno.current.description)
         }
         var limit = bytesMax
         if magic_setparam(cookie, MAGIC_PARAM_BYTES_MAX, &limit) != 0 {

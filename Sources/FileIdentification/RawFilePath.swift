@@ -61,7 +61,12 @@ public struct RawFilePath: Hashable, Sendable, ExpressibleByStringLiteral, Custo
     /// The path with a NUL terminator, for system calls; a NUL inside cuts it short, as the system would
     /// read it.
     public func withCString<R, E: Error>(_ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
-        try PathBytes(bytes).withSystemPath(body)
+        let length = bytes.firstIndex(of: 0) ?? bytes.count
+        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: length + 1)
+        defer { pointer.deallocate() }
+        for index in 0..<length { pointer[index] = CChar(bitPattern: bytes[index]) }
+        pointer[length] = 0
+        return try body(pointer)
     }
 
     private static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
@@ -80,7 +85,5 @@ public struct RawFilePath: Hashable, Sendable, ExpressibleByStringLiteral, Custo
 }
 
 extension RawFilePath: SystemPath {
-    package func withSystemPath<R, E: Error>(_ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
-        try PathBytes(bytes).withSystemPath(body)
-    }
+    package var systemPathBytes: [UInt8] { bytes }
 }

@@ -40,9 +40,10 @@ extension SharedMIMEInfo {
         guard mimeTypes.count > 1 else { return nil }
         let name = filename.lowercased()
         var best: (mimeType: String, weight: Int)?
-        for mimeType in mimeTypes {
-            for entry in globs(of: mimeType) where entry.weight > (best?.weight ?? -1) && fnmatch(entry.glob, name, 0) == 0 {
-                best = (mimeType, entry.weight)
+        let found = globs(of: mimeTypes)
+        for index in 0..<mimeTypes.count {
+            for entry in found[index] where entry.weight > (best?.weight ?? -1) && fnmatch(entry.glob, name, 0) == 0 {
+                best = (mimeTypes[index], entry.weight)
             }
         }
         return best?.mimeType

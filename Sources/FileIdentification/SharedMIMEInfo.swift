@@ -79,11 +79,24 @@ final class SharedMIMEInfo: Sendable {
     /// sorted; a file that is not is sorted here.
     struct SortedLines: Sendable {
         private let bytes: [UInt8]
-        private let keys: [Range<Int>]
+        /// Each key's start and end in `bytes`, one after the other, in byte order of the keys. Plain `Int`s,
+        /// not ranges: an array of a generic type costs a runtime metadata lookup at start-up. Empty when
+        /// the file is known to be sorted: then lines are searched in place.
+        private let keys: [Int]
+        private let indexed: Bool
 
-        init(_ bytes: [UInt8]?) {
+        /// - Parameter sorted: Whether the file is known to be sorted (the built-in data, checked by a test);
+        ///   a file from elsewhere is indexed, and sorted here if it is not.
+        init(_ bytes: [UInt8]?, sorted known: Bool = false) {
             let bytes = bytes ?? []
-            var keys: [Range<Int>] = []
+            if known {
+                self.bytes = bytes
+                self.keys = []
+                self.indexed = false
+                return
+            }
+            var keys: [Int] = []
+            keys.reserveCapacity(bytes.count / 12)
             var sorted = true
             bytes.withUnsafeBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return }
@@ -92,18 +105,25 @@ final class SharedMIMEInfo: Sendable {
                     let end = memchr(base + start, 0x0A, buffer.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? buffer.count
                     let keyEnd = memchr(base + start, 0x20, end - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? end
                     if keyEnd > start {
-                        if let last = keys.last {
-                            let order = memcmp(base + last.lowerBound, base + start, min(last.count, keyEnd - start))
-                            if order > 0 || (order == 0 && last.count >= keyEnd - start) { sorted = false }
+                        if keys.count >= 2 {
+                            let lastStart = keys[keys.count - 2], lastLength = keys[keys.count - 1] - lastStart
+                            let order = memcmp(base + lastStart, base + start, min(lastLength, keyEnd - start))
+                            if order > 0 || (order == 0 && lastLength >= keyEnd - start) { sorted = false }
                         }
-                        keys.append(start..<keyEnd)
+                        keys.append(start)
+                        keys.append(keyEnd)
                     }
                     start = end + 1
                 }
             }
-            if !sorted { keys.sort { bytes[$0].lexicographicallyPrecedes(bytes[$1]) } }
+            if !sorted {
+                var pairs = stride(from: 0, to: keys.count, by: 2).map { (keys[$0], keys[$0 + 1]) }
+                pairs.sort { bytes[$0.0..<$0.1].lexicographicallyPrecedes(bytes[$1.0..<$1.1]) }
+                keys = pairs.flatMap { [$0.0, $0.1] }
+            }
             self.bytes = bytes
             self.keys = keys
+            self.indexed = true
         }
 
         func contains(_ key: String) -> Bool {
@@ -111,20 +131,40 @@ final class SharedMIMEInfo: Sendable {
             return key.withUTF8 { key in
                 bytes.withUnsafeBytes { bytes in
                     guard let base = bytes.baseAddress, let keyBase = key.baseAddress else { return false }
+                    guard indexed else { return Self.search(bytes, for: UnsafeRawBufferPointer(key)) }
                     var low = 0
-                    var high = keys.count
+                    var high = keys.count / 2
                     while low < high {
                         let middle = (low + high) / 2
-                        let range = keys[middle]
-                        let common = min(range.count, key.count)
-                        var order = Int(memcmp(base + range.lowerBound, keyBase, common))
-                        if order == 0 { order = range.count - key.count }
+                        let start = keys[middle * 2], length = keys[middle * 2 + 1] - start
+                        var order = Int(memcmp(base + start, keyBase, min(length, key.count)))
+                        if order == 0 { order = length - key.count }
                         if order == 0 { return true }
                         if order < 0 { low = middle + 1 } else { high = middle }
                     }
                     return false
                 }
             }
+        }
+
+        /// Binary search over the lines of a sorted file in place: each probe finds the line around a byte
+        /// offset, and compares its first field.
+        private static func search(_ bytes: UnsafeRawBufferPointer, for key: UnsafeRawBufferPointer) -> Bool {
+            guard let base = bytes.baseAddress, let keyBase = key.baseAddress else { return false }
+            var low = 0
+            var high = bytes.count
+            while low < high {
+                var start = (low + high) / 2
+                while start > low, bytes[start - 1] != 0x0A { start -= 1 }
+                let end = memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
+                let keyEnd = memchr(base + start, 0x20, end - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? end
+                let length = keyEnd - start
+                var order = Int(memcmp(base + start, keyBase, min(length, key.count)))
+                if order == 0 { order = length - key.count }
+                if order == 0 { return true }
+                if order < 0 { low = end + 1 } else { high = start }
+            }
+            return false
         }
     }
 
@@ -134,8 +174,10 @@ final class SharedMIMEInfo: Sendable {
         let aliases: SortedLines
 
         init(_ source: Source?) {
-            types = SortedLines(source?.file("types"))
-            aliases = SortedLines(source?.file("aliases"))
+            // The built-in files are written sorted (a test checks); a system's are indexed.
+            let sorted = source == .builtIn
+            types = SortedLines(source?.file("types"), sorted: sorted)
+            aliases = SortedLines(source?.file("aliases"), sorted: sorted)
         }
 
         /// Whether the database knows `mimeType` (lower-cased) as a type or as an alias.
@@ -144,98 +186,147 @@ final class SharedMIMEInfo: Sendable {
         }
     }
 
-    /// A value made the first time it is asked for, then kept.
-    final class Lazy<Value: Sendable>: Sendable {
-        private let value = Mutex<Value?>(nil)
-        private let make: @Sendable () -> Value
-
-        init(_ make: @escaping @Sendable () -> Value) {
-            self.make = make
-        }
-
-        func callAsFunction() -> Value {
-            value.withLock { value in
-                if let value { return value }
-                let made = make()
-                value = made
-                return made
-            }
-        }
+    /// The parts of the databases, each made the first time it is needed. No generic wrapper: a generic class
+    /// or a dictionary keyed by a type of ours costs a runtime metadata lookup at start-up.
+    private struct Parts {
+        var ordered = false
+        var newer: Source?
+        var older: Source?
+        var newerNames: Names?
+        var olderNames: Names?
+        var magic: FreedesktopMagic?
+        var namespaces: [String: String]?
+        var newerGlobBytes: [UInt8]?
+        var olderGlobBytes: [UInt8]?
+        var newerGlobs: GlobIndex?
+        var olderGlobs: GlobIndex?
+        /// How many glob lookups were made by searching the bytes (each for all of one type's MIME types);
+        /// past `globScansBeforeIndexing`, the databases' globs are indexed.
+        var globScans = 0
     }
 
+    /// A search passes over a `globs2` file once; indexing it costs a few searches more. A command
+    /// identifying a few files searches; a classification indexes.
+    private static let globScansBeforeIndexing = 16
+
     let configuration: Configuration
-    /// The newer database first; the built-in one when they are as new (or neither says).
-    private let order: Lazy<(newer: Source?, older: Source?)>
-    private let newerNames: Lazy<Names>
-    private let olderNames: Lazy<Names>
-    private let magicRules: Lazy<FreedesktopMagic>
-    private let namespaces: Lazy<[String: String]>
-    private let globTable: Lazy<[String: [(glob: String, weight: Int)]]>
+    private let parts = Mutex(Parts())
 
     private init(_ configuration: Configuration) {
         self.configuration = configuration
-        let order = Lazy<(newer: Source?, older: Source?)> {
-            let system = Self.systemDirectory(in: configuration.dataDirectories).map(Source.directory)
-            let builtIn: Source? = configuration.includesBuiltIn && Source.builtInIsAvailable ? .builtIn : nil
-            guard let system else { return (builtIn, nil) }
-            guard let builtIn else { return (system, nil) }
-            return builtIn.version.lexicographicallyPrecedes(system.version) ? (system, builtIn) : (builtIn, system)
-        }
-        let newerNames = Lazy { Names(order().newer) }
-        let olderNames = Lazy { Names(order().older) }
-        self.order = order
-        self.newerNames = newerNames
-        self.olderNames = olderNames
-        magicRules = Lazy {
-            var magic = FreedesktopMagic()
-            if let newer = order().newer?.file("magic") { magic.add(newer) }
-            if let older = order().older?.file("magic") {
-                let names = newerNames()
-                magic.add(older, where: { !names.knows($0) })
-            }
-            return magic
-        }
-        namespaces = Lazy {
-            // `namespace-URI local-name` to MIME type, the newer database's entries first.
-            var namespaces: [String: String] = [:]
-            for source in [order().newer, order().older].compactMap({ $0 }) {
-                for line in source.lines("XMLnamespaces") {
-                    // An element in no namespace has an empty first field.
-                    let fields = line.split(separator: " ", omittingEmptySubsequences: false)
-                    if fields.count == 3, namespaces["\(fields[0]) \(fields[1])"] == nil {
-                        namespaces["\(fields[0]) \(fields[1])"] = fields[2].lowercased()
-                    }
-                }
-            }
-            return namespaces
-        }
-        globTable = Lazy {
-            // The globs naming each type (`weight:type:glob[:flags]`), from the database that decides for it.
-            var globs: [String: [(glob: String, weight: Int)]] = [:]
-            let sources: [(Source?, Names?)] = [(order().newer, nil), (order().older, newerNames())]
-            for case (let source?, let names) in sources {
-                for line in source.lines("globs2", lowercased: true) where !line.hasPrefix("#") {
-                    let fields = line.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
-                    guard fields.count >= 3, let weight = Int(fields[0]) else { continue }
-                    let type = String(fields[1])
-                    if let names, names.knows(type) { continue }
-                    globs[type, default: []].append((String(fields[2]), weight))
-                }
-            }
-            return globs
-        }
     }
 
-    private static let databases = Mutex<[Configuration: SharedMIMEInfo]>([:])
+    /// One value per configuration, for the life of the process (a few at most: a list is enough).
+    private static let databases = Mutex<[SharedMIMEInfo]>([])
 
     /// The databases of a configuration, shared by every identifier configured alike.
     static func database(for configuration: Configuration) -> SharedMIMEInfo {
         databases.withLock { databases in
-            if let database = databases[configuration] { return database }
+            if let database = databases.first(where: { $0.configuration == configuration }) { return database }
             let database = SharedMIMEInfo(configuration)
-            databases[configuration] = database
+            databases.append(database)
             return database
         }
+    }
+
+    // Each part is computed outside the lock (it may need other parts) and kept by the first to finish.
+
+    /// The databases that take part: the newer first; the built-in one when they are as new (or neither says).
+    private var order: (newer: Source?, older: Source?) {
+        if let known = parts.withLock({ $0.ordered ? ($0.newer, $0.older) : nil }) { return known }
+        let system = Self.systemDirectory(in: configuration.dataDirectories).map(Source.directory)
+        let builtIn: Source? = configuration.includesBuiltIn && Source.builtInIsAvailable ? .builtIn : nil
+        var order: (newer: Source?, older: Source?) = (builtIn, nil)
+        if let system {
+            if let builtIn {
+                order = builtIn.version.lexicographicallyPrecedes(system.version) ? (system, builtIn) : (builtIn, system)
+            } else {
+                order = (system, nil)
+            }
+        }
+        parts.withLock { parts in
+            if !parts.ordered { (parts.ordered, parts.newer, parts.older) = (true, order.newer, order.older) }
+        }
+        return order
+    }
+
+    private var newerNames: Names {
+        if let names = parts.withLock({ $0.newerNames }) { return names }
+        let names = Names(order.newer)
+        return parts.withLock { parts in
+            if parts.newerNames == nil { parts.newerNames = names }
+            return parts.newerNames ?? names
+        }
+    }
+
+    private var olderNames: Names {
+        if let names = parts.withLock({ $0.olderNames }) { return names }
+        let names = Names(order.older)
+        return parts.withLock { parts in
+            if parts.olderNames == nil { parts.olderNames = names }
+            return parts.olderNames ?? names
+        }
+    }
+
+    /// The content rules: the newer database's, and the older's for types the newer does not know.
+    var magic: FreedesktopMagic {
+        if let magic = parts.withLock({ $0.magic }) { return magic }
+        var magic = FreedesktopMagic()
+        let order = order
+        if let newer = order.newer?.file("magic") { magic.add(newer) }
+        if let older = order.older?.file("magic") {
+            let names = newerNames
+            magic.add(older, where: { !names.knows($0) })
+        }
+        return parts.withLock { parts in
+            if parts.magic == nil { parts.magic = magic }
+            return parts.magic ?? magic
+        }
+    }
+
+    /// `namespace-URI local-name` to MIME type, the newer database's entries first.
+    private var namespaces: [String: String] {
+        if let namespaces = parts.withLock({ $0.namespaces }) { return namespaces }
+        var namespaces: [String: String] = [:]
+        for source in [order.newer, order.older].compactMap({ $0 }) {
+            for line in source.lines("XMLnamespaces") {
+                // An element in no namespace has an empty first field.
+                let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+                if fields.count == 3, namespaces["\(fields[0]) \(fields[1])"] == nil {
+                    namespaces["\(fields[0]) \(fields[1])"] = fields[2].lowercased()
+                }
+            }
+        }
+        return parts.withLock { parts in
+            if parts.namespaces == nil { parts.namespaces = namespaces }
+            return parts.namespaces ?? namespaces
+        }
+    }
+
+    /// The globs of each of `mimeTypes` (lower-cased) in the newer database (`older: false`) or the older
+    /// one: searched in the bytes for the first lookups, from an index after them.
+    private func globs(of mimeTypes: [String], older: Bool) -> [[(glob: String, weight: Int)]] {
+        let cached = parts.withLock { parts -> (index: GlobIndex?, bytes: [UInt8]?, scan: Bool) in
+            let index = older ? parts.olderGlobs : parts.newerGlobs
+            let bytes = older ? parts.olderGlobBytes : parts.newerGlobBytes
+            if index == nil { parts.globScans += 1 }
+            return (index, bytes, parts.globScans <= Self.globScansBeforeIndexing)
+        }
+        if let index = cached.index { return mimeTypes.map(index.globs(of:)) }
+        let bytes = cached.bytes ?? (older ? order.older : order.newer)?.file("globs2") ?? []
+        if cached.scan {
+            if cached.bytes == nil {
+                parts.withLock { parts in
+                    if older { parts.olderGlobBytes = parts.olderGlobBytes ?? bytes } else { parts.newerGlobBytes = parts.newerGlobBytes ?? bytes }
+                }
+            }
+            return GlobIndex.scan(bytes, for: mimeTypes)
+        }
+        let index = GlobIndex(bytes)
+        parts.withLock { parts in
+            if older { parts.olderGlobs = parts.olderGlobs ?? index } else { parts.newerGlobs = parts.newerGlobs ?? index }
+        }
+        return mimeTypes.map(index.globs(of:))
     }
 
     /// `$XDG_DATA_DIRS` when set, else `/usr/local/share` and `/usr/share`, as the XDG Base Directory
@@ -253,27 +344,34 @@ final class SharedMIMEInfo: Sendable {
     }
 
     /// The databases that take part, the newer first.
-    var sources: [Source] { [order().newer, order().older].compactMap { $0 } }
+    var sources: [Source] { [order.newer, order.older].compactMap { $0 } }
 
     // MARK: Questions
-
-    /// The content rules: the newer database's, and the older's for types the newer does not know.
-    var magic: FreedesktopMagic { magicRules() }
 
     /// Whether `mimeType` (lower-cased) is known as a type of its own (not an alias): a type of the newer
     /// database, or of the older one that the newer does not know.
     func isKnownType(_ mimeType: String) -> Bool {
-        let newer = newerNames()
-        return newer.types.contains(mimeType) || (olderNames().types.contains(mimeType) && !newer.knows(mimeType))
+        let newer = newerNames
+        return newer.types.contains(mimeType) || (olderNames.types.contains(mimeType) && !newer.knows(mimeType))
     }
 
-    /// The globs naming `mimeType` (lower-cased), with their weights.
-    func globs(of mimeType: String) -> [(glob: String, weight: Int)] {
-        globTable()[mimeType] ?? []
+    /// The globs naming each of `mimeTypes` (lower-cased), with their weights, from the database that decides
+    /// for it: the newer's, and the older's only for a type the newer does not know.
+    func globs(of mimeTypes: [String]) -> [[(glob: String, weight: Int)]] {
+        var globs = globs(of: mimeTypes, older: false)
+        // The older database is read only for the types the newer does not know.
+        let names = newerNames
+        var unknown: [Int] = []
+        for index in 0..<mimeTypes.count where !names.knows(mimeTypes[index]) { unknown.append(index) }
+        if !unknown.isEmpty {
+            let older = self.globs(of: unknown.map { mimeTypes[$0] }, older: true)
+            for position in 0..<unknown.count { globs[unknown[position]] += older[position] }
+        }
+        return globs
     }
 
     /// The MIME type of XML documents whose root element is `localName` in the namespace `namespace`.
     func xmlType(namespace: String, localName: String) -> String? {
-        namespaces()["\(namespace) \(localName)"]
+        namespaces["\(namespace) \(localName)"]
     }
 }

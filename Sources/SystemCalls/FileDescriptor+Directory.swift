@@ -102,14 +102,13 @@ extension FileDescriptor {
     /// The corresponding C function is `readlinkat`.
     package func linkTarget(of name: some SystemPath) throws(Errno) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
-        let length = try name.withSystemPath { (pointer) throws(Errno) -> Int in
-            try buffer.withUnsafeMutableBytes { raw in
-                Result { () throws(Errno) -> Int in
-                    guard let base = raw.baseAddress else { return 0 }
-                    return try retryingOnInterrupt { readlinkat(rawValue, pointer, base.assumingMemoryBound(to: CChar.self), raw.count) }
-                }
-            }.get()
+        let length = name.withSystemPathUnchecked { pointer in
+            buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Self.retrying { readlinkat(rawValue, pointer, base.assumingMemoryBound(to: CChar.self), raw.count) }
+            }
         }
+        if length < 0 { throw Errno(rawValue: errno) }
         return Array(buffer[0..<length])
     }
 

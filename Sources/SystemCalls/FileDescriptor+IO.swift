@@ -9,17 +9,35 @@ extension Errno {
 }
 
 /// Calls `body` until it does not fail with `EINTR`; a negative result is the current `errno`.
-@inline(__always)
-package func retryingOnInterrupt<T: SignedInteger>(_ body: () -> T) throws(Errno) -> T {
+/// (One for each integer type system calls return, so that no generic code runs at start-up.)
+package func retryingOnInterrupt(_ body: () -> CInt) throws(Errno) -> CInt {
     while true {
         let result = body()
         if result >= 0 { return result }
-        let error = Errno.current
+        let error = Errno(rawValue: errno)
+        if error != .interrupted { throw error }
+    }
+}
+
+/// Calls `body` until it does not fail with `EINTR`; a negative result is the current `errno`.
+package func retryingOnInterrupt(_ body: () -> Int) throws(Errno) -> Int {
+    while true {
+        let result = body()
+        if result >= 0 { return result }
+        let error = Errno(rawValue: errno)
         if error != .interrupted { throw error }
     }
 }
 
 extension FileDescriptor {
+    /// Calls `body` until it does not fail with `EINTR`; its result, negative with `errno` set on failure.
+    static func retrying(_ body: () -> Int) -> Int {
+        while true {
+            let result = body()
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+
     /// Opens `path`, relative to `directory` when it is relative and a directory is given, else to the
     /// working directory; retried on `EINTR`.
     ///
@@ -57,12 +75,12 @@ extension FileDescriptor {
         var buffer = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let result = try buffer.withUnsafeMutableBytes { raw in
-                Result { () throws(Errno) -> Int in
-                    guard let base = raw.baseAddress else { return 0 }
-                    return try retryingOnInterrupt { Glibc.pread(rawValue, base + filled, count - filled, off_t(offset + filled)) }
-                }
-            }.get()
+            // The system call inside, the error outside: closures of the standard library rethrow untyped.
+            let result = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Self.retrying { Glibc.pread(rawValue, base + filled, count - filled, off_t(offset + filled)) }
+            }
+            if result < 0 { throw Errno(rawValue: errno) }
             if result == 0 { break }
             filled += result
         }
@@ -94,19 +112,21 @@ extension FileDescriptor {
     /// The corresponding C function is `write`.
     package func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
         let limit = Self.fileSizeLimit
-        try ContiguousArray(bytes).withUnsafeBytes { raw in
-            Result { () throws(Errno) in
-                guard let base = raw.baseAddress else { return }
-                var offset = 0
-                while offset < raw.count {
-                    if let limit {
-                        let position = Glibc.lseek(rawValue, 0, SEEK_CUR)
-                        if position >= 0 && position >= limit { throw Errno.fileTooLarge }
-                    }
-                    offset += try retryingOnInterrupt { Glibc.write(rawValue, base + offset, raw.count - offset) }
+        let failure = ContiguousArray(bytes).withUnsafeBytes { raw -> Errno? in
+            guard let base = raw.baseAddress else { return nil }
+            var offset = 0
+            while offset < raw.count {
+                if let limit {
+                    let position = Glibc.lseek(rawValue, 0, SEEK_CUR)
+                    if position >= 0 && position >= limit { return .fileTooLarge }
                 }
+                let written = Self.retrying { Glibc.write(rawValue, base + offset, raw.count - offset) }
+                if written < 0 { return Errno(rawValue: errno) }
+                offset += written
             }
-        }.get()
+            return nil
+        }
+        if let failure { throw failure }
     }
 
     /// The soft `RLIMIT_FSIZE` in bytes, `nil` when there is none.
@@ -158,19 +178,18 @@ extension FileDescriptor {
     package func readSome(limit: Int = 1 << 16) throws(Errno) -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: limit)
         while true {
-            do {
-                let count = try chunk.withUnsafeMutableBytes { raw in
-                    Result { () throws(Errno) -> Int in
-                        guard let base = raw.baseAddress else { return 0 }
-                        return try retryingOnInterrupt { Glibc.read(rawValue, base, raw.count) }
-                    }
-                }.get()
+            let count = chunk.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Self.retrying { Glibc.read(rawValue, base, raw.count) }
+            }
+            if count >= 0 {
                 chunk.removeLast(limit - count)
                 return chunk
-            } catch .resourceTemporarilyUnavailable {
-                var poller = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
-                _ = poll(&poller, 1, 100)
             }
+            let error = Errno(rawValue: errno)
+            guard error == .resourceTemporarilyUnavailable else { throw error }
+            var poller = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+            _ = poll(&poller, 1, 100)
         }
     }
 }

@@ -10,20 +10,47 @@ import Glibc
 /// this package builds). A path a user typed keeps its trailing slash as given (`RawFilePath`), because the
 /// system reads `link/` as the directory the link points to, and `file/` as an error.
 package protocol SystemPath {
-    /// Calls `body` with the path as a NUL-terminated C string; a NUL inside cuts it short, as the system
-    /// would read it.
-    func withSystemPath<R, E: Error>(_ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R
+    /// The path's bytes, without a terminating NUL.
+    var systemPathBytes: [UInt8] { get }
 }
 
-extension String: SystemPath {
-    package func withSystemPath<R, E: Error>(_ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
-        try withCString { pointer in Result { () throws(E) -> R in try body(pointer) } }.get()
+extension SystemPath {
+    /// Calls `body` with the path as a NUL-terminated C string; a NUL inside cuts it short, as the system
+    /// would read it.
+    ///
+    /// The bytes are copied into a buffer of their own, so that `body` may throw its typed error straight
+    /// through (the standard library's `withCString` rethrows untyped errors only).
+    package func withSystemPath<R>(_ body: (UnsafePointer<CChar>) throws(Errno) -> R) throws(Errno) -> R {
+        let bytes = systemPathBytes
+        let length = bytes.firstIndex(of: 0) ?? bytes.count
+        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: length + 1)
+        defer { pointer.deallocate() }
+        for index in 0..<length { pointer[index] = CChar(bitPattern: bytes[index]) }
+        pointer[length] = 0
+        return try body(pointer)
+    }
+
+    /// `withSystemPath` for a body that does not throw.
+    package func withSystemPathUnchecked<R>(_ body: (UnsafePointer<CChar>) -> R) -> R {
+        let bytes = systemPathBytes
+        let length = bytes.firstIndex(of: 0) ?? bytes.count
+        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: length + 1)
+        defer { pointer.deallocate() }
+        for index in 0..<length { pointer[index] = CChar(bitPattern: bytes[index]) }
+        pointer[length] = 0
+        return body(pointer)
     }
 }
 
+extension String: SystemPath {
+    package var systemPathBytes: [UInt8] { Array(utf8) }
+}
+
 extension FilePath: SystemPath {
-    package func withSystemPath<R, E: Error>(_ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
-        try withPlatformString { pointer in Result { () throws(E) -> R in try body(pointer) } }.get()
+    package var systemPathBytes: [UInt8] {
+        withPlatformString { pointer in
+            Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
+        }
     }
 }
 
@@ -35,13 +62,5 @@ package struct PathBytes: SystemPath, Hashable, Sendable {
         self.bytes = Array(bytes)
     }
 
-    package func withSystemPath<R, E: Error>(_ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
-        // A NUL inside would cut the path short: pass what precedes it, as the system would see it.
-        let length = bytes.firstIndex(of: 0) ?? bytes.count
-        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: length + 1)
-        defer { pointer.deallocate() }
-        for index in 0..<length { pointer[index] = CChar(bitPattern: bytes[index]) }
-        pointer[length] = 0
-        return try body(pointer)
-    }
+    package var systemPathBytes: [UInt8] { bytes }
 }

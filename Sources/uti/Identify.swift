@@ -1,5 +1,7 @@
 import ArgumentParser
 import FileIdentification
+import SystemCalls
+import SystemPackage
 import UniformTypeIdentifiers
 #if canImport(Glibc)
 import Glibc
@@ -78,7 +80,7 @@ struct IdentifyJob: Equatable {
             if argument == "-" {
                 shown = "-"
                 result = Result { () throws(IdentificationError) in
-                    try identifier.identify(data: StandardInput.read(), filename: name)
+                    try identifier.identify(data: StandardInput.read(limit: StandardInput.identificationLimit), filename: name)
                 }
             } else {
                 let path = RawArguments.path(for: argument)
@@ -115,17 +117,14 @@ struct IdentifyJob: Equatable {
     }
 }
 
-/// Standard input, read to its end (at most 64 MiB: enough for any signature or container directory).
+/// Standard input, read to its end.
 enum StandardInput {
-    static func read() -> [UInt8] {
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while data.count < 64 << 20 {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            data += chunk[0..<count]
-        }
-        return data
+    /// Everything on standard input, or its first `limit` bytes. What cannot be read ends it early, as an
+    /// end of input would (a closed or unreadable standard input is empty).
+    static func read(limit: Int? = nil) -> [UInt8] {
+        (try? FileDescriptor.standardInput.readToEnd(limit: limit)) ?? []
     }
+
+    /// For identification: 64 MiB holds any signature and any container directory worth reading.
+    static let identificationLimit = 64 << 20
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import SystemCalls
+import SystemPackage
 import UniformTypeIdentifiers
 #if canImport(Glibc)
 import Glibc
@@ -57,14 +59,9 @@ struct StandardOutput: ~Copyable {
 
     deinit { Self.writeAll(buffer) }
 
+    /// A reader that went away (`EPIPE`) is not an error worth a message: the output is simply not read.
     private static func writeAll(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { break }
-            offset += written
-        }
+        try? FileDescriptor.standardOutput.writeAll(bytes)
     }
 }
 
@@ -76,15 +73,6 @@ enum Terminal {
 
     /// Writes `text` to standard error, unbuffered.
     static func standardError(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                guard let base = bytes.baseAddress else { break }
-                let written = write(STDERR_FILENO, base + offset, bytes.count - offset)
-                if written <= 0 { break }
-                offset += written
-            }
-        }
+        try? FileDescriptor.standardError.writeAll(Array(text.utf8))
     }
 }

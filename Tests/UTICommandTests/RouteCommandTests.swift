@@ -188,6 +188,17 @@ struct RouteCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).isEmpty, "the killed delivery's temporary is gone")
     }
 
+    @Test("standard input is delivered whole, however large (65 MiB here)", .tags(.stress), Tools.wholeSuiteOnly)
+    func largeStandardInput() throws {
+        let setup = try Setup()
+        let input = Data((0..<(65 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let result = try setup.run(["route", "-", "--name", "big.bin"], input: input)
+        #expect(result.status == 0, "\(result.standardError)")
+        let delivered = try Data(contentsOf: URL(filePath: setup.inbox + "/big.bin"))
+        #expect(delivered.count == input.count)
+        #expect(delivered == input)
+    }
+
     @Test("a file-size limit (RLIMIT_FSIZE): a clear error, not SIGXFSZ, and nothing partial",
           .enabled(if: Tools.has("prlimit"), "needs prlimit to set RLIMIT_FSIZE"))
     func fullDisk() throws {
