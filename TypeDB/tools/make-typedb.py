@@ -1294,13 +1294,20 @@ def main():
                 sys.exit(1)
             print(f"make-typedb: all {len(generated)} generated files are current")
             return
+        changed = 0
         for path in generated:
-            os.makedirs(os.path.dirname(os.path.join(REPOSITORY, path)), exist_ok=True)
-            shutil.copyfile(os.path.join(scratch, path), os.path.join(REPOSITORY, path))
+            target = os.path.join(REPOSITORY, path)
+            # Unchanged files keep their times, so that a build does not redo what they feed.
+            if os.path.exists(target) and filecmp.cmp(os.path.join(scratch, path), target, shallow=False):
+                continue
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copyfile(os.path.join(scratch, path), target)
+            print(f"  changed {path}")
+            changed += 1
         for path in stale:
             os.remove(os.path.join(REPOSITORY, path))
             print(f"  removed {path} (no source generates it any more)")
-        print(f"make-typedb: wrote {len(generated)} files")
+        print(f"make-typedb: {len(generated)} generated files, {changed} changed")
 
 
 if __name__ == "__main__":
