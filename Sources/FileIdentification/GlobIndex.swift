@@ -26,7 +26,7 @@ struct GlobIndex: Sendable {
 
     /// Calls `body` with the type range, glob range and weight of every well-formed line (comments and
     /// lines without a weight and a type left out).
-    private static func forEachLine(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>, Int) -> Void) {
+    fileprivate static func forEachLine(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>, Int) -> Void) {
         guard let base = bytes.baseAddress else { return }
         var start = 0
         while start < bytes.count {
@@ -129,11 +129,11 @@ struct GlobIndex: Sendable {
 
     // MARK: Bytes
 
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
+    fileprivate static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
-    private static func lowercasedString(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    fileprivate static func lowercasedString(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         String(decoding: buffer[range].map(lowercased), as: UTF8.self)
     }
 
@@ -144,7 +144,7 @@ struct GlobIndex: Sendable {
         return hash
     }
 
-    private static func equal(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ key: [UInt8]) -> Bool {
+    fileprivate static func equal(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ key: [UInt8]) -> Bool {
         key.withUnsafeBufferPointer { equal(buffer, range, $0, 0..<$0.count) }
     }
 
@@ -155,5 +155,69 @@ struct GlobIndex: Sendable {
             return false
         }
         return true
+    }
+}
+
+extension GlobIndex {
+    /// The globs of each of `mimeTypes` (lower-cased) in a `globs2` written sorted by weight (highest first),
+    /// then type (in ASCII lower case), then pattern, as uti's own compiler writes the built-in one (a test checks): binary searches
+    /// in place, a few for each weight, and nothing read that is not asked for.
+    static func sortedLookup(_ bytes: [UInt8], for mimeTypes: [String]) -> [[(glob: String, weight: Int)]] {
+        let keys = mimeTypes.map { Array($0.utf8) }
+        var found = [[(glob: String, weight: Int)]](repeating: [], count: keys.count)
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            // Past the comment lines at the top.
+            var start = 0
+            while start < buffer.count, buffer[start] == UInt8(ascii: "#") {
+                start = (memchr(base + start, 0x0A, buffer.count - start).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? buffer.count) + 1
+            }
+            let dataStart = start
+            func lineEnd(_ start: Int) -> Int {
+                memchr(base + start, 0x0A, buffer.count - start).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? buffer.count
+            }
+            /// The weight and type of the line starting at `start`.
+            func fields(_ start: Int) -> (weight: Int, type: Range<Int>, glob: Range<Int>)? {
+                var result: (weight: Int, type: Range<Int>, glob: Range<Int>)?
+                let end = lineEnd(start)
+                forEachLine(UnsafeBufferPointer(rebasing: buffer[start..<end])) { type, glob, weight in
+                    result = (weight, (type.lowerBound + start)..<(type.upperBound + start), (glob.lowerBound + start)..<(glob.upperBound + start))
+                }
+                return result
+            }
+            /// The first line in `low..<high` (line starts) for which `isAfter` holds, which holds for every
+            /// line after it once it does.
+            func lowerBound(_ low: Int, _ high: Int, _ isAfter: (Int, Range<Int>) -> Bool) -> Int {
+                var low = low, high = high
+                while low < high {
+                    var line = (low + high) / 2
+                    while line > low, buffer[line - 1] != 0x0A { line -= 1 }
+                    let end = lineEnd(line)
+                    if let parsed = fields(line), isAfter(parsed.weight, parsed.type) {
+                        high = line
+                    } else {
+                        low = end + 1
+                    }
+                }
+                return low
+            }
+            var block = dataStart
+            while block < buffer.count, let first = fields(block) {
+                let weight = first.weight
+                let blockEnd = lowerBound(block, buffer.count) { lineWeight, _ in lineWeight < weight }
+                for index in 0..<keys.count {
+                    let key = keys[index]
+                    var line = lowerBound(block, blockEnd) { _, type in
+                        !UnsafeBufferPointer(rebasing: buffer[type]).lazy.map(lowercased).lexicographicallyPrecedes(key)
+                    }
+                    while line < blockEnd, let parsed = fields(line), equal(buffer, parsed.type, key) {
+                        found[index].append((lowercasedString(buffer, parsed.glob), parsed.weight))
+                        line = lineEnd(line) + 1
+                    }
+                }
+                block = blockEnd
+            }
+        }
+        return found
     }
 }

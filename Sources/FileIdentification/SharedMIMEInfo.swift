@@ -306,6 +306,9 @@ final class SharedMIMEInfo: Sendable {
     /// The globs of each of `mimeTypes` (lower-cased) in the newer database (`older: false`) or the older
     /// one: searched in the bytes for the first lookups, from an index after them.
     private func globs(of mimeTypes: [String], older: Bool) -> [[(glob: String, weight: Int)]] {
+        let source = older ? order.older : order.newer
+        // The built-in file is written sorted by weight, type and pattern (a test checks): searched in place.
+        if source == .builtIn { return GlobIndex.sortedLookup(source?.file("globs2") ?? [], for: mimeTypes) }
         let cached = parts.withLock { parts -> (index: GlobIndex?, bytes: [UInt8]?, scan: Bool) in
             let index = older ? parts.olderGlobs : parts.newerGlobs
             let bytes = older ? parts.olderGlobBytes : parts.newerGlobBytes
@@ -313,7 +316,7 @@ final class SharedMIMEInfo: Sendable {
             return (index, bytes, parts.globScans <= Self.globScansBeforeIndexing)
         }
         if let index = cached.index { return mimeTypes.map(index.globs(of:)) }
-        let bytes = cached.bytes ?? (older ? order.older : order.newer)?.file("globs2") ?? []
+        let bytes = cached.bytes ?? source?.file("globs2") ?? []
         if cached.scan {
             if cached.bytes == nil {
                 parts.withLock { parts in

@@ -42,9 +42,29 @@ struct GlobIndexTests {
         #expect(types.count > 900)
         let index = GlobIndex(bytes)
         let scanned = GlobIndex.scan(bytes, for: types)
-        for (type, found) in zip(types, scanned) {
-            #expect(!found.isEmpty, "\(type)")
-            #expect(Self.sorted(found) == Self.sorted(index.globs(of: type)), "\(type)")
+        let searched = GlobIndex.sortedLookup(bytes, for: types + ["a/none", "zzz/none"])
+        for (position, type) in types.enumerated() {
+            #expect(!scanned[position].isEmpty, "\(type)")
+            #expect(Self.sorted(scanned[position]) == Self.sorted(index.globs(of: type)), "\(type)")
+            #expect(Self.sorted(searched[position]) == Self.sorted(scanned[position]), "\(type)")
+        }
+        #expect(searched[types.count].isEmpty && searched[types.count + 1].isEmpty)
+    }
+
+    @Test("the built-in globs2 is sorted by weight (highest first), then type (in lower case), then pattern",
+          .enabled(if: Tools.hasBuiltInSharedMIMEInfo, Tools.needsBuiltInSharedMIMEInfo))
+    func builtInOrder() throws {
+        let bytes = try #require(SharedMIMEInfo.Source.builtIn.file("globs2"))
+        let lines = bytes.split(separator: UInt8(ascii: "\n")).filter { $0.first != UInt8(ascii: "#") }
+        let keys = lines.map { line -> (weight: Int, type: [UInt8], pattern: [UInt8]) in
+            let fields = line.split(separator: UInt8(ascii: ":"), maxSplits: 3, omittingEmptySubsequences: false)
+            return (Int(String(decoding: fields[0], as: UTF8.self)) ?? -1, Array(String(decoding: fields[1], as: UTF8.self).lowercased().utf8), Array(fields[2]))
+        }
+        for index in 1..<keys.count {
+            let (a, b) = (keys[index - 1], keys[index])
+            let inOrder = a.weight > b.weight || (a.weight == b.weight && (a.type.lexicographicallyPrecedes(b.type)
+                || (a.type == b.type && !b.pattern.lexicographicallyPrecedes(a.pattern))))
+            #expect(inOrder, "line \(index + 3) of globs2 is out of order")
         }
     }
 

@@ -19,8 +19,9 @@ The files:
   XMLnamespaces  `namespaceURI localName type`, sorted.
   globs2         a two-line comment, then `weight:type:pattern` lines by weight, highest first; a
                  case-sensitive pattern has a line with the flag `:cs` just before its plain line; other
-                 patterns are lower-cased. Among lines of one weight the order is ours (pattern, then type):
-                 update-mime-database leaves it to its hash table, and readers must not depend on it.
+                 patterns are lower-cased. Among lines of one weight the order is ours, by type (in ASCII
+                 lower case), then pattern (update-mime-database leaves it to its hash table): so that uti looks a type's globs
+                 up in place, by binary search.
   magic          `MIME-Magic\\0\\n`, then one section `[priority:type]` per <magic> element, by priority
                  (highest first), then type name, then the order they were read in; each <match> a line
                  `[indent]>offset=` + value length (2 bytes, big-endian) + value [+ `&` mask] [+ `~`word size]
@@ -269,7 +270,9 @@ def compile_packages(packages, out_dir):
     files["XMLnamespaces"] = "".join(sorted((f"{k} {t}\n" for k, t in namespaces.items()), key=lambda l: l.encode())).encode()
 
     lines = [GLOBS_HEADER]
-    ordered = sorted(globs, key=lambda g: (g[2] != NO_GLOBS, -g[0], g[2].encode(), g[1].encode(), g[4]))
+    # Types in ASCII lower case order, as uti looks them up (shared-mime-info names have capitals:
+    # application/vnd.ms-excel.addin.macroEnabled.12).
+    ordered = sorted(globs, key=lambda g: (g[2] != NO_GLOBS, -g[0], g[1].lower().encode(), g[2].encode(), g[4]))
     for weight, mime, pattern, sensitive, _ in ordered:
         if sensitive:
             lines.append(f"{weight}:{mime}:{pattern}:cs\n")
