@@ -173,11 +173,17 @@ final class SharedMIMEInfo: Sendable {
         let types: SortedLines
         let aliases: SortedLines
 
-        init(_ source: Source?) {
-            // The built-in files are written sorted (a test checks); a system's are indexed.
-            let sorted = source == .builtIn
+        /// Whether lookups go through an index (built when the names were read) rather than searching the
+        /// sorted bytes in place.
+        let isIndexed: Bool
+
+        /// - Parameter inPlace: Search the files in place; only for the built-in files, which are written
+        ///   sorted (a test checks). A system's files are always indexed.
+        init(_ source: Source?, inPlace: Bool) {
+            let sorted = inPlace && source == .builtIn
             types = SortedLines(source?.file("types"), sorted: sorted)
             aliases = SortedLines(source?.file("aliases"), sorted: sorted)
+            isIndexed = !sorted
         }
 
         /// Whether the database knows `mimeType` (lower-cased) as a type or as an alias.
@@ -200,14 +206,15 @@ final class SharedMIMEInfo: Sendable {
         var olderGlobBytes: [UInt8]?
         var newerGlobs: GlobIndex?
         var olderGlobs: GlobIndex?
-        /// How many glob lookups were made by searching the bytes (each for all of one type's MIME types);
-        /// past `globScansBeforeIndexing`, the databases' globs are indexed.
+        /// How many glob lookups were made without an index (each for all of one type's MIME types), and
+        /// how many name lookups; past `lookupsBeforeIndexing`, the databases are indexed.
         var globScans = 0
+        var nameLookups = 0
     }
 
-    /// A search passes over a `globs2` file once; indexing it costs a few searches more. A command
-    /// identifying a few files searches; a classification indexes.
-    private static let globScansBeforeIndexing = 16
+    /// Searching in place costs nothing to set up and a little each time; an index the other way round.
+    /// A command identifying a few files searches; a classification indexes.
+    private static let lookupsBeforeIndexing = 64
 
     let configuration: Configuration
     private let parts = Mutex(Parts())
@@ -250,18 +257,25 @@ final class SharedMIMEInfo: Sendable {
         return order
     }
 
+    /// The newer database's names: searched in place for the first lookups of a process (a command that
+    /// identifies a few files), indexed after them (a classification).
     private var newerNames: Names {
-        if let names = parts.withLock({ $0.newerNames }) { return names }
-        let names = Names(order.newer)
+        let (cached, lookups) = parts.withLock { parts in
+            parts.nameLookups += 1
+            return (parts.newerNames, parts.nameLookups)
+        }
+        let wantIndex = lookups > Self.lookupsBeforeIndexing
+        if let cached, cached.isIndexed || !wantIndex { return cached }
+        let names = Names(order.newer, inPlace: !wantIndex)
         return parts.withLock { parts in
-            if parts.newerNames == nil { parts.newerNames = names }
+            if parts.newerNames == nil || (names.isIndexed && parts.newerNames?.isIndexed == false) { parts.newerNames = names }
             return parts.newerNames ?? names
         }
     }
 
     private var olderNames: Names {
         if let names = parts.withLock({ $0.olderNames }) { return names }
-        let names = Names(order.older)
+        let names = Names(order.older, inPlace: false)
         return parts.withLock { parts in
             if parts.olderNames == nil { parts.olderNames = names }
             return parts.olderNames ?? names
@@ -307,15 +321,15 @@ final class SharedMIMEInfo: Sendable {
     /// one: searched in the bytes for the first lookups, from an index after them.
     private func globs(of mimeTypes: [String], older: Bool) -> [[(glob: String, weight: Int)]] {
         let source = older ? order.older : order.newer
-        // The built-in file is written sorted by weight, type and pattern (a test checks): searched in place.
-        if source == .builtIn { return GlobIndex.sortedLookup(source?.file("globs2") ?? [], for: mimeTypes) }
         let cached = parts.withLock { parts -> (index: GlobIndex?, bytes: [UInt8]?, scan: Bool) in
             let index = older ? parts.olderGlobs : parts.newerGlobs
             let bytes = older ? parts.olderGlobBytes : parts.newerGlobBytes
             if index == nil { parts.globScans += 1 }
-            return (index, bytes, parts.globScans <= Self.globScansBeforeIndexing)
+            return (index, bytes, parts.globScans <= Self.lookupsBeforeIndexing)
         }
         if let index = cached.index { return mimeTypes.map(index.globs(of:)) }
+        // The built-in file is written sorted by weight, type and pattern (a test checks): searched in place.
+        if cached.scan, source == .builtIn { return GlobIndex.sortedLookup(source?.file("globs2") ?? [], for: mimeTypes) }
         let bytes = cached.bytes ?? source?.file("globs2") ?? []
         if cached.scan {
             if cached.bytes == nil {
