@@ -163,10 +163,15 @@ extension GlobIndex {
     /// then type (in ASCII lower case), then pattern, as uti's own compiler writes the built-in one (a test checks): binary searches
     /// in place, a few for each weight, and nothing read that is not asked for.
     static func sortedLookup(_ bytes: [UInt8], for mimeTypes: [String]) -> [[(glob: String, weight: Int)]] {
+        bytes.withUnsafeBufferPointer { sortedLookup($0, for: mimeTypes) }
+    }
+
+    /// `sortedLookup` in bytes held elsewhere (the built-in file, in place).
+    static func sortedLookup(_ buffer: UnsafeBufferPointer<UInt8>, for mimeTypes: [String]) -> [[(glob: String, weight: Int)]] {
         let keys = mimeTypes.map { Array($0.utf8) }
         var found = [[(glob: String, weight: Int)]](repeating: [], count: keys.count)
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
+        do {
+            guard let base = buffer.baseAddress else { return found }
             // Past the comment lines at the top.
             var start = 0
             while start < buffer.count, buffer[start] == UInt8(ascii: "#") {

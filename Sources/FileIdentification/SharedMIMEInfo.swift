@@ -60,6 +60,23 @@ final class SharedMIMEInfo: Sendable {
             }
         }
 
+        /// Calls `body` with one of the database's files in place: the built-in bytes themselves (static,
+        /// never copied), or a file read; `nil` when the database has no such file.
+        func withFile<R>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+            switch self {
+            case .builtIn:
+                #if BuiltInSharedMIMEInfo
+                var size = 0
+                guard let bytes = name.withCString({ uti_builtin_mime_file($0, &size) }) else { return nil }
+                return body(UnsafeBufferPointer(start: bytes, count: size))
+                #else
+                return nil
+                #endif
+            case .directory:
+                return file(name)?.withUnsafeBufferPointer(body)
+            }
+        }
+
         /// The file's lines, split as bytes (fast) and decoded one by one, lower-cased when asked.
         func lines(_ name: String, lowercased: Bool = false) -> [String] {
             guard let bytes = file(name) else { return [] }
@@ -329,7 +346,9 @@ final class SharedMIMEInfo: Sendable {
         }
         if let index = cached.index { return mimeTypes.map(index.globs(of:)) }
         // The built-in file is written sorted by weight, type and pattern (a test checks): searched in place.
-        if cached.scan, source == .builtIn { return GlobIndex.sortedLookup(source?.file("globs2") ?? [], for: mimeTypes) }
+        if cached.scan, let source, source == .builtIn {
+            return source.withFile("globs2") { GlobIndex.sortedLookup($0, for: mimeTypes) } ?? mimeTypes.map { _ in [] }
+        }
         let bytes = cached.bytes ?? source?.file("globs2") ?? []
         if cached.scan {
             if cached.bytes == nil {

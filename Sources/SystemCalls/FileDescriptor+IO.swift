@@ -72,20 +72,20 @@ extension FileDescriptor {
     /// The corresponding C function is `pread`.
     package func read(at offset: Int, count: Int) throws(Errno) -> [UInt8] {
         guard offset >= 0, count > 0 else { return [] }
-        var buffer = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            // The system call inside, the error outside: closures of the standard library rethrow untyped.
-            let result = buffer.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Self.retrying { Glibc.pread(rawValue, base + filled, count - filled, off_t(offset + filled)) }
+        var failure: Errno?
+        // The system call inside, the error outside: closures of the standard library rethrow untyped.
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+            filled = 0
+            guard let base = buffer.baseAddress else { return }
+            while filled < count {
+                let result = Self.retrying { Glibc.pread(rawValue, base + filled, count - filled, off_t(offset + filled)) }
+                if result < 0 { failure = Errno(rawValue: errno); return }
+                if result == 0 { return }  // the end of the file, or it shrank while read
+                filled += result
             }
-            if result < 0 { throw Errno(rawValue: errno) }
-            if result == 0 { break }
-            filled += result
         }
-        if filled < count { buffer.removeLast(count - filled) }
-        return buffer
+        if let failure { throw failure }
+        return bytes
     }
 
     /// Everything from the current position to the end, at most `limit` bytes (`nil`: no limit).
@@ -176,18 +176,16 @@ extension FileDescriptor {
     ///
     /// The corresponding C function is `read`.
     package func readSome(limit: Int = 1 << 16) throws(Errno) -> [UInt8] {
-        var chunk = [UInt8](repeating: 0, count: limit)
         while true {
-            let count = chunk.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Self.retrying { Glibc.read(rawValue, base, raw.count) }
+            var failure: Errno?
+            // Uninitialised: a 64 KiB buffer zeroed for a read of four bytes costs more than the read.
+            let chunk = [UInt8](unsafeUninitializedCapacity: max(limit, 0)) { buffer, count in
+                guard let base = buffer.baseAddress else { count = 0; return }
+                let result = Self.retrying { Glibc.read(rawValue, base, buffer.count) }
+                if result < 0 { failure = Errno(rawValue: errno); count = 0 } else { count = result }
             }
-            if count >= 0 {
-                chunk.removeLast(limit - count)
-                return chunk
-            }
-            let error = Errno(rawValue: errno)
-            guard error == .resourceTemporarilyUnavailable else { throw error }
+            guard let failure else { return chunk }
+            guard failure == .resourceTemporarilyUnavailable else { throw failure }
             var poller = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
             _ = poll(&poller, 1, 100)
         }

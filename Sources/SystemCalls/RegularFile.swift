@@ -25,7 +25,13 @@ package enum RegularFile {
         default: throw Errno.invalidArgument
         }
         guard status.size <= Int64(limit) else { throw Errno.fileTooLarge }
-        let bytes = try file.readToEnd(limit: limit + 1)
+        // Sized by fstat, plus one byte to see a file that grew; read to the end all the same.
+        var bytes = try file.readSome(limit: Int(status.size) + 1)
+        while bytes.count <= limit {
+            let more = try file.readSome(limit: min(1 << 16, limit + 1 - bytes.count))
+            if more.isEmpty { break }
+            bytes += more
+        }
         guard bytes.count <= limit else { throw Errno.fileTooLarge }
         return bytes
     }
