@@ -136,7 +136,7 @@ struct CoverageTests {
 
 @Suite("Apache Tika's names")
 struct TikaNameTests {
-    /// Every `<mime-type type="...">` and `<alias type="...">` of TypeDB/sources/apache-tika.xml.
+    /// Every `<mime-type type="...">` and `<alias type="...">` of TypeDB/apache-tika.xml.
     static func names() throws -> [String] {
         let text = try String(contentsOf: Reference.packageRoot.appending(path: "TypeDB/apache-tika.xml"), encoding: .utf8)
         return text.split(separator: "\n").compactMap { line -> String? in
