@@ -1,88 +1,246 @@
 #!/usr/bin/env python3
-"""A compiler of shared-mime-info package files into the database files uti reads.
+"""A compiler of freedesktop.org shared-mime-info packages into the files of a compiled database.
 
-    python3 TypeDB/tools/sharedmimeinfo.py OUT_DIR PACKAGE.xml...
+    python3 TypeDB/tools/sharedmimeinfo.py [--glob-order sorted|glib] [--strict] OUT_DIR PACKAGE.xml...
 
-Given the package files of a `mime/packages` directory (the freedesktop.org schema), writes the files of a
-compiled shared-mime-info database that identification reads: `magic`, `types`, `aliases`, `globs2` and
-`XMLnamespaces`, laid out as the shared-mime-info specification and `update-mime-database` lay them out, so
-that any reader of those (uti, GLib's GIO) reads them. Written for uti's own type database, so that it is
-rebuilt from the repository alone, whatever shared-mime-info the machine has (or none).
+    compile_packages([(name, xml_bytes_or_path), ...], out_dir) -> {file name: size}
 
-Packages are read in the order given (update-mime-database reads `packages/*.xml` sorted by name); a later
-package adds to a type an earlier one declared (more globs, more magic), and its aliases and XML root
-elements replace an earlier package's for the same name.
+Reads package files (the `mime/packages/*.xml` schema of the shared-mime-info specification) and writes the
+five files of a compiled database that identification reads: `types`, `aliases`, `XMLnamespaces`, `globs2` and
+`magic`, as `update-mime-database` (shared-mime-info 2.2) writes them, so that uti's type database is rebuilt
+from the repository alone, whatever shared-mime-info the machine has, or none. Standard library only. The
+facts below come from the specification and from comparing this compiler's output with the tool's; the tool's
+other outputs (mime.cache, globs, subclasses, icons, treemagic, the per-type XML files) are not written.
 
-The files:
-  types          every declared type, one a line, sorted (byte order).
-  aliases        `alias type`, sorted.
-  XMLnamespaces  `namespaceURI localName type`, sorted.
-  globs2         a two-line comment, then `weight:type:pattern` lines by weight, highest first; a
-                 case-sensitive pattern has a line with the flag `:cs` just before its plain line; other
-                 patterns are lower-cased. Among lines of one weight the order is ours, by type (in ASCII
-                 lower case), then pattern (update-mime-database leaves it to its hash table): so that uti looks a type's globs
-                 up in place, by binary search.
-  magic          `MIME-Magic\\0\\n`, then one section `[priority:type]` per <magic> element, by priority
-                 (highest first), then type name, then the order they were read in; each <match> a line
-                 `[indent]>offset=` + value length (2 bytes, big-endian) + value [+ `&` mask] [+ `~`word size]
-                 [+ `+`range length], children indented one deeper after their parent.
-Values: `string` values take C escapes (\\n \\r \\b \\t \\f \\v, octal up to 3 digits, \\x up to 2 hex digits,
-a backslash before any other character stands for that character); numbers (`byte`, `big16`, `big32`,
-`little16`, `little32`, `host16`, `host32`) are C integer literals (decimal, 0x hex, 0 octal) written in the
-type's byte order, `host*` big-endian with its word size recorded so that readers swap it on little-endian
-machines; a mask is a number of the same width, or for strings `0x` and hex digits filling the value's length
-from its start. An offset `a:b` is a range of b - a + 1 start positions.
+Reading
+  Packages are read in the order given; update-mime-database reads `packages/*.xml` in strcmp order of the file
+  names, `Override.xml` last (`reading_order()` sorts names that way). A later package never replaces an
+  earlier one's globs or magic: it adds to them (a package that means to replace them says so with
+  <glob-deleteall/> and <magic-deleteall/>, which are compiled into marker lines, below, that readers act on).
+  An alias or an XML root element named again maps to the type that named it last. Only elements in the
+  freedesktop.org namespace count; other elements, and unknown ones in the namespace (<comment>, <icon>...),
+  are skipped.
 
-A package that is not one (no <mime-info> root in the freedesktop.org namespace, a <mime-type> without a
-valid type) is an error naming the file. A malformed field (an unknown match type, a value or mask that does
-not fit, a bad offset, weight or priority) is what update-mime-database makes of it: a warning naming the file,
-the type and the problem, and the rest of that type's definition left out.
+The files (all lines end in "\\n"; the text is UTF-8 as the packages spell it)
+  types          every <mime-type> read, once, sorted by strcmp (the order of the lines' bytes).
+  aliases        `alias type`, sorted by strcmp of the whole line.
+  XMLnamespaces  `namespaceURI localName type`, sorted by strcmp of the whole line. An empty
+                 namespaceURI leaves the line starting with a space.
+  globs2         "# This file was automatically generated by the\\n# update-mime-database command. DO NOT EDIT!\\n",
+                 then per <glob> `weight:type:pattern`, preceded by the same line with `:cs` appended when
+                 the glob is case-sensitive="true" (readers that know no flags read the second). Patterns
+                 that are not case-sensitive are lower-cased in ASCII only (`*.ÉTÉ` becomes `*.ÉtÉ`). A
+                 <glob-deleteall/> is the line `0:type:__NOGLOBS__`. A glob written twice is listed twice.
+                 Order: the __NOGLOBS__ lines first, then by weight, highest first. update-mime-database
+                 leaves the order of lines of equal weight to the bucket order of a GLib hash table keyed by
+                 pattern (lines of one pattern in reading order). Two orders are offered:
+                   sorted (the default, uti's): among equal weights by type in ASCII lower case, then pattern
+                     (strcmp), then reading order; __NOGLOBS__ lines by type. uti looks a type's globs up by
+                     binary search in this order (FileIdentification/GlobIndex.swift), so TypeDB/mime/globs2
+                     is written this way: the same lines as the tool's, in another order.
+                   glib: the tool's own order, byte for byte, computed by replaying the insertions into a
+                     model of GLib's GHashTable (g_str_hash, open addressing, prime-modulo home bucket,
+                     in-place rehash on growth: the layout of GLib 2.59 and later; checked against the tool
+                     on Debian 12, GLib 2.74).
+  magic          "MIME-Magic\\0\\n", then per <magic> a section "[priority:type]\\n" and its <match> tree, each
+                 match one line `[indent]>start=` + value length (2 bytes, big-endian) + value
+                 [+ `&` + mask, as long as the value] [+ `~` + word size, for host16/host32]
+                 [+ `+` + range length, when not 1] + "\\n"; a match's children follow it, one indent deeper
+                 (the indent is written only when not 0). A <magic-deleteall/> is the section "[0:type]" with
+                 the single rule `>0=` + "\\0\\x0b__NOMAGIC__". Order (a stable sort): the __NOMAGIC__ sections
+                 first, in reading order; then by priority, highest first; then by media type, then subtype,
+                 each compared by strcmp (so `a/x` sorts before `a-b/x`, though "a-" < "a/"); then reading
+                 order.
+
+Values
+  <match type="string">: the value's C escapes are decoded: \\n \\r \\b \\t \\f \\v, \\ and 1 to 3 octal digits
+  (the byte is the low 8 bits: \\777 is 0xff), \\x and 1 or 2 hex digits (`\\x` with none is the letter x), a
+  backslash before any other character stands for that character, a trailing backslash is dropped. The mask
+  is `0x` (lower-case x) and hex digits, filling the mask from the value's first byte, zeros after; more
+  digits than the value has bytes is an error. A value that decodes to nothing has length 0 and no mask.
+  Numbers (byte, big16, big32, little16, little32, host16, host32) are read as C's strtoul(text, 0) reads
+  them: leading white space, a sign (-1 is all ones), 0x hex, a leading 0 octal, else decimal, nothing after
+  the digits. A value must fit in the width (byte, *16); 32-bit values keep their low 32 bits. The mask is
+  read the same way and keeps its low bits. big* and host* are written big-endian, little* little-endian;
+  host* also record their word size so that readers swap them on little-endian machines.
+  offset is `start` or `start:last` (strtol base 10, leading white space and sign allowed; a range needs
+  start >= 0 and last >= start, and has last - start + 1 positions). priority and weight are integers from 0 to
+  100 (default 50), read as strtol(text, 10) stored in a C int (so "4294967346" is 50, " 7" and "+9" are fine).
+
+Errors
+  A file that is not a package (not well-formed XML; a root that is not <mime-info> in the freedesktop.org
+  namespace; a child of the root that is not <mime-type>; a <mime-type> whose type is not `media/subtype`)
+  raises PackageError naming the file, line and element. (update-mime-database warns and skips the file or
+  element instead; we refuse, so that a broken source does not pass unnoticed.)
+  A malformed field inside a <mime-type> (a bad weight or priority, a glob without a pattern, a <match> with a
+  bad offset, type, value or mask, an element that is not <match> inside <magic>, an alias or sub-class-of
+  without a `media/subtype` type, a bad root-XML or treemagic) is what update-mime-database makes of it:
+  what precedes it in the type stands, the rest of that type's definition is left out, and a warning names
+  the file, line, element and problem. A glob with a bad weight is itself kept, with weight -1, as the tool
+  keeps it. A glob pattern holding a newline is left out of globs2 (with a warning), the rest of the type
+  kept. With strict=True (--strict), each of these raises PackageError instead. TypeDB's Apache Tika package
+  relies on the lenient rule: eight of its types have string masks longer than their values.
+
+Where we differ from update-mime-database 2.2 on purpose (none of it arises in TypeDB's packages)
+  * Structural errors raise (above) instead of being skipped with a warning.
+  * The tool does not reset errno before strtol/strtoul, so after one number overflows (ERANGE) it reports
+    every later offset and number of the run out of range and drops all later magic; each number is read
+    on its own here.
+  * A string value longer than 65535 bytes (its length has two bytes) is a malformed field here; the tool
+    writes the value without its length, a corrupt magic file, and goes on with the type.
 """
 
+import argparse
 import os
 import sys
-import xml.etree.ElementTree as ET
+import xml.parsers.expat
 
-NS = "{http://www.freedesktop.org/standards/shared-mime-info}"
+FDO_NS = "http://www.freedesktop.org/standards/shared-mime-info"
+FILES = ("types", "aliases", "XMLnamespaces", "globs2", "magic")
+GLOB_ORDERS = ("sorted", "glib")
+GLOBS_HEADER = b"# This file was automatically generated by the\n# update-mime-database command. DO NOT EDIT!\n"
 NO_GLOBS = "__NOGLOBS__"
-NO_MAGIC = "__NOMAGIC__"
-GLOBS_HEADER = "# This file was automatically generated by the\n# update-mime-database command. DO NOT EDIT!\n"
-WIDTHS = {"byte": 1, "big16": 2, "big32": 4, "little16": 2, "little32": 4, "host16": 2, "host32": 4}
+NO_MAGIC = b"__NOMAGIC__"
+MATCH_TYPES = ("string", "byte", "big16", "big32", "little16", "little32", "host16", "host32")
 
 
 class PackageError(Exception):
-    """A package file the compiler refuses, with where and why."""
+    """A package this compiler refuses; the message names the file, line and element."""
 
 
-def _integer_attribute(element, name, default, where):
-    text = element.get(name)
+class _FieldError(Exception):
+    """A malformed field: the rest of its <mime-type> is left out (or, when strict, a PackageError)."""
+
+    def __init__(self, element, problem):
+        super().__init__(problem)
+        self.element = element
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading XML: a minimal tree that remembers line numbers, so that errors can point at the element.
+# --------------------------------------------------------------------------------------------------
+
+class _Element:
+    __slots__ = ("ns", "name", "attributes", "children", "line")
+
+    def __init__(self, ns, name, attributes, line):
+        self.ns, self.name, self.attributes, self.children, self.line = ns, name, attributes, [], line
+
+    def get(self, attribute):
+        return self.attributes.get(attribute)
+
+    @property
+    def is_fdo(self):
+        return self.ns == FDO_NS
+
+
+def _split_name(name):
+    # expat reports namespaced names as "uri local" (the separator we ask for); unqualified names as they are.
+    ns, _, local = name.rpartition(" ")
+    return (ns or None), local
+
+
+def _parse(file_name, data):
+    parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
+    stack, roots = [], []
+
+    def start(name, attributes):
+        ns, local = _split_name(name)
+        # Only unqualified attributes are read, as the tool asks libxml2 for attributes in no namespace.
+        plain = {key: value for key, value in attributes.items() if " " not in key}
+        element = _Element(ns, local, plain, parser.CurrentLineNumber)
+        (stack[-1].children if stack else roots).append(element)
+        stack.append(element)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = lambda name: stack.pop()
+    try:
+        parser.Parse(data, True)
+    except xml.parsers.expat.ExpatError as error:
+        raise PackageError(f"{file_name}:{error.lineno}: not well-formed XML: "
+                           f"{xml.parsers.expat.ErrorString(error.code)} (column {error.offset + 1})") from None
+    return roots[0]
+
+
+# --------------------------------------------------------------------------------------------------
+# Numbers as C reads them: update-mime-database uses strtol/strtoul, whose leniencies (white space, signs,
+# base prefixes, wrap-around) decide what a package means; Python's int() accepts other things (1_000).
+# --------------------------------------------------------------------------------------------------
+
+_C_SPACE = " \t\n\v\f\r"
+_LONG_MIN, _LONG_MAX, _ULONG_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1    # LP64, as on Linux
+
+
+def _digit(char, base):
+    # ASCII only, as C's digits are (str.isdigit() and int() also take other scripts' digits). Bases 8, 10, 16.
+    return len(char) == 1 and char in "0123456789abcdefABCDEF" and int(char, 16) < base
+
+
+def _strto(text, base, signed):
+    """(value, rest, overflowed) as strtol (signed) or strtoul reads `text` in `base` (0: by prefix). When
+    no digits are found the value is 0 and rest is all of text, as C leaves endptr at the start."""
+    index = 0
+    while index < len(text) and text[index] in _C_SPACE:
+        index += 1
+    negative = index < len(text) and text[index] == "-"
+    if index < len(text) and text[index] in "+-":
+        index += 1
+    # "0x" is a prefix only when a hex digit follows it; else the "0" is the number and "x..." is left over.
+    if base in (0, 16) and text[index:index + 2] in ("0x", "0X") and _digit(text[index + 2:index + 3], 16):
+        base, index = 16, index + 2
+    elif base == 0:
+        base = 8 if text[index:index + 1] == "0" else 10
+    end = index
+    while _digit(text[end:end + 1], base):
+        end += 1
+    if end == index:
+        return 0, text, False
+    magnitude = int(text[index:end], base)
+    if signed:
+        value = -magnitude if negative else magnitude
+        if value > _LONG_MAX:
+            return _LONG_MAX, text[end:], True
+        if value < _LONG_MIN:
+            return _LONG_MIN, text[end:], True
+        return value, text[end:], False
+    if magnitude > _ULONG_MAX:
+        return _ULONG_MAX, text[end:], True
+    return (-magnitude) % (1 << 64) if negative else magnitude, text[end:], False
+
+
+def _c_int(value):
+    # A long stored in a C int keeps its low 32 bits (GCC's rule), which is how "4294967346" becomes 50.
+    return ((value + (1 << 31)) % (1 << 32)) - (1 << 31)
+
+
+def _percent(element, attribute):
+    """A weight or priority: 0 to 100, 50 when absent, -1 when malformed (the tool's marker)."""
+    text = element.get(attribute)
     if text is None:
-        return default
-    if not text.isdigit() or not 0 <= int(text) <= 100:
-        raise PackageError(f"{where}: {name} '{text}' is not a number from 0 to 100")
-    return int(text)
+        return 50
+    value, rest, _ = _strto(text, 10, True)
+    value = _c_int(value)
+    if not text or rest or not 0 <= value <= 100:
+        return -1
+    return value
 
 
-def _c_integer(text):
-    """A C integer literal as strtoul(text, 0) reads it: 0x hex, a leading 0 octal, else decimal."""
-    body = text.strip()
-    negative = body.startswith("-")
-    if negative or body.startswith("+"):
-        body = body[1:]
-    if body[:2].lower() == "0x":
-        value = int(body[2:], 16)
-    elif len(body) > 1 and body.startswith("0"):
-        value = int(body[1:], 8)
-    else:
-        value = int(body, 10)
-    return (-value) % (1 << 64) if negative else value
+def _ascii_lower(text):
+    # g_ascii_strdown: only A-Z change; bytes.lower() does exactly that on the UTF-8 bytes.
+    return text.encode("utf-8").lower().decode("utf-8")
+
+
+# --------------------------------------------------------------------------------------------------
+# <match> values
+# --------------------------------------------------------------------------------------------------
+
+_ESCAPES = {"n": 0x0A, "r": 0x0D, "b": 0x08, "t": 0x09, "f": 0x0C, "v": 0x0B}
+_HEX = "0123456789abcdefABCDEF"
 
 
 def _unescape(text):
-    """A string value's C escapes, as bytes."""
-    out = bytearray()
-    data = text.encode("utf-8")
-    index = 0
+    """A string <match> value's bytes: its UTF-8 with the C escapes decoded (see the module docstring)."""
+    data, out, index = text.encode("utf-8"), bytearray(), 0
     while index < len(data):
         byte = data[index]
         index += 1
@@ -93,94 +251,254 @@ def _unescape(text):
             break
         escape = chr(data[index])
         index += 1
-        simple = {"n": 0x0A, "r": 0x0D, "b": 0x08, "t": 0x09, "f": 0x0C, "v": 0x0B}
-        if escape in simple:
-            out.append(simple[escape])
+        if escape in _ESCAPES:
+            out.append(_ESCAPES[escape])
         elif escape in "01234567":
-            value = int(escape)
-            for _ in range(2):
-                if index < len(data) and chr(data[index]) in "01234567":
-                    value = (value << 3) | int(chr(data[index]))
-                    index += 1
-                else:
-                    break
+            value, digits = int(escape), 1
+            while digits < 3 and index < len(data) and chr(data[index]) in "01234567":
+                value, digits, index = value * 8 + int(chr(data[index])), digits + 1, index + 1
             out.append(value & 0xFF)
         elif escape == "x":
             digits = ""
-            while len(digits) < 2 and index < len(data) and chr(data[index]) in "0123456789abcdefABCDEF":
+            while len(digits) < 2 and index < len(data) and chr(data[index]) in _HEX:
                 digits += chr(data[index])
                 index += 1
             out.append(int(digits, 16) if digits else ord("x"))
         else:
-            out.append(ord(escape))
+            out.append(data[index - 1])
     return bytes(out)
 
 
-def _string_mask(text, length, where):
+def _string_mask(element, text, length):
+    if length == 0:
+        # The tool asserts on a mask for an empty value and goes on without one (no error).
+        return None
     if not text.startswith("0x"):
-        raise PackageError(f"{where}: string masks must be in base 16 (starting with 0x): '{text}'")
-    digits = text[2:]
-    if len(digits) > length * 2:
-        raise PackageError(f"{where}: mask '{text}' is longer than the value")
+        raise _FieldError(element, f"string mask '{text}' does not start with 0x")
     mask = bytearray(length)
-    for position, digit in enumerate(digits):
-        if digit not in "0123456789abcdefABCDEF":
-            raise PackageError(f"{where}: '{digit}' is not a hex digit (mask '{text}')")
-        mask[position >> 1] |= int(digit, 16) << (0 if position & 1 else 4)
+    for position, digit in enumerate(text[2:]):
+        if digit not in _HEX:
+            raise _FieldError(element, f"'{digit}' is not a hex digit (mask '{text}')")
+        if position >= 2 * length:
+            raise _FieldError(element, f"mask '{text}' is longer than the value ({length} bytes)")
+        mask[position // 2] |= int(digit, 16) << (0 if position % 2 else 4)
     return bytes(mask)
 
 
-def _match(element, where):
-    """A <match> as (offset, range, value, mask, word size, children)."""
-    kind = element.get("type")
-    if kind != "string" and kind not in WIDTHS:
-        raise PackageError(f"{where}: unknown match type '{kind}'")
-    offset = element.get("offset", "")
-    start, _, end = offset.partition(":")
-    if not start.lstrip("-").isdigit() or (end and not end.isdigit()):
-        raise PackageError(f"{where}: invalid offset '{offset}'")
-    start = int(start)
+def _number(element, text, what):
+    """A value or mask of a numeric <match>, as strtoul(text, 0) reads it."""
+    value, rest, overflowed = _strto(text, 0, False)
+    if overflowed:
+        raise _FieldError(element, f"{what} '{text}' is out of range")
+    if rest:
+        raise _FieldError(element, f"{what} '{text}' is not a number")
+    return value
+
+
+def _read_match(element):
+    """(start, range length, value, mask or None, word size, children) of a <match>, checked in the tool's
+    order (where, then type, then value and mask) so that the first problem reported is the same."""
+    if not element.is_fdo:
+        raise _FieldError(element, "an element outside the freedesktop.org namespace inside <magic>")
+    if element.name != "match":
+        raise _FieldError(element, f"<{element.name}> inside <magic>, where only <match> may be")
+    offset = element.get("offset")
+    if not offset:
+        raise _FieldError(element, "no offset")
+    start, rest, overflowed = _strto(offset, 10, True)
+    if overflowed:
+        raise _FieldError(element, f"offset '{offset}' is out of range")
     length = 1
-    if end:
-        if int(end) < start:
-            raise PackageError(f"{where}: invalid offset '{offset}'")
-        length = int(end) - start + 1
-    value_text = element.get("value")
-    if not value_text:
-        raise PackageError(f"{where}: no value")
-    mask_text = element.get("mask")
-    word = 1
+    if rest[:1] == ":" and rest[1:] and start >= 0:
+        last, rest, overflowed = _strto(rest[1:], 10, True)
+        if overflowed:
+            raise _FieldError(element, f"offset '{offset}' is out of range")
+        last = _c_int(last)         # the tool keeps the end of a range in an int
+        if rest or last < start:
+            raise _FieldError(element, f"invalid offset '{offset}'")
+        length = _c_int(last - start + 1)
+    elif rest:
+        raise _FieldError(element, f"invalid offset '{offset}'")
+
+    kind = element.get("type")
+    if kind is None:
+        raise _FieldError(element, "no type")
+    if kind not in MATCH_TYPES:
+        raise _FieldError(element, f"unknown match type '{kind}'")
+    word = {"host16": 2, "host32": 4}.get(kind, 1)
+    text, mask_text = element.get("value"), element.get("mask")
+    if not text:
+        raise _FieldError(element, "no value")
     if kind == "string":
-        value = _unescape(value_text)
-        mask = _string_mask(mask_text, len(value), where) if mask_text is not None else None
+        value = _unescape(text)
+        mask = _string_mask(element, mask_text, len(value)) if mask_text is not None else None
+        if len(value) > 0xFFFF:
+            # The length field has two bytes; the tool would write a corrupt file.
+            raise _FieldError(element, f"a value of {len(value)} bytes (at most 65535)")
     else:
-        width = WIDTHS[kind]
-        little = kind.startswith("little")
-        if kind.startswith("host"):
-            word = width
-        try:
-            number = _c_integer(value_text)
-        except ValueError:
-            raise PackageError(f"{where}: value '{value_text}' is not a number") from None
-        if width < 4 and number >= 1 << (8 * width):
-            raise PackageError(f"{where}: value '{value_text}' does not fit in {width} bytes")
-        order = "little" if little else "big"
-        value = (number & ((1 << (8 * width)) - 1)).to_bytes(width, order)
+        width = 1 if kind == "byte" else 2 if "16" in kind else 4
+        order = "little" if kind.startswith("little") else "big"
+        number = _number(element, text, "value")
+        if width < 4 and number >> (8 * width):
+            raise _FieldError(element, f"value '{text}' does not fit in {width * 8} bits")
+        value = (number & ((1 << 8 * width) - 1)).to_bytes(width, order)
         mask = None
         if mask_text is not None:
-            try:
-                mask = (_c_integer(mask_text) & ((1 << (8 * width)) - 1)).to_bytes(width, order)
-            except ValueError:
-                raise PackageError(f"{where}: mask '{mask_text}' is not a number") from None
-    if len(value) > 0xFFFF:
-        raise PackageError(f"{where}: value longer than 65535 bytes")
-    children = [_match(child, where) for child in element if child.tag == NS + "match"]
+            mask = (_number(element, mask_text, "mask") & ((1 << 8 * width) - 1)).to_bytes(width, order)
+    children = [_read_match(child) for child in element.children]
     return start, length, value, mask, word, children
+
+
+def _check_treemagic(element):
+    # treemagic is not compiled here, but its errors cut the rest of the type short, as in the tool.
+    if _percent(element, "priority") == -1:
+        raise _FieldError(element, f"bad priority '{element.get('priority')}'")
+
+    def check(parent):
+        for match in parent.children:
+            if not match.is_fdo or match.name != "treematch":
+                raise _FieldError(match, "only <treematch> may be inside <treemagic>")
+            if match.get("path") is None:
+                raise _FieldError(match, "no path")
+            if match.get("type") not in (None, "file", "directory", "link"):
+                raise _FieldError(match, f"invalid type '{match.get('type')}'")
+            check(match)
+    check(element)
+
+
+# --------------------------------------------------------------------------------------------------
+# The database being compiled
+# --------------------------------------------------------------------------------------------------
+
+class _Glob:
+    __slots__ = ("weight", "mime", "pattern", "case_sensitive", "deleteall", "order")
+
+    def __init__(self, weight, mime, pattern, case_sensitive, deleteall, order):
+        self.weight, self.mime, self.pattern = weight, mime, pattern
+        self.case_sensitive, self.deleteall, self.order = case_sensitive, deleteall, order
+
+
+class _Database:
+    def __init__(self):
+        self.types = set()
+        self.aliases = {}               # alias -> type; the last package to name it wins
+        self.namespaces = {}            # "namespaceURI localName" -> type; likewise
+        self.globs = {}                 # pattern -> [_Glob]; dict order is the order patterns first appeared,
+        self.glob_count = 0             # which is the order the tool inserts them into its hash table
+        self.magic = []                 # (deleteall, priority, type, matches), in reading order
+
+    def add_glob(self, weight, mime, pattern, case_sensitive=False, deleteall=False):
+        glob = _Glob(weight, mime, pattern, case_sensitive, deleteall, self.glob_count)
+        self.glob_count += 1
+        self.globs.setdefault(pattern, []).append(glob)
+
+    def read_type(self, mime, element):
+        """One <mime-type>'s fields in document order; a _FieldError leaves the rest out, as the tool does."""
+        for field in element.children:
+            if not field.is_fdo:
+                continue
+            name = field.name
+            if name == "glob":
+                weight = _percent(field, "weight")
+                sensitive = field.get("case-sensitive") == "true"
+                pattern = field.get("pattern")
+                if pattern:
+                    # The tool stores the glob before it looks at the error a bad weight set.
+                    self.add_glob(weight, mime, pattern if sensitive else _ascii_lower(pattern), sensitive)
+                if weight == -1:
+                    raise _FieldError(field, f"bad weight '{field.get('weight')}'")
+                if not pattern:
+                    raise _FieldError(field, "no pattern")
+            elif name == "glob-deleteall":
+                self.add_glob(0, mime, NO_GLOBS, deleteall=True)
+            elif name == "magic":
+                priority = _percent(field, "priority")
+                if priority == -1:
+                    raise _FieldError(field, f"bad priority '{field.get('priority')}'")
+                matches = [_read_match(child) for child in field.children]
+                if not matches:
+                    raise _FieldError(field, "no <match>")
+                self.magic.append((False, priority, mime, matches))
+            elif name == "magic-deleteall":
+                self.magic.append((True, 0, mime, [(0, 1, NO_MAGIC, None, 1, [])]))
+            elif name == "treemagic":
+                _check_treemagic(field)
+            elif name in ("alias", "sub-class-of"):
+                other = field.get("type")
+                if other is None:
+                    raise _FieldError(field, "no type attribute")
+                if "/" not in other:
+                    raise _FieldError(field, f"type '{other}' is not media/subtype")
+                if name == "alias":
+                    self.aliases[other] = mime
+            elif name == "root-XML":
+                uri, local = field.get("namespaceURI"), field.get("localName")
+                if uri is None or local is None:
+                    raise _FieldError(field, "namespaceURI and localName are both required")
+                if not uri and not local:
+                    raise _FieldError(field, "namespaceURI and localName are both empty")
+                if any(c in uri + local for c in " \n"):
+                    raise _FieldError(field, "a space or newline in namespaceURI or localName")
+                self.namespaces[f"{uri} {local}"] = mime
+
+    # ---- writing
+
+    def types_file(self):
+        return _sorted_lines(f"{mime}\n" for mime in self.types)
+
+    def aliases_file(self):
+        return _sorted_lines(f"{alias} {mime}\n" for alias, mime in self.aliases.items())
+
+    def namespaces_file(self):
+        return _sorted_lines(f"{key} {mime}\n" for key, mime in self.namespaces.items())
+
+    def globs2_file(self, glob_order, report):
+        if glob_order == "glib":
+            table = _GLibHashOrder()
+            for pattern in self.globs:
+                table.add(pattern.encode("utf-8"))
+            globs = [glob for key in table.keys() for glob in self.globs[key.decode("utf-8")]]
+            # g_list_sort is a stable merge sort; its comparison puts deleteall first and knows only weights.
+            globs.sort(key=lambda g: (0, 0) if g.deleteall else (1, -g.weight))
+        else:
+            globs = sorted((glob for globs in self.globs.values() for glob in globs),
+                           key=lambda g: (not g.deleteall, -g.weight, g.mime.encode("utf-8").lower(),
+                                          g.pattern.encode("utf-8"), g.order))
+        out = bytearray(GLOBS_HEADER)
+        for glob in globs:
+            if "\n" in glob.pattern:
+                # A line cannot hold it; the tool leaves the line out and keeps the rest of the type.
+                report(f"the glob pattern {glob.pattern!r} of {glob.mime} holds a newline; left out of globs2")
+                continue
+            line = f"{glob.weight}:{glob.mime}:{glob.pattern}"
+            if glob.case_sensitive:
+                out += f"{line}:cs\n".encode("utf-8")
+            out += f"{line}\n".encode("utf-8")
+        return bytes(out)
+
+    def magic_file(self):
+        def key(section):
+            deleteall, priority, mime, _ = section
+            if deleteall:
+                return (0,)
+            media, _, subtype = mime.partition("/")
+            return (1, -priority, media.encode("utf-8"), subtype.encode("utf-8"))
+
+        out = bytearray(b"MIME-Magic\0\n")
+        for _, priority, mime, matches in sorted(self.magic, key=key):    # stable: reading order breaks ties
+            out += f"[{priority}:{mime}]\n".encode("utf-8")
+            _write_matches(out, matches, 0)
+        return bytes(out)
+
+
+def _sorted_lines(lines):
+    # strcmp order is the order of UTF-8 bytes.
+    return b"".join(sorted(line.encode("utf-8") for line in lines))
 
 
 def _write_matches(out, matches, indent):
     for start, length, value, mask, word, children in matches:
-        out += (f"{indent}>" if indent else ">").encode() + f"{start}=".encode()
+        out += f"{indent or ''}>{start}=".encode()
         out += len(value).to_bytes(2, "big") + value
         if mask is not None:
             out += b"&" + mask
@@ -192,115 +510,175 @@ def _write_matches(out, matches, indent):
         _write_matches(out, children, indent + 1)
 
 
-def _load_fields(element, mime, where, aliases, namespaces, globs, magic):
-    """One <mime-type>'s fields, in document order."""
-    for field in element:
-        tag = field.tag.replace(NS, "")
-        if tag == "glob":
-            pattern = field.get("pattern")
-            if not pattern:
-                raise PackageError(f"{where}: <glob> without a pattern")
-            sensitive = field.get("case-sensitive") == "true"
-            weight = _integer_attribute(field, "weight", 50, where)
-            if "\n" in pattern:
-                raise PackageError(f"{where}: a glob pattern cannot hold a newline")
-            globs.append((weight, mime, pattern if sensitive else pattern.lower(), sensitive, len(globs)))
-        elif tag == "glob-deleteall":
-            globs.append((0, mime, NO_GLOBS, False, len(globs)))
-        elif tag == "magic":
-            priority = _integer_attribute(field, "priority", 50, where)
-            matches = [_match(child, where) for child in field if child.tag == NS + "match"]
-            if not matches:
-                raise PackageError(f"{where}: <magic> without a <match>")
-            magic.append((priority, mime, len(magic), matches, False))
-        elif tag == "magic-deleteall":
-            magic.append((0, mime, len(magic), [(0, 1, NO_MAGIC.encode(), None, 1, [])], True))
-        elif tag == "alias":
-            alias = field.get("type")
-            if not alias or "/" not in alias:
-                raise PackageError(f"{where}: <alias> without a valid type")
-            aliases[alias] = mime
-        elif tag == "root-XML":
-            uri, local = field.get("namespaceURI"), field.get("localName")
-            if uri is None or local is None or (not uri and not local):
-                raise PackageError(f"{where}: <root-XML> needs namespaceURI and localName, not both empty")
-            if any(c in uri + local for c in " \n"):
-                raise PackageError(f"{where}: <root-XML> names cannot hold spaces or newlines")
-            namespaces[f"{uri} {local}"] = mime
+# --------------------------------------------------------------------------------------------------
+# The tool's glob order: where GLib's GHashTable puts each pattern
+# --------------------------------------------------------------------------------------------------
 
+class _GLibHashOrder:
+    """The order g_hash_table_foreach visits the string keys of a GHashTable(g_str_hash, g_str_equal) into
+    which they were inserted in the given order and from which none was removed. The layout (GLib 2.59 and
+    later): 2^n buckets; a key's home bucket is (hash * 11 mod 2^32) mod the largest prime below 2^n;
+    collisions probe home + 1, + 2, + 3... (triangular steps) mod 2^n; after an insertion that leaves
+    count + count // 16 >= 2^n it grows to 2^bits(int(count * 1.333)) buckets, rehashed in place: the old
+    buckets are visited in order, each key not yet moved is placed at the first bucket of its new probe
+    sequence not yet claimed by a moved key, displacing the unmoved key there (placed next, the same way).
+    The iteration order therefore depends on every key inserted before, not only on each key's hash."""
 
-def _source(package):
-    name, content = package
-    if isinstance(content, (bytes, bytearray)):
-        return name, ET.fromstring(content)
-    return name, ET.parse(content).getroot()
+    _PRIME_BELOW = (1, 2, 3, 7, 13, 31, 61, 127, 251, 509, 1021, 2039, 4093, 8191, 16381, 32749, 65521,
+                    131071, 262139, 524287, 1048573, 2097143, 4194301, 8388593, 16777213, 33554393,
+                    67108859, 134217689, 268435399, 536870909, 1073741789, 2147483647)
+    _MIN_SHIFT = 3
 
+    def __init__(self):
+        self._set_shift(self._MIN_SHIFT)
+        self._hashes = [0] * self._size     # 0: empty (1 would be a removed key; none are removed here)
+        self._keys = [None] * self._size
+        self._count = 0
 
-def compile_packages(packages, out_dir):
-    """Compiles `packages` ((name, xml bytes or path), in reading order) into `out_dir`; returns {file: size}."""
-    types = []                  # declared types, first-seen order
-    aliases = {}                # alias -> type
-    namespaces = {}             # "namespaceURI localName" -> type
-    globs = []                  # (weight, type, pattern, case-sensitive, order)
-    magic = []                  # (priority, type, order, matches, is-deleteall)
-    warnings = []
-    for package in packages:
-        name, root = _source(package)
-        if root.tag != NS + "mime-info":
-            raise PackageError(f"{name}: the root element is <{root.tag}>, not <mime-info> in the freedesktop.org namespace")
-        for element in root:
-            if element.tag != NS + "mime-type":
+    @staticmethod
+    def _hash(key):
+        # g_str_hash: h = h * 33 + c over *signed* chars, in 32 bits; 0 and 1 are reserved, so become 2.
+        value = 5381
+        for byte in key:
+            value = (value * 33 + (byte - 256 if byte >= 0x80 else byte)) & 0xFFFFFFFF
+        return max(value, 2)
+
+    def _set_shift(self, shift):
+        self._size, self._mask, self._prime = 1 << shift, (1 << shift) - 1, self._PRIME_BELOW[shift]
+
+    def _home(self, hashed):
+        return ((hashed * 11) & 0xFFFFFFFF) % self._prime
+
+    def add(self, key):
+        hashed = self._hash(key)
+        index, step = self._home(hashed), 0
+        while self._hashes[index]:
+            if self._hashes[index] == hashed and self._keys[index] == key:
+                return
+            step += 1
+            index = (index + step) & self._mask
+        self._hashes[index], self._keys[index] = hashed, key
+        self._count += 1
+        if (self._size > 4 * self._count and self._size > 1 << self._MIN_SHIFT) \
+                or self._size <= self._count + self._count // 16:
+            self._resize()
+
+    def _resize(self):
+        old_size = self._size
+        self._set_shift(max(int(self._count * 1.333).bit_length(), self._MIN_SHIFT))
+        if self._size > old_size:
+            self._hashes += [0] * (self._size - old_size)
+            self._keys += [None] * (self._size - old_size)
+        moved = [False] * max(self._size, old_size)
+        for index in range(old_size):
+            if not self._hashes[index] or moved[index]:
                 continue
+            hashed, key = self._hashes[index], self._keys[index]
+            self._hashes[index], self._keys[index] = 0, None
+            while True:
+                target, step = self._home(hashed), 0
+                while moved[target]:
+                    step += 1
+                    target = (target + step) & self._mask
+                moved[target] = True
+                displaced = self._hashes[target], self._keys[target]
+                self._hashes[target], self._keys[target] = hashed, key
+                if not displaced[0]:
+                    break
+                hashed, key = displaced
+        del self._hashes[self._size:], self._keys[self._size:]
+
+    def keys(self):
+        return [key for hashed, key in zip(self._hashes, self._keys) if hashed]
+
+
+# --------------------------------------------------------------------------------------------------
+# Entry points
+# --------------------------------------------------------------------------------------------------
+
+def _print_warning(message):
+    print(f"sharedmimeinfo: warning: {message}", file=sys.stderr)
+
+
+def _refuse(message):
+    raise PackageError(message)
+
+
+def reading_order(file_names):
+    """`file_names` in update-mime-database's reading order: *.xml only, by strcmp, Override.xml last."""
+    names = [n for n in file_names if len(os.path.basename(n)) >= 4 and n.endswith(".xml")]
+    last = [n for n in names if os.path.basename(n) == "Override.xml"]
+    return sorted((n for n in names if n not in last), key=lambda n: os.path.basename(n).encode()) + last
+
+
+def _load(package):
+    name, content = package
+    if isinstance(content, (bytes, bytearray, memoryview)):
+        return name, bytes(content)
+    with open(content, "rb") as f:
+        return name, f.read()
+
+
+def compile_packages(packages, out_dir, glob_order="sorted", strict=False, warn=None):
+    """Compiles `packages`, a list of (name, XML bytes or a path) in reading order, into out_dir's types,
+    aliases, XMLnamespaces, globs2 and magic; returns {file name: size in bytes}. glob_order "sorted" (uti's)
+    or "glib" (update-mime-database's, byte for byte). Malformed fields warn through `warn` (default: a line on
+    standard error) and leave the rest of their type out, or with strict=True raise PackageError."""
+    if glob_order not in GLOB_ORDERS:
+        raise ValueError(f"glob_order must be one of {GLOB_ORDERS}, not {glob_order!r}")
+    report = _refuse if strict else (warn or _print_warning)
+
+    database = _Database()
+    for package in packages:
+        name, data = _load(package)
+        root = _parse(name, data)
+        if not root.is_fdo or root.name != "mime-info":
+            raise PackageError(f"{name}:{root.line}: the root element is <{root.name}> in namespace "
+                               f"{root.ns or '(none)'}, not <mime-info> in {FDO_NS}")
+        for element in root.children:
+            if not element.is_fdo or element.name != "mime-type":
+                raise PackageError(f"{name}:{element.line}: <{element.name}> where only <mime-type> may be")
             mime = element.get("type")
-            if not mime or mime.count("/") != 1:
-                raise PackageError(f"{name}: <mime-type> with no valid type attribute ('{mime}')")
-            if mime not in types:
-                types.append(mime)
-            where = f"{name}: {mime}"
+            if mime is None:
+                raise PackageError(f"{name}:{element.line}: <mime-type> without a type attribute")
+            if "/" not in mime or "/" in mime.partition("/")[2]:
+                raise PackageError(f"{name}:{element.line}: <mime-type type=\"{mime}\">: not media/subtype")
+            database.types.add(mime)
             try:
-                _load_fields(element, mime, where, aliases, namespaces, globs, magic)
-            except PackageError as error:
-                # update-mime-database's rule: what precedes the bad element stands, the rest of this
-                # type's definition is left out, and the others are read on.
-                warnings.append(f"{error} (the rest of this type's definition is left out)")
+                database.read_type(mime, element)
+            except _FieldError as error:
+                message = f"{name}:{error.element.line}: <{error.element.name}> in {mime}: {error}"
+                if strict:
+                    raise PackageError(message) from None
+                report(f"{message}; the rest of {mime}'s definition in this file is left out")
 
-    files = {}
-    files["types"] = "".join(f"{t}\n" for t in sorted(types, key=lambda t: t.encode())).encode()
-    files["aliases"] = "".join(sorted((f"{a} {t}\n" for a, t in aliases.items()), key=lambda l: l.encode())).encode()
-    files["XMLnamespaces"] = "".join(sorted((f"{k} {t}\n" for k, t in namespaces.items()), key=lambda l: l.encode())).encode()
-
-    lines = [GLOBS_HEADER]
-    # Types in ASCII lower case order, as uti looks them up (shared-mime-info names have capitals:
-    # application/vnd.ms-excel.addin.macroEnabled.12).
-    ordered = sorted(globs, key=lambda g: (g[2] != NO_GLOBS, -g[0], g[1].lower().encode(), g[2].encode(), g[4]))
-    for weight, mime, pattern, sensitive, _ in ordered:
-        if sensitive:
-            lines.append(f"{weight}:{mime}:{pattern}:cs\n")
-        lines.append(f"{weight}:{mime}:{pattern}\n")
-    files["globs2"] = "".join(lines).encode()
-
-    out = bytearray(b"MIME-Magic\0\n")
-    for priority, mime, _, matches, _ in sorted(magic, key=lambda m: (not m[4], -m[0], m[1].split("/", 1)[0].encode(),
-                                                                     m[1].split("/", 1)[1].encode(), m[2])):
-        out += f"[{priority}:{mime}]\n".encode()
-        _write_matches(out, matches, 0)
-    files["magic"] = bytes(out)
-
-    for warning in warnings:
-        print(f"sharedmimeinfo: warning: {warning}", file=sys.stderr)
+    files = {
+        "types": database.types_file(),
+        "aliases": database.aliases_file(),
+        "XMLnamespaces": database.namespaces_file(),
+        "globs2": database.globs2_file(glob_order, report),
+        "magic": database.magic_file(),
+    }
     os.makedirs(out_dir, exist_ok=True)
-    for name, data in files.items():
-        with open(os.path.join(out_dir, name), "wb") as f:
-            f.write(data)
-    return {name: len(data) for name, data in files.items()}
+    for file_name in FILES:
+        with open(os.path.join(out_dir, file_name), "wb") as f:
+            f.write(files[file_name])
+    return {file_name: len(files[file_name]) for file_name in FILES}
 
 
-def main():
-    if len(sys.argv) < 3:
-        sys.exit("usage: sharedmimeinfo.py OUT_DIR PACKAGE.xml...")
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--glob-order", choices=GLOB_ORDERS, default="sorted",
+                        help="order of globs2's lines of equal weight: uti's (sorted, the default) or "
+                             "update-mime-database's (glib)")
+    parser.add_argument("--strict", action="store_true", help="refuse malformed fields instead of warning")
+    parser.add_argument("out_dir", metavar="OUT_DIR")
+    parser.add_argument("packages", metavar="PACKAGE.xml", nargs="+", help="read in the order given")
+    args = parser.parse_args(argv)
     try:
-        sizes = compile_packages([(path, path) for path in sys.argv[2:]], sys.argv[1])
-    except (PackageError, ET.ParseError) as error:
+        sizes = compile_packages([(path, path) for path in args.packages], args.out_dir,
+                                 glob_order=args.glob_order, strict=args.strict)
+    except (PackageError, OSError) as error:
         sys.exit(f"sharedmimeinfo: {error}")
     print(", ".join(f"{name} {size:,} bytes" for name, size in sizes.items()))
 
