@@ -105,8 +105,8 @@ extension AppManifest {
         return nil
     }
 
-    /// The largest `Info.plist` read: Apple's own are a few kilobytes.
-    public static let sizeLimit = 16 << 20
+    /// The largest `Info.plist` read (1 MiB): Apple's own are a few kilobytes.
+    public static let sizeLimit = 1 << 20
 
     /// Reads and checks an app's manifest.
     /// - Throws: `ManifestError` naming the file and the key.

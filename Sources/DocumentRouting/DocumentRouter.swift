@@ -1,4 +1,6 @@
 public import FileIdentification
+public import SystemPackage
+internal import SystemCalls
 public import UniformTypeIdentifiers
 #if canImport(Glibc)
 import Glibc
@@ -29,12 +31,16 @@ public struct DocumentRouter: Sendable {
         public var move: Bool
         /// Hand the file where it is to an app that opens documents in place, without a copy.
         public var inPlace: Bool
+        /// Route the file a symbolic link points to; without it, a link given as the file is refused.
+        public var followsSymbolicLinks: Bool
 
-        public init(target: String? = nil, role: AppManifest.DocumentType.Role? = nil, move: Bool = false, inPlace: Bool = false) {
+        public init(target: String? = nil, role: AppManifest.DocumentType.Role? = nil, move: Bool = false, inPlace: Bool = false,
+                    followsSymbolicLinks: Bool = false) {
             self.target = target
             self.role = role
             self.move = move
             self.inPlace = inPlace
+            self.followsSymbolicLinks = followsSymbolicLinks
         }
     }
 
@@ -61,9 +67,9 @@ public struct DocumentRouter: Sendable {
         /// The app it went to.
         public var handler: String
         /// Where the app finds it: the delivered copy, or the file's own absolute path in place.
-        public var location: String
+        public var location: RawFilePath
         /// The name it has in the Inbox (`report-1.pdf` when `report.pdf` was taken); `nil` in place.
-        public var deliveredName: String?
+        public var deliveredName: RawFilePath?
         public var disposition: Disposition
         /// The file's size in bytes, when it was read.
         public var size: Int? { identification.fileSize }
@@ -75,26 +81,35 @@ public struct DocumentRouter: Sendable {
     public let apps: [Registry.RegisteredApp]
     /// The user's default handlers, as read when the router was made.
     public let defaults: [Registry.DefaultHandler]
+    /// What is wrong with the registry (records that cannot be read, declarations that conflict ...);
+    /// the apps that are intact are served all the same.
+    public let problems: [Registry.Problem]
     public let identifier: FileIdentifier
 
     /// A router over `registry`: reads its apps and defaults, and registers the apps' type declarations
     /// in `TypeDatabase.shared` so that identification and handler choice see them.
     public init(registry: Registry, identifier: FileIdentifier = FileIdentifier()) throws(RegistryError) {
         self.registry = registry
-        self.apps = try registry.loadDeclarations()
-        self.defaults = try registry.defaults()
+        let snapshot = try registry.loadDeclarations()
+        self.apps = snapshot.apps
+        self.defaults = snapshot.defaults
+        self.problems = snapshot.problems
         self.identifier = identifier
     }
 
-    /// Whether an app with this bundle identifier is registered.
+    /// Whether an app with this bundle identifier is registered (compared without regard to case).
     public func isRegistered(_ bundleIdentifier: String) -> Bool {
-        apps.contains { $0.bundleIdentifier == bundleIdentifier }
+        let key = bundleIdentifier.lowercased()
+        return apps.contains { $0.bundleIdentifier.lowercased() == key }
     }
 
     // MARK: Routing
 
     /// Identifies the file at `path` and routes it; see `route(_:identifiedAs:as:options:)`.
-    public func route(fileAt path: RawFilePath, as name: String? = nil, options: Options = Options()) throws(RoutingError) -> Outcome {
+    public func route(fileAt path: RawFilePath, as name: RawFilePath? = nil, options: Options = Options()) throws(RoutingError) -> Outcome {
+        if !options.followsSymbolicLinks, let status = try? FileDescriptor.workingDirectory.status(of: path), status.type == .symbolicLink {
+            throw RoutingError(path: path.escaped, type: nil, reason: .symbolicLink)
+        }
         let identification: Identification
         do {
             identification = try identifier.identify(fileAt: path)
@@ -111,7 +126,7 @@ public struct DocumentRouter: Sendable {
     /// - Throws: `RoutingError`, and nothing is delivered: no handler (`.noHandler`), the target does not
     ///   open the type, an in-place handover to an app that does not open documents in place, or the
     ///   delivery failed (it then left nothing behind).
-    public func route(_ path: RawFilePath, identifiedAs identification: Identification, as name: String? = nil,
+    public func route(_ path: RawFilePath, identifiedAs identification: Identification, as name: RawFilePath? = nil,
                       options: Options = Options()) throws(RoutingError) -> Outcome {
         let shown = path.escaped
         let handler = try self.handler(for: identification.type, shown: shown, options: options)
@@ -120,10 +135,11 @@ public struct DocumentRouter: Sendable {
                 throw RoutingError(path: shown, type: identification.type, reason: .notOpenedInPlace(handler.bundleIdentifier))
             }
             return Outcome(source: shown, identification: identification, handler: handler.bundleIdentifier,
-                           location: Self.absolute(shown), deliveredName: nil, disposition: .inPlace)
+                           location: Self.absolute(path), deliveredName: nil, disposition: .inPlace)
         }
         do {
-            let delivery = try Inbox(registry: registry, bundleIdentifier: handler.bundleIdentifier).deliver(path, as: name, move: options.move)
+            let delivery = try Inbox(registry: registry, app: handler).deliver(path, as: name, move: options.move,
+                                                                               followingLinks: options.followsSymbolicLinks)
             return Outcome(source: shown, identification: identification, handler: handler.bundleIdentifier,
                            location: delivery.path, deliveredName: delivery.name, disposition: options.move ? .moved : .copied)
         } catch {
@@ -132,18 +148,19 @@ public struct DocumentRouter: Sendable {
     }
 
     /// Identifies bytes (an upload, standard input) named `name` and delivers them into the handler's Inbox
-    /// under that name. Bytes are never moved or handed over in place: `options.move` and
-    /// `options.inPlace` are ignored.
-    public func route(data: [UInt8], named name: String, options: Options = Options()) throws(RoutingError) -> Outcome {
+    /// under that name, with `permissions` (at most 0444; owner-only by default). Bytes are never moved or
+    /// handed over in place: `options.move` and `options.inPlace` are ignored.
+    public func route(data: [UInt8], named name: RawFilePath, permissions: FilePermissions = .ownerRead,
+                      options: Options = Options()) throws(RoutingError) -> Outcome {
         let identification: Identification
         do {
-            identification = try identifier.identify(data: data, filename: name)
+            identification = try identifier.identify(data: data, filename: name.string)
         } catch {
             throw RoutingError(path: "-", type: nil, reason: .identification(error))
         }
         let handler = try self.handler(for: identification.type, shown: "-", options: options)
         do {
-            let delivery = try Inbox(registry: registry, bundleIdentifier: handler.bundleIdentifier).deliver(contents: data, as: name)
+            let delivery = try Inbox(registry: registry, app: handler).deliver(contents: data, as: name, permissions: permissions)
             return Outcome(source: "-", identification: identification, handler: handler.bundleIdentifier,
                            location: delivery.path, deliveredName: delivery.name, disposition: .copied)
         } catch {
@@ -156,7 +173,7 @@ public struct DocumentRouter: Sendable {
         let candidates = HandlerChoice.candidates(for: type, apps: apps, defaults: defaults, role: options.role)
         if let target = options.target {
             guard isRegistered(target) else { throw RoutingError(path: shown, type: type, reason: .targetNotRegistered(target)) }
-            guard let chosen = candidates.first(where: { $0.bundleIdentifier == target }) else {
+            guard let chosen = candidates.first(where: { $0.bundleIdentifier.lowercased() == target.lowercased() }) else {
                 throw RoutingError(path: shown, type: type, reason: .targetDoesNotOpen(target))
             }
             return chosen.app
@@ -166,10 +183,10 @@ public struct DocumentRouter: Sendable {
     }
 
     /// `path` made absolute against the working directory, as an app handed the file in place needs it.
-    private static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
+    private static func absolute(_ path: RawFilePath) -> RawFilePath {
+        if path.bytes.first == UInt8(ascii: "/") { return path }
         guard let directory = getcwd(nil, 0) else { return path }
         defer { free(directory) }
-        return String(cString: directory) + "/" + path
+        return RawFilePath(bytes: Array(String(cString: directory).utf8) + [UInt8(ascii: "/")] + path.bytes)
     }
 }

@@ -1,7 +1,7 @@
 public import FileIdentification
+public import SystemPackage
 internal import Synchronization
 internal import SystemCalls
-internal import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,80 +9,149 @@ import Glibc
 /// An app container's `Documents/Inbox/`: where documents handed to the app arrive, whole and read-only.
 ///
 /// Delivery works the way maildir does. The copy is written into the container's `tmp/` under a name
-/// no one else uses, synced, made read-only (0444), then linked into `Documents/Inbox/` with `linkat`,
-/// which fails rather than replace an existing name (then `name-1.ext`, `name-2.ext`, ... are tried),
-/// and the directory is synced. A crash or `kill -9` at any moment leaves in the Inbox nothing or the
-/// complete file; what it leaves in `tmp/` is removed by the next delivery. Every directory of the
-/// container is opened relative to the one above with `O_NOFOLLOW`, so a symbolic link planted in a
-/// container (`Documents/Inbox -> /etc`) is refused, never followed: nothing is written outside it.
+/// no one else uses (and locked while it is written), synced, made read-only (0444, masked by the
+/// source's own permissions: a copy is never more readable than its source), then linked into
+/// `Documents/Inbox/` with `linkat`, which fails rather than replace an existing name (then
+/// `name-1.ext`, `name-2.ext`, ... are tried), and the directory is synced. A crash or `kill -9` at any
+/// moment leaves in the Inbox nothing or the complete file; what it leaves in `tmp/` (a temporary no
+/// process holds locked) is removed by the next command that touches the container.
+///
+/// Every directory of the container is opened relative to the one above with `O_NOFOLLOW`, so a
+/// symbolic link planted in a container (`Documents/Inbox -> /etc`) is refused, never followed: nothing
+/// is written outside it. Names are bytes, kept exactly (a name that is not UTF-8 stays as it is).
+/// Deliveries hold the registry's lock shared, so a container is never deleted while a file is
+/// delivered into it.
 public struct Inbox: Sendable {
     public let registry: Registry
     public let bundleIdentifier: String
+    /// The container's directory name, when the app is known (else looked up at each call).
+    private let knownContainer: String?
 
+    /// The Inbox of the app `bundleIdentifier`, registered or not (the container of an app unregistered
+    /// with its data kept stays reachable). The identifier is checked by every call, before any path is
+    /// built from it.
     public init(registry: Registry, bundleIdentifier: String) {
         self.registry = registry
         self.bundleIdentifier = bundleIdentifier
+        self.knownContainer = nil
+    }
+
+    /// The Inbox of a registered app.
+    public init(registry: Registry, app: Registry.RegisteredApp) {
+        self.registry = registry
+        self.bundleIdentifier = app.bundleIdentifier
+        self.knownContainer = app.containerName
     }
 
     /// A file handed to the app.
     public struct Delivery: Sendable, Hashable {
         /// The name it has in the Inbox (`report-1.pdf` when `report.pdf` was taken).
-        public var name: String
+        public var name: RawFilePath
         /// Its full path.
-        public var path: String
+        public var path: RawFilePath
     }
 
-    static let temporarySuffix = ".uti-delivery"
+    static let temporarySuffix = Array(".uti-delivery".utf8)
     private static let counter = Atomic<Int>(0)
+    /// The most permissions a delivered copy has: read-only, masked by the source's.
+    static let deliveredPermissions: FilePermissions = [.ownerRead, .groupRead, .otherRead]
 
     // MARK: Names
 
     /// A name a file may have in the Inbox: the file's own name, checked. Names with `/` or NUL, `.`,
     /// `..`, the empty name and names over 255 bytes are refused; so are names that would be hidden
-    /// delivery temporaries.
-    public static func safeName(_ name: String) throws(DeliveryError) -> String {
-        func refuse(_ why: String) -> DeliveryError { DeliveryError(path: name, reason: .refusedName(why)) }
-        if name.isEmpty { throw refuse("empty") }
-        if name.contains("/") { throw refuse(name.hasPrefix("/") ? "an absolute path" : "it contains '/'") }
-        if name.utf8.contains(0) { throw refuse("it contains a NUL byte") }
-        if name == "." || name == ".." { throw refuse("'\(name)' names a directory") }
-        if name.utf8.count > 255 { throw refuse("longer than 255 bytes") }
-        if name.hasSuffix(temporarySuffix) { throw refuse("reserved for deliveries in progress") }
+    /// delivery temporaries. Any other bytes are kept as they are.
+    public static func safeName(_ name: RawFilePath) throws(DeliveryError) -> RawFilePath {
+        let bytes = name.bytes
+        func refuse(_ why: String) -> DeliveryError { DeliveryError(path: name.escaped, reason: .refusedName(why)) }
+        if bytes.isEmpty { throw refuse("empty") }
+        if bytes.contains(UInt8(ascii: "/")) { throw refuse(bytes.first == UInt8(ascii: "/") ? "an absolute path" : "it contains '/'") }
+        if bytes.contains(0) { throw refuse("it contains a NUL byte") }
+        if bytes == [0x2E] || bytes == [0x2E, 0x2E] { throw refuse("'\(name.escaped)' names a directory") }
+        if bytes.count > 255 { throw refuse("longer than 255 bytes") }
+        if bytes.count >= temporarySuffix.count && Array(bytes.suffix(temporarySuffix.count)) == temporarySuffix {
+            throw refuse("reserved for deliveries in progress")
+        }
         return name
     }
 
     /// `report.pdf`, then `report-1.pdf`, `report-2.pdf`...: the number goes before the extension
     /// (after the last dot; a leading dot starts a hidden name, not an extension).
-    static func variant(of name: String, _ number: Int) -> String {
+    static func variant(of name: [UInt8], _ number: Int) -> [UInt8] {
         guard number > 0 else { return name }
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            return String(name[..<dot]) + "-\(number)" + String(name[dot...])
+        let suffix = Array("-\(number)".utf8)
+        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex {
+            return Array(name[..<dot]) + suffix + Array(name[dot...])
         }
-        return name + "-\(number)"
+        return name + suffix
     }
 
     // MARK: Directories
 
-    /// The directories of the container, opened one component at a time without following links.
-    private func openDirectory(_ components: [String]) throws(DeliveryError) -> FileDescriptor {
-        var current: FileDescriptor
+    private func containerName() throws(DeliveryError) -> String {
+        if let knownContainer { return knownContainer }
         do {
-            current = try FileDescriptor.open(registry.root, .readOnly, options: [.directory])
+            return try registry.containerName(bundleIdentifier)
         } catch {
-            throw DeliveryError(path: registry.root, reason: .system(error))
+            throw DeliveryError(path: error.path, reason: .registry(error))
         }
-        var path = registry.root
-        for component in ["Containers", bundleIdentifier] + components {
+    }
+
+    private func containerPath(_ name: String) -> String { registry.root + "/Containers/" + name }
+
+    /// Runs `body` with the container's directories `components` open (each relative to the one above,
+    /// links refused) and the registry's lock held shared; abandoned deliveries in the container's `tmp/`
+    /// are removed first.
+    private func withDirectories<R>(_ components: [[String]],
+                                    _ body: ([FileDescriptor], String) throws(DeliveryError) -> R) throws(DeliveryError) -> R {
+        let container = try containerName()
+        let outcome: Result<R, DeliveryError>
+        do {
+            outcome = try registry.withSharedLock { (rootDirectory: FileDescriptor) throws(DeliveryError) -> R in
+                let base = try Self.open(["Containers", container], from: rootDirectory, path: registry.root)
+                defer { base.closeQuietly() }
+                let basePath = containerPath(container)
+                if let temporaries = try? base.openDirectory("tmp") {
+                    _ = Self.removeAbandonedDeliveries(in: temporaries, path: basePath + "/tmp", removing: true)
+                    temporaries.closeQuietly()
+                }
+                var opened: [FileDescriptor] = []
+                defer { opened.forEach { $0.closeQuietly() } }
+                for components in components {
+                    opened.append(try Self.open(components, from: base, path: basePath))
+                }
+                return try body(opened, basePath)
+            }
+        } catch {
+            throw DeliveryError(path: error.path, reason: .registry(error))
+        }
+        return try outcome.get()
+    }
+
+    private static func open(_ components: [String], from start: FileDescriptor, path: String) throws(DeliveryError) -> FileDescriptor {
+        var current = start
+        var owned = false
+        var path = path
+        for component in components {
             path += "/" + component
             do {
                 let next = try current.openDirectory(component)
-                current.closeQuietly()
+                if owned { current.closeQuietly() }
                 current = next
+                owned = true
             } catch {
-                current.closeQuietly()
+                if owned { current.closeQuietly() }
                 if error == .tooManySymbolicLinkLevels || error == .notDirectory {
                     throw DeliveryError(path: path, reason: .notInContainer)
                 }
+                throw DeliveryError(path: path, reason: .system(error))
+            }
+        }
+        guard owned else {
+            // No component: a descriptor of its own, so that the caller may close it.
+            do {
+                return try start.openDirectory(".")
+            } catch {
                 throw DeliveryError(path: path, reason: .system(error))
             }
         }
@@ -92,212 +161,359 @@ public struct Inbox: Sendable {
     // MARK: Delivering
 
     /// Copies the file at `source` into the Inbox under `name` (its own name by default), never
-    /// replacing anything; with `move`, removes the source once the copy is durable.
-    public func deliver(_ source: RawFilePath, as name: String? = nil, move: Bool = false) throws(DeliveryError) -> Delivery {
-        let finalName = try Self.safeName(name ?? String(decoding: source.lastComponent, as: UTF8.self))
+    /// replacing anything.
+    ///
+    /// - Parameters:
+    ///   - move: Remove the source once the copy is durable.
+    ///   - followingLinks: Deliver the file a symbolic link at `source` points to; without it a link is
+    ///     refused (`.symbolicLink`), so that a link planted where a file was expected never hands over
+    ///     a file its owner did not mean to give. With `move`, the link is removed, not its target.
+    /// - Throws: `DeliveryError`, and nothing was delivered (or moved): among the reasons, a source that
+    ///   changed while it was copied (`.sourceChanged`; it is copied again once first).
+    public func deliver(_ source: RawFilePath, as name: RawFilePath? = nil, move: Bool = false,
+                        followingLinks: Bool = false) throws(DeliveryError) -> Delivery {
+        let finalName = try Self.safeName(name ?? RawFilePath(bytes: source.lastComponent))
+        var options: FileDescriptor.OpenOptions = [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)]
+        if !followingLinks { options.insert(.noFollow) }
         let input: FileDescriptor
         do {
-            input = try FileDescriptor.open(source, .readOnly, options: [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+            input = try FileDescriptor.open(source, .readOnly, options: options)
+        } catch .tooManySymbolicLinkLevels where !followingLinks {
+            throw DeliveryError(path: source.escaped, reason: .symbolicLink)
         } catch {
             throw DeliveryError(path: source.escaped, reason: .system(error))
         }
         defer { input.closeQuietly() }
-        let status: Stat
+        let before: Stat
         do throws(Errno) {
-            status = try input.status()
+            before = try input.status()
         } catch {
             throw DeliveryError(path: source.escaped, reason: .system(error))
         }
-        guard status.type == .regular else { throw DeliveryError(path: source.escaped, reason: .notARegularFile) }
-        let delivery = try deliver(name: finalName) { output, path throws(DeliveryError) in try Self.copy(from: input, to: output, path: path) }
-        if move {
-            do {
-                try FileDescriptor.workingDirectory.remove(source)
-            } catch {
-                throw DeliveryError(path: source.escaped, reason: .sourceNotRemoved(deliveredTo: delivery.path, error))
+        guard before.type == .regular else { throw DeliveryError(path: source.escaped, reason: .notARegularFile) }
+        let permissions = FilePermissions(rawValue: Self.deliveredPermissions.rawValue & before.permissions.rawValue)
+
+        return try withDirectories([["tmp"], ["Documents", "Inbox"]]) { directories, container throws(DeliveryError) -> Delivery in
+            var attempt = 0
+            var delivery: Delivery
+            var copied: Fingerprint
+            while true {
+                do throws(DeliveryError) {
+                    var fingerprint: Fingerprint?
+                    delivery = try Self.deliver(name: finalName.bytes, temporaries: directories[0], inbox: directories[1], container: container,
+                                                permissions: permissions) { output, path throws(DeliveryError) in
+                        fingerprint = try Self.copy(from: input, source: source, to: output, path: path)
+                    }
+                    guard let fingerprint else { throw DeliveryError(path: source.escaped, reason: .sourceChanged) }
+                    copied = fingerprint
+                    break
+                } catch where error.reason.kind == .sourceChanged && attempt == 0 {
+                    attempt += 1
+                }
             }
+            if move {
+                try Self.removeSource(source, input: input, copied: copied, followingLinks: followingLinks,
+                                      delivery: delivery, inbox: directories[1])
+            }
+            return delivery
         }
-        return delivery
     }
 
     /// Delivers bytes already in memory (standard input, an upload) into the Inbox as `name`.
-    public func deliver(contents: [UInt8], as name: String) throws(DeliveryError) -> Delivery {
-        try deliver(name: try Self.safeName(name)) { output, path throws(DeliveryError) in
-            do throws(Errno) {
-                try output.writeAll(contents)
-            } catch {
-                throw DeliveryError(path: path, reason: .system(error, while: "writing the copy"))
+    ///
+    /// - Parameter permissions: The copy's permissions, at most 0444: the source's, where the bytes have
+    ///   one (standard input redirected from a file); owner-only by default.
+    public func deliver(contents: [UInt8], as name: RawFilePath, permissions: FilePermissions = .ownerRead) throws(DeliveryError) -> Delivery {
+        let name = try Self.safeName(name)
+        let permissions = FilePermissions(rawValue: Self.deliveredPermissions.rawValue & permissions.rawValue)
+        return try withDirectories([["tmp"], ["Documents", "Inbox"]]) { directories, container throws(DeliveryError) -> Delivery in
+            try Self.deliver(name: name.bytes, temporaries: directories[0], inbox: directories[1], container: container,
+                             permissions: permissions) { output, path throws(DeliveryError) in
+                do throws(Errno) {
+                    try output.writeAll(contents)
+                } catch {
+                    throw DeliveryError(path: path, reason: .system(error, while: "writing the copy"))
+                }
             }
         }
     }
 
-    private func deliver(name: String, fill: (FileDescriptor, String) throws(DeliveryError) -> Void) throws(DeliveryError) -> Delivery {
-        let temporaryDirectory = try openDirectory(["tmp"])
-        defer { temporaryDirectory.closeQuietly() }
-        let inbox = try openDirectory(["Documents", "Inbox"])
-        defer { inbox.closeQuietly() }
-        removeAbandonedTemporaries(in: temporaryDirectory)
-
-        let temporaryName = "\(getpid()).\(Self.counter.add(1, ordering: .relaxed).newValue).\(UInt32.random(in: 0...UInt32.max))\(Self.temporarySuffix)"
-        let temporaryPath = containerPath + "/tmp/" + temporaryName
-        let output: FileDescriptor
-        do {
-            output = try FileDescriptor.open(temporaryName, relativeTo: temporaryDirectory, .writeOnly,
-                                             options: [.create, .exclusiveCreate, .noFollow], permissions: .ownerReadWrite)
-        } catch {
-            throw DeliveryError(path: temporaryPath, reason: .system(error))
-        }
-        var linked = false
-        defer {
-            if !linked { try? temporaryDirectory.remove(temporaryName) }
-        }
-        do throws(DeliveryError) {
-            try fill(output, temporaryPath)
+    private static func deliver(name: [UInt8], temporaries: FileDescriptor, inbox: FileDescriptor, container: String, permissions: FilePermissions,
+                                fill: (FileDescriptor, String) throws(DeliveryError) -> Void) throws(DeliveryError) -> Delivery {
+        // Locked while this process writes it: a temporary nobody holds locked is a crash's, and removable.
+        // Another command may take the lock first, between the create and the lock, and remove the name;
+        // then the name no longer leads to this file, and another is made.
+        var temporaryName: [UInt8] = []
+        var temporaryPath = ""
+        var made: FileDescriptor?
+        for _ in 0..<8 {
+            temporaryName = Array("\(getpid()).\(counter.add(1, ordering: .relaxed).newValue).\(UInt32.random(in: 0...UInt32.max))".utf8) + temporarySuffix
+            temporaryPath = container + "/tmp/" + String(decoding: temporaryName, as: UTF8.self)
+            let file: FileDescriptor
             do {
-                try output.sync()
-                try output.setPermissions([.ownerRead, .groupRead, .otherRead])
+                file = try FileDescriptor.open(PathBytes(temporaryName), relativeTo: temporaries, .writeOnly,
+                                               options: [.create, .exclusiveCreate, .noFollow], permissions: .ownerReadWrite)
+                try file.lockExclusively()
             } catch {
                 throw DeliveryError(path: temporaryPath, reason: .system(error))
             }
-        } catch {
-            output.closeQuietly()
-            throw error
+            if let mine = try? file.status(), let named = try? temporaries.status(of: PathBytes(temporaryName)),
+               mine.inode == named.inode, mine.deviceID == named.deviceID {
+                made = file
+                break
+            }
+            file.closeQuietly()
         }
+        guard let output = made else { throw DeliveryError(path: temporaryPath, reason: .system(.noSuchFileOrDirectory)) }
+        var linked = false
+        defer {
+            if !linked { try? temporaries.remove(PathBytes(temporaryName)) }
+            output.closeQuietly()
+        }
+        try fill(output, temporaryPath)
         do {
-            try output.closeChecked()
+            try output.sync()
+            try output.setPermissions(permissions)
         } catch {
             throw DeliveryError(path: temporaryPath, reason: .system(error))
         }
 
         // Link into the Inbox under the first free name; linkat never replaces an existing file.
+        let inboxPath = container + "/Documents/Inbox/"
         var number = 0
-        var delivered = ""
+        var delivered: [UInt8] = []
         while true {
-            let candidate = Self.variant(of: name, number)
-            guard candidate.utf8.count <= 255 else { throw DeliveryError(path: name, reason: .noFreeName) }
+            let candidate = variant(of: name, number)
+            guard candidate.count <= 255 else { throw DeliveryError(path: RawFilePath(bytes: name).escaped, reason: .noFreeName) }
             do {
-                try temporaryDirectory.link(temporaryName, to: inbox, as: candidate)
+                try temporaries.link(PathBytes(temporaryName), to: inbox, as: PathBytes(candidate))
                 delivered = candidate
                 break
             } catch .fileExists {
                 number += 1
             } catch {
-                throw DeliveryError(path: inboxPath + "/" + candidate, reason: .system(error))
+                throw DeliveryError(path: inboxPath + RawFilePath(bytes: candidate).escaped, reason: .system(error))
             }
         }
         linked = true
         try? inbox.sync()
-        try? temporaryDirectory.remove(temporaryName)
-        try? temporaryDirectory.sync()
-        return Delivery(name: delivered, path: inboxPath + "/" + delivered)
+        try? temporaries.remove(PathBytes(temporaryName))
+        try? temporaries.sync()
+        return Delivery(name: RawFilePath(bytes: delivered), path: RawFilePath(bytes: Array(inboxPath.utf8) + delivered))
     }
 
-    private static func copy(from input: FileDescriptor, to output: FileDescriptor, path: String) throws(DeliveryError) {
+    /// What identifies a file's contents for the length of a copy: a writer that appends or rewrites
+    /// changes its size or its modification time; one that truncates and rewrites, its change time.
+    struct Fingerprint: Equatable {
+        var device: UInt64, inode: UInt64, size: Int64
+        var modified: timespec, changed: timespec
+
+        init(_ status: Stat) {
+            device = UInt64(status.deviceID.rawValue)
+            inode = UInt64(status.inode.rawValue)
+            size = status.size
+            modified = status.st_mtim
+            changed = status.st_ctim
+        }
+
+        /// The same contents, as far as the file's status tells; `ignoringChangeTime` after an unlink,
+        /// which changes it.
+        func matches(_ other: Fingerprint, ignoringChangeTime: Bool = false) -> Bool {
+            device == other.device && inode == other.inode && size == other.size
+                && modified.tv_sec == other.modified.tv_sec && modified.tv_nsec == other.modified.tv_nsec
+                && (ignoringChangeTime || (changed.tv_sec == other.changed.tv_sec && changed.tv_nsec == other.changed.tv_nsec))
+        }
+
+        static func == (lhs: Fingerprint, rhs: Fingerprint) -> Bool { lhs.matches(rhs) }
+    }
+
+    /// Copies the whole source from its start and checks that it did not change meanwhile: the status
+    /// before and after the copy agree, and the bytes copied are its size.
+    private static func copy(from input: FileDescriptor, source: RawFilePath, to output: FileDescriptor,
+                             path: String) throws(DeliveryError) -> Fingerprint {
+        let before: Stat
+        do throws(Errno) {
+            before = try input.status()
+        } catch {
+            throw DeliveryError(path: source.escaped, reason: .system(error, while: "reading the source"))
+        }
+        var offset = 0
         while true {
             let chunk: [UInt8]
             do {
-                chunk = try input.readSome(limit: 1 << 20)
+                chunk = try input.read(at: offset, count: 1 << 20)
             } catch {
-                throw DeliveryError(path: path, reason: .system(error, while: "reading the source"))
+                throw DeliveryError(path: source.escaped, reason: .system(error, while: "reading the source"))
             }
-            if chunk.isEmpty { return }
+            if chunk.isEmpty { break }
             do {
                 try output.writeAll(chunk)
             } catch {
                 throw DeliveryError(path: path, reason: .system(error, while: "writing the copy"))
             }
+            offset += chunk.count
+        }
+        let after: Stat
+        do throws(Errno) {
+            after = try input.status()
+        } catch {
+            throw DeliveryError(path: source.escaped, reason: .system(error, while: "reading the source"))
+        }
+        guard Fingerprint(before) == Fingerprint(after), Int64(offset) == after.size else {
+            throw DeliveryError(path: source.escaped, reason: .sourceChanged)
+        }
+        return Fingerprint(after)
+    }
+
+    /// `--move`: removes the source once its copy is in the Inbox, unless it changed since it was copied,
+    /// or its name now stands for another file. Should a writer still holding the file open append to it
+    /// in the instant between the last check and the unlink, the file is linked back under its name and
+    /// the copy withdrawn: what was written is never left on an unlinked file.
+    private static func removeSource(_ source: RawFilePath, input: FileDescriptor, copied: Fingerprint, followingLinks: Bool,
+                                     delivery: Delivery, inbox: FileDescriptor) throws(DeliveryError) {
+        func withdraw(_ error: DeliveryError) -> DeliveryError {
+            try? inbox.remove(PathBytes(delivery.name.bytes))
+            try? inbox.sync()
+            return error
+        }
+        let shown = source.escaped
+        let now: Stat, named: Stat
+        do throws(Errno) {
+            now = try input.status()
+            named = try FileDescriptor.workingDirectory.status(of: source, followingLinks: followingLinks)
+        } catch {
+            throw withdraw(DeliveryError(path: shown, reason: .system(error, while: "checking the source")))
+        }
+        guard Fingerprint(now) == copied, named.inode == now.inode, named.deviceID == now.deviceID else {
+            throw withdraw(DeliveryError(path: shown, reason: .sourceChanged))
+        }
+        do {
+            try FileDescriptor.workingDirectory.remove(source)
+        } catch {
+            throw DeliveryError(path: shown, reason: .sourceNotRemoved(deliveredTo: delivery.path.escaped, error))
+        }
+        if let after = try? input.status(), !Fingerprint(after).matches(copied, ignoringChangeTime: true) {
+            if (try? FileDescriptor.workingDirectory.link(openFile: input, as: source)) != nil {
+                throw withdraw(DeliveryError(path: shown, reason: .sourceChanged))
+            }
+            throw DeliveryError(path: shown, reason: .sourceChangedAfterMove(deliveredTo: delivery.path.escaped))
         }
     }
 
-    /// Removes delivery temporaries left by processes that no longer run (killed mid-delivery).
-    private func removeAbandonedTemporaries(in directory: FileDescriptor) {
-        guard let names = try? directory.directoryEntries() else { return }
-        for bytes in names {
-            let name = String(decoding: bytes, as: UTF8.self)
-            guard name.hasSuffix(Self.temporarySuffix), let pid = Int32(name.split(separator: ".").first ?? "") else { continue }
-            if pid != getpid() && kill(pid, 0) != 0 && Errno.current == .noSuchProcess { try? directory.remove(PathBytes(bytes)) }
+    // MARK: Temporaries
+
+    /// Removes (with `removing`) or lists the delivery temporaries in `directory` that no process holds
+    /// locked: those a crash left.
+    @discardableResult
+    static func removeAbandonedDeliveries(in directory: FileDescriptor, path: String, removing: Bool) -> [String] {
+        guard let names = try? directory.directoryEntries() else { return [] }
+        var found: [String] = []
+        for name in names where name.count > temporarySuffix.count && Array(name.suffix(temporarySuffix.count)) == temporarySuffix {
+            guard let file = try? FileDescriptor.open(PathBytes(name), relativeTo: directory, .readOnly, options: [.noFollow, .nonBlocking]) else { continue }
+            defer { file.closeQuietly() }
+            guard (try? file.tryLockExclusively()) == true else { continue }
+            if !removing || (try? directory.remove(PathBytes(name))) != nil {
+                found.append(path + "/" + RawFilePath(bytes: name).escaped)
+            }
+        }
+        return found
+    }
+
+    /// The abandoned delivery temporaries of the container at `container`.
+    static func abandonedDeliveries(inContainer container: String) -> [String] {
+        guard let directory = try? FileDescriptor.open(container + "/tmp", .readOnly, options: [.directory, .noFollow]) else { return [] }
+        defer { directory.closeQuietly() }
+        return removeAbandonedDeliveries(in: directory, path: container + "/tmp", removing: false)
+    }
+
+    /// Removes the abandoned delivery temporaries of the container at `container`; returns what it did.
+    static func removeAbandonedDeliveries(inContainer container: String) -> [Registry.Problem] {
+        guard let directory = try? FileDescriptor.open(container + "/tmp", .readOnly, options: [.directory, .noFollow]) else { return [] }
+        defer { directory.closeQuietly() }
+        return removeAbandonedDeliveries(in: directory, path: container + "/tmp", removing: true).map { path in
+            Registry.Problem(.abandonedTemporary, path: path, detail: "removed: a delivery a crash interrupted")
         }
     }
 
     // MARK: The app's side
 
-    var containerPath: String { registry.containerPath(bundleIdentifier) }
-    var inboxPath: String { containerPath + "/Documents/Inbox" }
-
     /// An Inbox entry.
     public struct Entry: Sendable, Hashable {
-        public var name: String
+        public var name: RawFilePath
         public var size: Int
     }
 
-    /// The files in the Inbox, by name.
+    /// The files in the Inbox, by name (byte order).
     public func list() throws(DeliveryError) -> [Entry] {
-        let inbox = try openDirectory(["Documents", "Inbox"])
-        defer { inbox.closeQuietly() }
-        let names: [[UInt8]]
-        do {
-            names = try inbox.directoryEntries()
-        } catch {
-            throw DeliveryError(path: inboxPath, reason: .system(error))
+        try withDirectories([["Documents", "Inbox"]]) { directories, container throws(DeliveryError) -> [Entry] in
+            let names: [[UInt8]]
+            do throws(Errno) {
+                names = try directories[0].directoryEntries()
+            } catch {
+                throw DeliveryError(path: container + "/Documents/Inbox", reason: .system(error))
+            }
+            return names.map { name in
+                let size = (try? directories[0].status(of: PathBytes(name))).map { Int($0.size) } ?? 0
+                return Entry(name: RawFilePath(bytes: name), size: size)
+            }.sorted { $0.name.bytes.lexicographicallyPrecedes($1.name.bytes) }
         }
-        return names.map { name in
-            let size = (try? inbox.status(of: PathBytes(name))).map { Int($0.size) } ?? 0
-            return Entry(name: String(decoding: name, as: UTF8.self), size: size)
-        }.sorted { $0.name < $1.name }
     }
 
-    /// Moves a file out of the Inbox into `Documents/` (under a free name) and makes it writable, as an
-    /// app does before editing it; returns its new path.
-    public func claim(_ name: String) throws(DeliveryError) -> String {
+    /// Moves a file out of the Inbox into `Documents/` (under a free name) and lets its owner write it,
+    /// as an app does before editing it (no one else gains any access); returns its new path.
+    public func claim(_ name: RawFilePath) throws(DeliveryError) -> RawFilePath {
         let name = try Self.safeName(name)
-        let documents = try openDirectory(["Documents"])
-        defer { documents.closeQuietly() }
-        let inbox = try openDirectory(["Documents", "Inbox"])
-        defer { inbox.closeQuietly() }
-        let status: Stat
-        do throws(Errno) {
-            status = try inbox.status(of: name)
-        } catch {
-            throw DeliveryError(path: inboxPath + "/" + name, reason: .system(error))
-        }
-        guard status.type == .regular else { throw DeliveryError(path: inboxPath + "/" + name, reason: .notARegularFile) }
-        var number = 0
-        while true {
-            let candidate = Self.variant(of: name, number)
-            do {
-                try inbox.link(name, to: documents, as: candidate)
-            } catch .fileExists {
-                number += 1
-                continue
+        return try withDirectories([["Documents"], ["Documents", "Inbox"]]) { directories, container throws(DeliveryError) -> RawFilePath in
+            let (documents, inbox) = (directories[0], directories[1])
+            let inboxPath = container + "/Documents/Inbox/" + name.escaped
+            let status: Stat
+            do throws(Errno) {
+                status = try inbox.status(of: PathBytes(name.bytes))
             } catch {
-                throw DeliveryError(path: containerPath + "/Documents/" + candidate, reason: .system(error))
+                throw DeliveryError(path: inboxPath, reason: .system(error))
             }
-            do {
-                try inbox.remove(name)
-            } catch {
-                throw DeliveryError(path: inboxPath + "/" + name, reason: .system(error))
+            guard status.type == .regular else { throw DeliveryError(path: inboxPath, reason: .notARegularFile) }
+            var number = 0
+            while true {
+                let candidate = Self.variant(of: name.bytes, number)
+                guard candidate.count <= 255 else { throw DeliveryError(path: inboxPath, reason: .noFreeName) }
+                let claimedPath = RawFilePath(bytes: Array((container + "/Documents/").utf8) + candidate)
+                do throws(Errno) {
+                    try inbox.link(PathBytes(name.bytes), to: documents, as: PathBytes(candidate))
+                } catch .fileExists {
+                    number += 1
+                    continue
+                } catch {
+                    throw DeliveryError(path: claimedPath.escaped, reason: .system(error))
+                }
+                do throws(Errno) {
+                    try inbox.remove(PathBytes(name.bytes))
+                } catch {
+                    throw DeliveryError(path: inboxPath, reason: .system(error))
+                }
+                if let claimed = try? FileDescriptor.open(PathBytes(candidate), relativeTo: documents, .readOnly, options: [.noFollow]) {
+                    if let current = try? claimed.status() {
+                        try? claimed.setPermissions(FilePermissions(rawValue: (current.permissions.rawValue & 0o444) | 0o200))
+                    }
+                    claimed.closeQuietly()
+                }
+                try? documents.sync()
+                try? inbox.sync()
+                return claimedPath
             }
-            if let claimed = try? FileDescriptor.open(candidate, relativeTo: documents, .readOnly, options: [.noFollow]) {
-                try? claimed.setPermissions([.ownerReadWrite, .groupRead, .otherRead])
-                claimed.closeQuietly()
-            }
-            try? documents.sync()
-            try? inbox.sync()
-            return containerPath + "/Documents/" + candidate
         }
     }
 
     /// Deletes a file from the Inbox.
-    public func remove(_ name: String) throws(DeliveryError) {
+    public func remove(_ name: RawFilePath) throws(DeliveryError) {
         let name = try Self.safeName(name)
-        let inbox = try openDirectory(["Documents", "Inbox"])
-        defer { inbox.closeQuietly() }
-        do {
-            try inbox.remove(name)
-        } catch {
-            throw DeliveryError(path: inboxPath + "/" + name, reason: .system(error))
+        try withDirectories([["Documents", "Inbox"]]) { directories, container throws(DeliveryError) in
+            do throws(Errno) {
+                try directories[0].remove(PathBytes(name.bytes))
+            } catch {
+                throw DeliveryError(path: container + "/Documents/Inbox/" + name.escaped, reason: .system(error))
+            }
+            try? directories[0].sync()
         }
-        try? inbox.sync()
     }
 }
-

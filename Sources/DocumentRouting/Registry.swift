@@ -13,15 +13,28 @@ import Glibc
 /// The registered apps, their sandbox containers and the user's default handlers, under one root
 /// directory (`$UTI_ROOT`, else `$XDG_DATA_HOME/uti`, else `~/.local/share/uti`):
 ///
-///     registry.json            apps (in registration order) and default handlers
-///     registry.lock            the lock every change takes (flock)
-///     Apps/<bundle-id>.plist   each app's Info.plist, as registered
+///     registry.json            the apps (what their manifests say, in registration order) and the
+///                              default handlers; see `RegistryState`
+///     registry.lock            the lock: exclusive for a change, shared for a delivery
 ///     Containers/<bundle-id>/  Documents/, Documents/Inbox/, Library/, Library/Caches/,
 ///                              Library/Application Support/, Library/Preferences/, tmp/
 ///
-/// Every change reads the state, changes it and writes it back under an exclusive `flock`, the new
-/// state written to a temporary file, synced and renamed over the old: several `uti` processes at
-/// once lose nothing, and a crash leaves the old state or the new, never half of one.
+/// **Changes** (register, unregister, defaults) take the exclusive lock, read the state, write the new
+/// state to a temporary file that is synced and renamed over the old one, and only then remove what the
+/// new state no longer refers to. A crash at any point leaves the old state or the new, and what it
+/// leaves half-done (a temporary, a container being deleted) is finished by the next change or by
+/// `check(repairing: true)`.
+///
+/// **Readers** (`apps()`, `snapshot()`, routing) take no lock: they read the one state file, which is
+/// always whole. A record that cannot be read, or an app whose declarations no longer fit the type
+/// database, is reported as a `Problem` while the other apps are served.
+///
+/// **Bundle identifiers** are checked before any path is built from one (ASCII letters, digits, `-` and
+/// `.`, 1 to 255 bytes, no leading dot, no `..`) and compared without regard to case, as on Apple's
+/// platforms: `com.Example.App` and `com.example.app` are one app.
+///
+/// **Permissions**: the root, `Containers/` and every container directory are private to their owner
+/// (0700); the state and the lock are 0600.
 public struct Registry: Sendable {
     public let root: String
 
@@ -39,11 +52,14 @@ public struct Registry: Sendable {
         return (variable("HOME") ?? "/tmp") + "/.local/share/uti"
     }
 
-    /// A registered app: its record and its parsed manifest.
+    /// A registered app.
     public struct RegisteredApp: Sendable, Hashable {
         public var manifest: AppManifest
-        /// The stored copy of its Info.plist.
-        public var manifestPath: String
+        /// Its container's directory under `Containers/`: the bundle identifier as it was spelt when the
+        /// container was made.
+        public var containerName: String
+        /// The `Info.plist` it was registered from.
+        public var registeredFrom: String?
         public var bundleIdentifier: String { manifest.bundleIdentifier }
     }
 
@@ -55,9 +71,13 @@ public struct Registry: Sendable {
         public var bundleIdentifier: String
     }
 
-    struct State: Codable {
-        var apps: [String] = []
-        var defaults: [DefaultHandler] = []
+    /// What one reading of the registry found.
+    public struct Snapshot: Sendable {
+        /// The apps that can be served, in registration order.
+        public var apps: [RegisteredApp]
+        public var defaults: [DefaultHandler]
+        /// What is wrong with the rest; empty for a sound registry.
+        public var problems: [Problem]
     }
 
     public static let containerDirectories = [
@@ -65,65 +85,187 @@ public struct Registry: Sendable {
     ]
 
     var statePath: String { root + "/registry.json" }
-    public func manifestPath(_ bundleIdentifier: String) -> String { root + "/Apps/" + bundleIdentifier + ".plist" }
-    public func containerPath(_ bundleIdentifier: String) -> String { root + "/Containers/" + bundleIdentifier }
+    static let stateName = "registry.json"
+    static let lockName = "registry.lock"
+    /// Where a container being deleted is renamed first: `Containers/.removing.<name>`.
+    static let removingPrefix = ".removing."
 
-    /// The largest state file and stored manifest read: far beyond any real registry.
-    static let fileSizeLimit = 64 << 20
+    /// The largest state file read: far beyond any real registry.
+    static let stateSizeLimit = 64 << 20
+
+    static let directoryPermissions: FilePermissions = .ownerReadWriteExecute
+    static let filePermissions: FilePermissions = .ownerReadWrite
+
+    // MARK: Bundle identifiers
+
+    /// Checks a bundle identifier before it names anything; every public entry point taking one calls this.
+    public static func validate(bundleIdentifier: String) throws(RegistryError) {
+        guard AppManifest.isValidBundleIdentifier(bundleIdentifier) else {
+            throw RegistryError(path: bundleIdentifier, reason: .invalidBundleIdentifier(bundleIdentifier))
+        }
+    }
 
     // MARK: Reading
 
-    func readState() throws(RegistryError) -> State {
+    /// The registry as it is now, read without a lock from the state file (which is always whole).
+    public func snapshot() throws(RegistryError) -> Snapshot {
+        let state = try readState()
+        var apps: [RegisteredApp] = []
+        var problems: [Problem] = []
+        var seen = Set<String>()
+        for (index, entry) in state.apps.enumerated() {
+            switch entry {
+            case .app(let record):
+                guard seen.insert(record.bundleIdentifier.lowercased()).inserted else {
+                    problems.append(Problem(.duplicateApp, path: statePath, bundleIdentifier: record.bundleIdentifier,
+                                            detail: "registered twice (bundle identifiers are compared without regard to case)"))
+                    continue
+                }
+                apps.append(registeredApp(record))
+            case .legacy(let identifier):
+                guard seen.insert(identifier.lowercased()).inserted else { continue }
+                do throws(RegistryError) {
+                    apps.append(try legacyApp(identifier))
+                } catch {
+                    problems.append(Problem(.unreadableRecord, path: error.path, bundleIdentifier: identifier, detail: error.reason.description))
+                }
+            case .unreadable(let detail):
+                problems.append(Problem(.unreadableRecord, path: statePath, detail: "apps[\(index)]: \(detail)"))
+            }
+        }
+        let registered = Set(apps.map { $0.bundleIdentifier.lowercased() })
+        var defaults: [DefaultHandler] = []
+        for handler in state.defaults {
+            if registered.contains(handler.bundleIdentifier.lowercased()) {
+                defaults.append(handler)
+            } else {
+                problems.append(Problem(.orphanDefault, path: statePath, bundleIdentifier: handler.bundleIdentifier,
+                                        detail: "the default for \(handler.type) names an app that is not registered"))
+            }
+        }
+        for name in state.pendingRemovals {
+            problems.append(Problem(.pendingRemoval, path: root + "/Containers/" + name, bundleIdentifier: name,
+                                    detail: "the container of an unregistered app, not yet deleted"))
+        }
+        return Snapshot(apps: apps, defaults: defaults, problems: problems)
+    }
+
+    /// The registered apps that can be served, in registration order.
+    public func apps() throws(RegistryError) -> [RegisteredApp] { try snapshot().apps }
+
+    /// One registered app (the bundle identifier compared without regard to case).
+    public func app(_ bundleIdentifier: String) throws(RegistryError) -> RegisteredApp {
+        try Self.validate(bundleIdentifier: bundleIdentifier)
+        let key = bundleIdentifier.lowercased()
+        guard let app = try apps().first(where: { $0.bundleIdentifier.lowercased() == key }) else {
+            throw RegistryError(path: statePath, reason: .notRegistered(bundleIdentifier))
+        }
+        return app
+    }
+
+    public func defaults() throws(RegistryError) -> [DefaultHandler] { try snapshot().defaults }
+
+    /// Registers every registered app's type declarations in `database`, so that lookups see them, and
+    /// returns what was read. An app whose declarations do not fit (a cycle with another app's, say, in a
+    /// registry written before such cycles were refused) is reported as a problem and served without
+    /// its declarations: one app cannot make routing fail for files that are not its types.
+    @discardableResult
+    public func loadDeclarations(into database: TypeDatabase = .shared) throws(RegistryError) -> Snapshot {
+        var snapshot = try snapshot()
+        for app in snapshot.apps where !app.manifest.declarations.isEmpty {
+            do {
+                try database.register(app.manifest.declarations)
+            } catch {
+                snapshot.problems.append(Problem(.conflictingDeclarations, path: statePath, bundleIdentifier: app.bundleIdentifier,
+                                                 detail: "its type declarations are ignored: " + RegistryError.Reason.declarations(error).description))
+            }
+        }
+        return snapshot
+    }
+
+    /// The path of an app's container: the registered app's, else (an app unregistered with its data
+    /// kept, or never registered) `Containers/<bundle-id>` as spelt by an existing container or as given.
+    public func containerPath(_ bundleIdentifier: String) throws(RegistryError) -> String {
+        root + "/Containers/" + (try containerName(bundleIdentifier))
+    }
+
+    /// The path of a registered app's container.
+    public func containerPath(of app: RegisteredApp) -> String { root + "/Containers/" + app.containerName }
+
+    func containerName(_ bundleIdentifier: String) throws(RegistryError) -> String {
+        try Self.validate(bundleIdentifier: bundleIdentifier)
+        let state = try readState()
+        if let index = state.index(of: bundleIdentifier), case .app(let record) = state.apps[index] { return record.container }
+        return existingContainerName(for: bundleIdentifier, in: nil) ?? bundleIdentifier
+    }
+
+    /// A container already under `Containers/` whose name is `bundleIdentifier` in any case.
+    private func existingContainerName(for bundleIdentifier: String, in containers: FileDescriptor?) -> String? {
+        let key = Array(bundleIdentifier.lowercased().utf8)
+        let directory: FileDescriptor
+        if let containers {
+            directory = containers
+        } else {
+            guard let opened = try? FileDescriptor.open(root + "/Containers", .readOnly, options: [.directory]) else { return nil }
+            directory = opened
+        }
+        defer { if containers == nil { directory.closeQuietly() } }
+        guard let names = try? directory.directoryEntries() else { return nil }
+        if names.contains(Array(bundleIdentifier.utf8)) { return bundleIdentifier }
+        let lowered = { (name: [UInt8]) in name.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 } }
+        return names.first { lowered($0) == key }.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func readState() throws(RegistryError) -> RegistryState {
         let bytes: [UInt8]
         do {
-            bytes = try RegularFile.read(statePath, limit: Self.fileSizeLimit)
+            bytes = try RegularFile.read(statePath, limit: Self.stateSizeLimit, followingLinks: false)
         } catch .noSuchFileOrDirectory {
-            return State()
+            return RegistryState()
         } catch {
             throw RegistryError(path: statePath, reason: .system(error))
         }
+        let state: RegistryState
         do {
-            return try JSONDecoder().decode(State.self, from: Data(bytes))
+            state = try JSONDecoder().decode(RegistryState.self, from: Data(bytes))
         } catch {
-            throw RegistryError(path: statePath, reason: .corruptState(String(describing: error)))
+            throw RegistryError(path: statePath, reason: .corruptState(RegistryState.Entry.describe(error)))
         }
+        guard state.version <= RegistryState.currentVersion else {
+            throw RegistryError(path: statePath, reason: .corruptState("written by a newer uti (version \(state.version))"))
+        }
+        return state
     }
 
-    /// The registered apps, in registration order.
-    public func apps() throws(RegistryError) -> [RegisteredApp] {
-        try readState().apps.map { identifier throws(RegistryError) in try app(identifier) }
+    func registeredApp(_ record: StoredApp) -> RegisteredApp {
+        RegisteredApp(manifest: record.manifest(source: statePath + " (" + record.bundleIdentifier + ")"),
+                      containerName: record.container, registeredFrom: record.registeredFrom)
     }
 
-    /// One registered app.
-    public func app(_ bundleIdentifier: String) throws(RegistryError) -> RegisteredApp {
-        let path = manifestPath(bundleIdentifier)
+    /// An app of a version-1 registry, from the manifest it kept in `Apps/`.
+    private func legacyApp(_ identifier: String) throws(RegistryError) -> RegisteredApp {
+        try Self.validate(bundleIdentifier: identifier)
+        let path = root + "/Apps/" + identifier + ".plist"
+        let bytes: [UInt8]
         do {
-            return RegisteredApp(manifest: try AppManifest.read(contentsOf: path).manifest, manifestPath: path)
+            bytes = try RegularFile.read(path, limit: AppManifest.sizeLimit, followingLinks: false)
+        } catch {
+            throw RegistryError(path: path, reason: .system(error))
+        }
+        do throws(ManifestError) {
+            let manifest = try AppManifest.parse(bytes, file: path)
+            guard manifest.bundleIdentifier.lowercased() == identifier.lowercased() else {
+                throw ManifestError(file: path, key: "CFBundleIdentifier", problem: "is \(manifest.bundleIdentifier), not \(identifier)")
+            }
+            return registeredApp(StoredApp(manifest, container: identifier, registeredFrom: path))
         } catch {
             throw RegistryError(path: path, reason: .manifest(error))
         }
     }
 
-    public func defaults() throws(RegistryError) -> [DefaultHandler] { try readState().defaults }
-
-    /// Registers every registered app's type declarations in `TypeDatabase.shared`, so that lookups see
-    /// them; returns the apps, read once for both.
-    @discardableResult
-    public func loadDeclarations() throws(RegistryError) -> [RegisteredApp] {
-        let apps = try apps()
-        for app in apps where !app.manifest.declarations.isEmpty {
-            do {
-                try TypeDatabase.shared.register(app.manifest.declarations)
-            } catch {
-                throw RegistryError(path: app.manifestPath, reason: .declarations(error))
-            }
-        }
-        return apps
-    }
-
     // MARK: Changing
 
-    /// The registry's root directory, made when it is not there.
+    /// The registry's root directory, made (0700) when it is not there.
     private func openRoot() throws(RegistryError) -> FileDescriptor {
         do {
             return try FileDescriptor.openDirectory(atPath: root, making: Self.directoryPermissions)
@@ -134,32 +276,118 @@ public struct Registry: Sendable {
         }
     }
 
-    static let directoryPermissions: FilePermissions = [.ownerReadWriteExecute, .groupReadExecute, .otherReadExecute]
-    static let filePermissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]
+    /// Opens the registry lock and takes it, exclusive or shared; the caller unlocks and closes it.
+    func lock(in rootDirectory: FileDescriptor, exclusive: Bool) throws(RegistryError) -> FileDescriptor {
+        do throws(Errno) {
+            let lock = try FileDescriptor.open(Self.lockName, relativeTo: rootDirectory, .readWrite,
+                                               options: [.create, .noFollow], permissions: Self.filePermissions)
+            do throws(Errno) {
+                if exclusive { try lock.lockExclusively() } else { try lock.lockShared() }
+            } catch {
+                lock.closeQuietly()
+                throw error
+            }
+            return lock
+        } catch {
+            throw RegistryError(path: root + "/" + Self.lockName, reason: .system(error))
+        }
+    }
 
-    /// Reads the state, lets `body` change it and writes it back, all under the exclusive lock; then, still
-    /// under the lock, runs `afterward` (which removes what the new state no longer refers to).
-    func change<R>(_ body: (inout State, FileDescriptor) throws(RegistryError) -> R,
-                   afterward: (FileDescriptor) throws(RegistryError) -> Void = { _ in }) throws(RegistryError) -> R {
+    /// Runs `body` with the registry's root directory open and the lock taken shared: deliveries, so that
+    /// no container is deleted while a file is delivered into it.
+    func withSharedLock<R, E: Error>(_ body: (FileDescriptor) throws(E) -> R) throws(RegistryError) -> Result<R, E> {
         let rootDirectory = try openRoot()
         defer { rootDirectory.closeQuietly() }
-        let lockPath = root + "/registry.lock"
-        let lock: FileDescriptor
-        do {
-            lock = try FileDescriptor.open("registry.lock", relativeTo: rootDirectory, .readWrite,
-                                           options: [.create, .noFollow], permissions: Self.filePermissions)
-            try lock.lockExclusively()
-        } catch {
-            throw RegistryError(path: lockPath, reason: .system(error))
-        }
+        let lock = try lock(in: rootDirectory, exclusive: false)
         defer {
             lock.unlock()
             lock.closeQuietly()
         }
+        do throws(E) {
+            return .success(try body(rootDirectory))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Reads the state, lets `body` change it and writes it back, all under the exclusive lock; then, still
+    /// under the lock, removes what the new state no longer refers to (containers pending removal,
+    /// abandoned temporaries, a version-1 registry's manifests).
+    ///
+    /// Housekeeping comes first: a version-1 state is converted, records that cannot be read are dropped
+    /// (their containers stay), defaults naming unregistered apps are dropped, temporaries of the state
+    /// left by a crash are removed, and removals left pending by a crash are finished.
+    @discardableResult
+    func change<R>(_ body: (inout RegistryState, FileDescriptor) throws(RegistryError) -> R) throws(RegistryError) -> (result: R, repairs: [Problem]) {
+        let rootDirectory = try openRoot()
+        defer { rootDirectory.closeQuietly() }
+        let lock = try lock(in: rootDirectory, exclusive: true)
+        defer {
+            lock.unlock()
+            lock.closeQuietly()
+        }
+        var repairs = removeAbandonedStateTemporaries(in: rootDirectory)
         var state = try readState()
+        repairs += normalize(&state)
+        try finishPendingRemovals(&state, in: rootDirectory, repairs: &repairs)
         let result = try body(&state, rootDirectory)
+        try write(state, in: rootDirectory)
+        try finishPendingRemovals(&state, in: rootDirectory, repairs: &repairs)
+        if state.version == RegistryState.currentVersion, (try? rootDirectory.status(of: "Apps")) != nil {
+            do throws(TreeRemovalError) {
+                try rootDirectory.removeTree(Array("Apps".utf8))
+                repairs.append(Problem(.legacyManifests, path: root + "/Apps", detail: "removed: the manifests of a version-1 registry, now in registry.json"))
+            } catch {
+                repairs.append(Problem(.legacyManifests, path: root + "/" + String(decoding: error.path, as: UTF8.self),
+                                       detail: "not removed: \(error.errno)"))
+            }
+        }
+        return (result, repairs)
+    }
+
+    /// Converts version-1 entries and drops what cannot be served; returns what it did.
+    private func normalize(_ state: inout RegistryState) -> [Problem] {
+        var repairs: [Problem] = []
+        var entries: [RegistryState.Entry] = []
+        var seen = Set<String>()
+        for (index, entry) in state.apps.enumerated() {
+            switch entry {
+            case .app(let record):
+                if seen.insert(record.bundleIdentifier.lowercased()).inserted {
+                    entries.append(entry)
+                } else {
+                    repairs.append(Problem(.duplicateApp, path: statePath, bundleIdentifier: record.bundleIdentifier,
+                                           detail: "a second registration, dropped"))
+                }
+            case .legacy(let identifier):
+                guard seen.insert(identifier.lowercased()).inserted else { continue }
+                do throws(RegistryError) {
+                    let app = try legacyApp(identifier)
+                    entries.append(.app(StoredApp(app.manifest, container: identifier, registeredFrom: app.registeredFrom)))
+                } catch {
+                    repairs.append(Problem(.unreadableRecord, path: error.path, bundleIdentifier: identifier,
+                                           detail: "unregistered (its container stays): \(error.reason)"))
+                }
+            case .unreadable(let detail):
+                repairs.append(Problem(.unreadableRecord, path: statePath, detail: "apps[\(index)] dropped (\(detail))"))
+            }
+        }
+        state.apps = entries
+        state.version = RegistryState.currentVersion
+        let registered = Set(state.records.map { $0.bundleIdentifier.lowercased() })
+        state.defaults.removeAll { handler in
+            guard !registered.contains(handler.bundleIdentifier.lowercased()) else { return false }
+            repairs.append(Problem(.orphanDefault, path: statePath, bundleIdentifier: handler.bundleIdentifier,
+                                   detail: "the default for \(handler.type) dropped: the app is not registered"))
+            return true
+        }
+        state.pendingRemovals.removeAll { !AppManifest.isValidBundleIdentifier($0) }
+        return repairs
+    }
+
+    private func write(_ state: RegistryState, in rootDirectory: FileDescriptor) throws(RegistryError) {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let bytes: [UInt8]
         do {
             bytes = Array(try encoder.encode(state)) + [UInt8(ascii: "\n")]
@@ -167,16 +395,77 @@ public struct Registry: Sendable {
             throw RegistryError(path: statePath, reason: .corruptState("cannot encode the state: \(error)"))
         }
         do {
-            try AtomicFile.replace("registry.json", in: rootDirectory, with: bytes, permissions: Self.filePermissions)
+            try AtomicFile.replace(Self.stateName, in: rootDirectory, with: bytes, permissions: Self.filePermissions)
         } catch {
             throw RegistryError(path: statePath, reason: .system(error))
         }
-        try afterward(rootDirectory)
-        return result
     }
 
-    /// Opens (making it when needed) the directory `components` below the root, one component at a time
-    /// without following a symbolic link: a link planted in the registry is refused.
+    /// Temporaries of the state (`registry.json.PID.tmp`): only a change, under the exclusive lock, writes
+    /// one, so any found by a change is a crash's.
+    private func removeAbandonedStateTemporaries(in rootDirectory: FileDescriptor) -> [Problem] {
+        guard let names = try? rootDirectory.directoryEntries() else { return [] }
+        var repairs: [Problem] = []
+        let prefix = Array((Self.stateName + ".").utf8), suffix = Array(AtomicFile.temporarySuffix.utf8)
+        for name in names where name.starts(with: prefix) && name.reversed().starts(with: suffix.reversed()) && name.count > prefix.count + suffix.count {
+            if (try? rootDirectory.remove(PathBytes(name))) != nil {
+                repairs.append(Problem(.abandonedTemporary, path: root + "/" + String(decoding: name, as: UTF8.self), detail: "removed"))
+            }
+        }
+        return repairs
+    }
+
+    /// Deletes the containers whose removal was decided, each renamed out of the way first (so that a
+    /// delivery never finds a half-deleted container under the app's name), then removed through
+    /// directory descriptors; also removes what an interrupted deletion left. Writes the state again
+    /// when it finished any. A failure leaves the removal pending, and is thrown.
+    private func finishPendingRemovals(_ state: inout RegistryState, in rootDirectory: FileDescriptor, repairs: inout [Problem]) throws(RegistryError) {
+        guard let containers = try? rootDirectory.openDirectory("Containers") else {
+            if !state.pendingRemovals.isEmpty {
+                state.pendingRemovals = []
+                try write(state, in: rootDirectory)
+            }
+            return
+        }
+        defer { containers.closeQuietly() }
+        let registered = Set(state.records.map(\.container))
+        var failure: RegistryError?
+        var finished: [String] = []
+        for name in state.pendingRemovals {
+            guard !registered.contains(name) else {
+                finished.append(name)
+                continue
+            }
+            do throws(Errno) {
+                try containers.rename(name, to: containers, as: Self.removingPrefix + name)
+            } catch .noSuchFileOrDirectory {
+            } catch {
+                failure = failure ?? RegistryError(path: root + "/Containers/" + name, reason: .system(error))
+                continue
+            }
+            finished.append(name)
+        }
+        // Everything renamed for removal, now or by an earlier, interrupted deletion.
+        let prefix = Array(Self.removingPrefix.utf8)
+        for entry in (try? containers.directoryEntries()) ?? [] where entry.starts(with: prefix) {
+            do throws(TreeRemovalError) {
+                try containers.removeTree(entry)
+            } catch {
+                let name = String(decoding: entry.dropFirst(prefix.count), as: UTF8.self)
+                finished.removeAll { $0 == name }
+                failure = failure ?? RegistryError(path: root + "/Containers/" + String(decoding: error.path, as: UTF8.self), reason: .system(error.errno))
+            }
+        }
+        if !finished.isEmpty {
+            state.pendingRemovals.removeAll { finished.contains($0) }
+            try write(state, in: rootDirectory)
+        }
+        if let failure { throw failure }
+    }
+
+    /// Opens (making it, 0700, when needed) the directory `components` below the root, one component at a
+    /// time without following a symbolic link: a link planted in the registry is refused. A directory the
+    /// registry made earlier with wider permissions is made private.
     private func openDirectory(_ components: [String], in rootDirectory: FileDescriptor) throws(RegistryError) -> FileDescriptor {
         var current = rootDirectory
         var path = root
@@ -188,6 +477,9 @@ public struct Registry: Sendable {
                 opened?.closeQuietly()
                 opened = next
                 current = next
+                if let status = try? next.status(), status.permissions.rawValue & 0o077 != 0 {
+                    try next.setPermissions(FilePermissions(rawValue: status.permissions.rawValue & 0o700))
+                }
             } catch {
                 opened?.closeQuietly()
                 if error == .notDirectory || error == .tooManySymbolicLinkLevels {
@@ -199,94 +491,104 @@ public struct Registry: Sendable {
         return current
     }
 
-    /// Registers an app bundle or a bare `Info.plist`: stores its manifest, makes its container (data
-    /// already there stays), and adds it to the registry (replacing an earlier registration of the same
-    /// bundle identifier, in place).
+    /// Makes (or completes) a container: every directory of `containerDirectories`, private.
+    func makeContainer(_ name: String, in rootDirectory: FileDescriptor) throws(RegistryError) {
+        for directory in [""] + Self.containerDirectories {
+            let components = ["Containers", name] + directory.split(separator: "/").map(String.init)
+            try openDirectory(components, in: rootDirectory).closeQuietly()
+        }
+    }
+
+    /// Registers an app bundle or a bare `Info.plist`: stores what its manifest says, makes its container
+    /// (data already there stays), and adds it to the registry, replacing in place an earlier
+    /// registration of the same bundle identifier (in any case).
+    ///
+    /// - Throws: `RegistryError`, and nothing is stored: an unreadable or invalid manifest (larger than
+    ///   `AppManifest.sizeLimit`, nested too deep, ...), or declarations that do not fit the type database
+    ///   together with the other registered apps' (a conformance cycle closed through them).
     @discardableResult
     public func register(appAt path: String) throws(RegistryError) -> AppManifest {
         let manifest: AppManifest
-        let bytes: [UInt8]
+        let infoPlist: String
         do {
-            (manifest, _, bytes) = try AppManifest.read(contentsOf: path)
+            (manifest, infoPlist, _) = try AppManifest.read(contentsOf: path)
         } catch {
             throw RegistryError(path: error.file, reason: .manifest(error))
         }
-        let bundleIdentifier = manifest.bundleIdentifier
+        try register(manifest, from: infoPlist)
+        return manifest
+    }
+
+    /// Registers an app from its parsed manifest; see `register(appAt:)`.
+    public func register(_ manifest: AppManifest, from infoPlist: String? = nil) throws(RegistryError) {
+        try Self.validate(bundleIdentifier: manifest.bundleIdentifier)
         try change { state, rootDirectory throws(RegistryError) in
+            let existing = state.index(of: manifest.bundleIdentifier)
             // The declarations must fit the database every lookup will use: the built-in types and the
             // other registered apps' declarations (no cycle closed through either). Checked under the lock,
             // so that two apps registering at once cannot each pass alone and fail together.
             let database = TypeDatabase(includingBuiltInTypes: true)
-            for other in state.apps where other != bundleIdentifier {
-                let app = try app(other)
-                do throws(TypeDeclarationError) {
-                    try database.register(app.manifest.declarations)
-                } catch {
-                    throw RegistryError(path: app.manifestPath, reason: .declarations(error))
-                }
+            var others: [TypeDeclaration] = []
+            for (index, record) in state.records.enumerated() where index != existing {
+                others += record.manifest(source: statePath + " (" + record.bundleIdentifier + ")").declarations
+            }
+            do throws(TypeDeclarationError) {
+                try database.register(others)
+            } catch {
+                // The others do not fit together (a registry from before cycles were checked): check the
+                // new app against the built-in types alone rather than refuse every registration.
             }
             do throws(TypeDeclarationError) {
                 try database.register(manifest.declarations)
             } catch {
-                throw RegistryError(path: path, reason: .declarations(error))
+                throw RegistryError(path: infoPlist ?? manifest.bundleIdentifier, reason: .declarations(error))
             }
-            let apps = try openDirectory(["Apps"], in: rootDirectory)
-            defer { apps.closeQuietly() }
-            do throws(Errno) {
-                try AtomicFile.replace(bundleIdentifier + ".plist", in: apps, with: bytes, permissions: Self.filePermissions)
-            } catch {
-                throw RegistryError(path: manifestPath(bundleIdentifier), reason: .system(error))
+            let container: String
+            if let existing, case .app(let record) = state.apps[existing] {
+                container = record.container
+            } else {
+                let containers = try openDirectory(["Containers"], in: rootDirectory)
+                defer { containers.closeQuietly() }
+                container = existingContainerName(for: manifest.bundleIdentifier, in: containers) ?? manifest.bundleIdentifier
             }
-            let container = try openDirectory(["Containers", bundleIdentifier], in: rootDirectory)
-            container.closeQuietly()
-            for directory in Self.containerDirectories {
-                let opened = try openDirectory(["Containers", bundleIdentifier] + directory.split(separator: "/").map(String.init), in: rootDirectory)
-                opened.closeQuietly()
+            state.pendingRemovals.removeAll { $0.lowercased() == container.lowercased() }
+            try makeContainer(container, in: rootDirectory)
+            let record = StoredApp(manifest, container: container, registeredFrom: infoPlist)
+            if let existing {
+                state.apps[existing] = .app(record)
+            } else {
+                state.apps.append(.app(record))
             }
-            if !state.apps.contains(bundleIdentifier) { state.apps.append(bundleIdentifier) }
         }
-        return manifest
     }
 
     /// Unregisters an app and its defaults; its container stays unless `deleteData`. The new state is
-    /// written first; the manifest and the container are removed after it, through directory descriptors
-    /// (see `removeTree`), never following a link out of the registry.
+    /// written first, in one step (with the container's removal recorded as pending); the container is
+    /// removed after it, through directory descriptors (see `removeTree`), never following a link out of
+    /// the registry. Interrupted, the removal is finished by the next change.
     public func unregister(_ bundleIdentifier: String, deleteData: Bool) throws(RegistryError) {
+        try Self.validate(bundleIdentifier: bundleIdentifier)
         try change { state, _ throws(RegistryError) in
-            guard state.apps.contains(bundleIdentifier) else {
+            guard let index = state.index(of: bundleIdentifier), case .app(let record) = state.apps[index] else {
                 throw RegistryError(path: statePath, reason: .notRegistered(bundleIdentifier))
             }
-            state.apps.removeAll { $0 == bundleIdentifier }
-            state.defaults.removeAll { $0.bundleIdentifier == bundleIdentifier }
-        } afterward: { rootDirectory throws(RegistryError) in
-            let apps = try openDirectory(["Apps"], in: rootDirectory)
-            defer { apps.closeQuietly() }
-            do throws(Errno) {
-                try apps.remove(bundleIdentifier + ".plist")
-            } catch .noSuchFileOrDirectory {
-            } catch {
-                throw RegistryError(path: manifestPath(bundleIdentifier), reason: .system(error))
-            }
-            guard deleteData else { return }
-            let containers = try openDirectory(["Containers"], in: rootDirectory)
-            defer { containers.closeQuietly() }
-            do throws(TreeRemovalError) {
-                try containers.removeTree(Array(bundleIdentifier.utf8))
-            } catch {
-                throw RegistryError(path: root + "/Containers/" + String(decoding: error.path, as: UTF8.self), reason: .system(error.errno))
-            }
+            state.apps.remove(at: index)
+            let key = record.bundleIdentifier.lowercased()
+            state.defaults.removeAll { $0.bundleIdentifier.lowercased() == key }
+            if deleteData && !state.pendingRemovals.contains(record.container) { state.pendingRemovals.append(record.container) }
         }
     }
 
     /// Makes `bundleIdentifier` the default handler for `type` (and subtypes without a default of
     /// their own), for one role or any; like `LSSetDefaultRoleHandlerForContentType`.
     public func setDefault(type: UTType, role: AppManifest.DocumentType.Role?, bundleIdentifier: String) throws(RegistryError) {
+        try Self.validate(bundleIdentifier: bundleIdentifier)
         try change { state, _ throws(RegistryError) in
-            guard state.apps.contains(bundleIdentifier) else {
+            guard let index = state.index(of: bundleIdentifier), case .app(let record) = state.apps[index] else {
                 throw RegistryError(path: statePath, reason: .notRegistered(bundleIdentifier))
             }
             state.defaults.removeAll { $0.type.lowercased() == type.identifier.lowercased() && $0.role == role?.rawValue }
-            state.defaults.append(DefaultHandler(type: type.identifier, role: role?.rawValue, bundleIdentifier: bundleIdentifier))
+            state.defaults.append(DefaultHandler(type: type.identifier, role: role?.rawValue, bundleIdentifier: record.bundleIdentifier))
         }
     }
 
@@ -297,6 +599,6 @@ public struct Registry: Sendable {
             let before = state.defaults.count
             state.defaults.removeAll { $0.type.lowercased() == type.identifier.lowercased() && $0.role == role?.rawValue }
             return state.defaults.count != before
-        }
+        }.result
     }
 }

@@ -118,6 +118,16 @@ public struct DeliveryError: Error, Hashable, Sendable, CustomStringConvertible 
             public static let noFreeName = Kind(rawValue: "no-free-name")
             /// Delivered (the copy is durable), but the source could not be removed after it (`--move`).
             public static let sourceNotRemoved = Kind(rawValue: "source-not-removed")
+            /// The source is a symbolic link, and following links was not asked for.
+            public static let symbolicLink = Kind(rawValue: "symbolic-link")
+            /// The source changed while it was copied (twice), or between its copy and its removal
+            /// (`--move`): nothing was delivered, nothing removed.
+            public static let sourceChanged = Kind(rawValue: "source-changed")
+            /// `--move`: the source changed in the instant after it was removed, and could not be linked
+            /// back; the copy delivered lacks what was written after it.
+            public static let sourceChangedAfterMove = Kind(rawValue: "source-changed-after-move")
+            /// The registry could not be read, or the bundle identifier is not one.
+            public static let registry = Kind(rawValue: "registry")
         }
 
         public let kind: Kind
@@ -126,13 +136,21 @@ public struct DeliveryError: Error, Hashable, Sendable, CustomStringConvertible 
         public let detail: String?
         /// What the system was doing: `reading the source`, `writing the copy` ...
         public let operation: String?
+        /// For `.registry`.
+        public let registryError: RegistryError?
 
-        private init(_ kind: Kind, errno: Errno? = nil, detail: String? = nil, operation: String? = nil) {
+        private init(_ kind: Kind, errno: Errno? = nil, detail: String? = nil, operation: String? = nil, registryError: RegistryError? = nil) {
             self.kind = kind
             self.errno = errno
             self.detail = detail
             self.operation = operation
+            self.registryError = registryError
         }
+
+        public static let symbolicLink = Reason(.symbolicLink)
+        public static let sourceChanged = Reason(.sourceChanged)
+        public static func sourceChangedAfterMove(deliveredTo path: String) -> Reason { Reason(.sourceChangedAfterMove, detail: path) }
+        public static func registry(_ error: RegistryError) -> Reason { Reason(.registry, registryError: error) }
 
         public static func system(_ errno: Errno, while operation: String? = nil) -> Reason { Reason(.system, errno: errno, operation: operation) }
         public static func refusedName(_ why: String) -> Reason { Reason(.refusedName, detail: why) }
@@ -151,6 +169,11 @@ public struct DeliveryError: Error, Hashable, Sendable, CustomStringConvertible 
             case .notARegularFile: "not a regular file; only files are delivered"
             case .noFreeName: "no free name in the Inbox"
             case .sourceNotRemoved: "delivered to \(detail ?? "the Inbox"), but not removed: \(errno?.description ?? "")"
+            case .symbolicLink: "a symbolic link; refused (follow it with -L/--follow)"
+            case .sourceChanged: "changed while it was being delivered; nothing delivered, nothing removed"
+            case .sourceChangedAfterMove:
+                "written to while it was being removed, and not linked back: the copy in \(detail ?? "the Inbox") may lack the last writes"
+            case .registry: registryError?.reason.description ?? "the registry cannot be read"
             default: kind.rawValue
             }
         }
@@ -202,6 +225,8 @@ public struct RoutingError: Error, Hashable, Sendable, CustomStringConvertible {
             public static let notOpenedInPlace = Kind(rawValue: "not-opened-in-place")
             /// The delivery failed.
             public static let delivery = Kind(rawValue: "delivery")
+            /// The file given is a symbolic link, and following links was not asked for.
+            public static let symbolicLink = Kind(rawValue: "symbolic-link")
         }
 
         public let kind: Kind
@@ -220,6 +245,7 @@ public struct RoutingError: Error, Hashable, Sendable, CustomStringConvertible {
 
         public static func identification(_ error: IdentificationError) -> Reason { Reason(.identification, identificationError: error) }
         public static let noHandler = Reason(.noHandler)
+        public static let symbolicLink = Reason(.symbolicLink)
         public static func targetNotRegistered(_ bundleIdentifier: String) -> Reason { Reason(.targetNotRegistered, bundleIdentifier: bundleIdentifier) }
         public static func targetDoesNotOpen(_ bundleIdentifier: String) -> Reason { Reason(.targetDoesNotOpen, bundleIdentifier: bundleIdentifier) }
         public static func notOpenedInPlace(_ bundleIdentifier: String) -> Reason { Reason(.notOpenedInPlace, bundleIdentifier: bundleIdentifier) }
@@ -236,6 +262,7 @@ public struct RoutingError: Error, Hashable, Sendable, CustomStringConvertible {
             case .notOpenedInPlace:
                 "\(bundleIdentifier ?? "the app") does not open documents in place (LSSupportsOpeningDocumentsInPlace); nothing handed over"
             case .delivery: deliveryError?.description ?? "not delivered"
+            case .symbolicLink: "a symbolic link; refused (follow it with -L/--follow); nothing delivered"
             default: kind.rawValue
             }
         }

@@ -44,6 +44,7 @@ extension FileDescriptor {
     ///
     /// The corresponding C function is `mkdirat`.
     package func makeDirectory(_ name: some SystemPath, permissions: FilePermissions) throws(Errno) {
+        FaultInjection.step()
         _ = try name.withSystemPath { (pointer) throws(Errno) -> CInt in
             try retryingOnInterrupt { mkdirat(rawValue, pointer, permissions.rawValue) }
         }
@@ -70,9 +71,24 @@ extension FileDescriptor {
     ///
     /// The corresponding C function is `linkat`.
     package func link(_ name: some SystemPath, to directory: FileDescriptor, as newName: some SystemPath) throws(Errno) {
+        FaultInjection.step()
         _ = try name.withSystemPath { (old) throws(Errno) -> CInt in
             try newName.withSystemPath { (new) throws(Errno) -> CInt in
                 try retryingOnInterrupt { linkat(rawValue, old, directory.rawValue, new, 0) }
+            }
+        }
+    }
+
+    /// Gives the open file `file` the name `newName` in this directory (again, after it was unlinked);
+    /// fails with `EEXIST` rather than replace anything. Through `/proc/self/fd`, which needs no privilege
+    /// (unlike `AT_EMPTY_PATH`); `ENOENT` where `/proc` is not mounted.
+    ///
+    /// The corresponding C function is `linkat` with `AT_SYMLINK_FOLLOW`.
+    package func link(openFile file: FileDescriptor, as newName: some SystemPath) throws(Errno) {
+        FaultInjection.step()
+        _ = try "/proc/self/fd/\(file.rawValue)".withSystemPath { (old) throws(Errno) -> CInt in
+            try newName.withSystemPath { (new) throws(Errno) -> CInt in
+                try retryingOnInterrupt { linkat(AT_FDCWD, old, rawValue, new, AT_SYMLINK_FOLLOW) }
             }
         }
     }
@@ -81,6 +97,7 @@ extension FileDescriptor {
     ///
     /// The corresponding C function is `renameat`.
     package func rename(_ name: some SystemPath, to directory: FileDescriptor, as newName: some SystemPath) throws(Errno) {
+        FaultInjection.step()
         _ = try name.withSystemPath { (old) throws(Errno) -> CInt in
             try newName.withSystemPath { (new) throws(Errno) -> CInt in
                 try retryingOnInterrupt { renameat(rawValue, old, directory.rawValue, new) }
@@ -92,6 +109,7 @@ extension FileDescriptor {
     ///
     /// The corresponding C function is `unlinkat`.
     package func remove(_ name: some SystemPath, directory: Bool = false) throws(Errno) {
+        FaultInjection.step()
         _ = try name.withSystemPath { (pointer) throws(Errno) -> CInt in
             try retryingOnInterrupt { unlinkat(rawValue, pointer, directory ? AT_REMOVEDIR : 0) }
         }

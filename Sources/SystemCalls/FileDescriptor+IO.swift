@@ -47,6 +47,7 @@ extension FileDescriptor {
         options: OpenOptions = [], permissions: FilePermissions? = nil
     ) throws(Errno) -> FileDescriptor {
         let flags = mode.rawValue | options.rawValue | O_CLOEXEC
+        if options.contains(.create) { FaultInjection.step() }
         let base = directory?.rawValue ?? AT_FDCWD
         let descriptor = try path.withSystemPath { (pointer) throws(Errno) -> CInt in
             try retryingOnInterrupt { openat(base, pointer, flags, permissions?.rawValue ?? 0) }
@@ -111,6 +112,7 @@ extension FileDescriptor {
     ///
     /// The corresponding C function is `write`.
     package func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
+        FaultInjection.step()
         let limit = Self.fileSizeLimit
         let failure = ContiguousArray(bytes).withUnsafeBytes { raw -> Errno? in
             guard let base = raw.baseAddress else { return nil }
@@ -140,6 +142,7 @@ extension FileDescriptor {
     ///
     /// The corresponding C function is `fsync`.
     package func sync() throws(Errno) {
+        FaultInjection.step()
         _ = try retryingOnInterrupt { fsync(rawValue) }
     }
 
@@ -147,6 +150,7 @@ extension FileDescriptor {
     ///
     /// The corresponding C function is `fchmod`.
     package func setPermissions(_ permissions: FilePermissions) throws(Errno) {
+        FaultInjection.step()
         _ = try retryingOnInterrupt { fchmod(rawValue, permissions.rawValue) }
     }
 
@@ -162,6 +166,25 @@ extension FileDescriptor {
     /// The corresponding C function is `flock`.
     package func lockExclusively() throws(Errno) {
         _ = try retryingOnInterrupt { flock(rawValue, LOCK_EX) }
+    }
+
+    /// Takes a shared advisory lock on the whole file, waiting for it.
+    ///
+    /// The corresponding C function is `flock`.
+    package func lockShared() throws(Errno) {
+        _ = try retryingOnInterrupt { flock(rawValue, LOCK_SH) }
+    }
+
+    /// Takes an exclusive advisory lock when no one holds one: `false` when someone does.
+    ///
+    /// The corresponding C function is `flock` with `LOCK_NB`.
+    package func tryLockExclusively() throws(Errno) -> Bool {
+        do {
+            _ = try retryingOnInterrupt { flock(rawValue, LOCK_EX | LOCK_NB) }
+            return true
+        } catch .resourceTemporarilyUnavailable {
+            return false
+        }
     }
 
     /// Releases an advisory lock.

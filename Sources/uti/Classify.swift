@@ -153,7 +153,8 @@ struct RecordWriter {
     }
 
     func record(_ entry: ClassifiedEntry) -> String {
-        let path = entry.path.escaped
+        // Data formats carry any character by their own quoting; the table is for a terminal.
+        let path = format == .table ? entry.path.escaped : entry.path.dataText
         let identification = entry.identification
         let fields: [String] = [
             path,

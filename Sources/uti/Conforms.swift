@@ -29,7 +29,7 @@ extension UTI {
             guard !unknown, let type = UTType(type), let supertype = UTType(supertype) else { throw ExitCode(2) }
             let conforms = type.conforms(to: supertype)
             if !quiet {
-                print("\(type.identifier) \(conforms ? "conforms" : "does not conform") to \(supertype.identifier)")
+                Terminal.output("\(type.identifier) \(conforms ? "conforms" : "does not conform") to \(supertype.identifier)")
             }
             if !conforms { throw ExitCode(1) }
         }

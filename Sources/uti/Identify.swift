@@ -84,7 +84,7 @@ struct IdentifyJob: Equatable {
                 }
             } else {
                 let path = RawArguments.path(for: argument)
-                shown = path.escaped
+                shown = json ? path.dataText : path.escaped
                 result = Result { () throws(IdentificationError) in try identifier.identify(fileAt: path) }
             }
             switch result {

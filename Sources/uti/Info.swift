@@ -54,7 +54,7 @@ struct InfoJob: Equatable {
                 output.line(report.json.rendered)
             } else {
                 if printed > 0 { output.line("") }
-                output.line(report.text)
+                for line in report.lines { output.line(line) }
             }
             printed += 1
         }

@@ -2,6 +2,8 @@ import ArgumentParser
 import DocumentRouting
 import FileIdentification
 import UniformTypeIdentifiers
+import SystemCalls
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,6 +35,9 @@ extension UTI {
         @Flag(help: "Route every regular file under the directories given.")
         var recursive = false
 
+        @Flag(name: [.customShort("L"), .customLong("follow")], help: "Route the file a symbolic link given points to (without it, a link is refused). With --move, the link is removed, not its target.")
+        var follow = false
+
         @Option(help: "editor or viewer: prefer apps in that role.")
         var role: RoleArgument?
 
@@ -60,11 +65,13 @@ extension UTI {
                 Terminal.error(error.description)
                 throw ExitCode(2)
             }
+            warn(router.problems)
             if let target, !router.isRegistered(target) {
                 Terminal.error("'\(target)' is not registered")
                 throw ExitCode(2)
             }
-            let options = DocumentRouter.Options(target: target, role: role?.role, move: move, inPlace: inPlace)
+            let options = DocumentRouter.Options(target: target, role: role?.role, move: move, inPlace: inPlace, followsSymbolicLinks: follow)
+            let deliveredName = name.map(RawArguments.path(for:))
             var report = RouteReport(json: json)
             if recursive {
                 let classification = router.identifier.classify(directories: paths.map(RawArguments.path(for:)), options: .init(sorted: true))
@@ -85,11 +92,15 @@ extension UTI {
                 for argument in paths {
                     if argument == "-" {
                         let data = StandardInput.read()
-                        report.add(Result { () throws(RoutingError) in try router.route(data: data, named: name ?? "-", options: options) })
+                        // A copy is never more readable than its source: standard input's own permissions.
+                        let permissions = (try? FileDescriptor.standardInput.status().permissions) ?? .ownerRead
+                        report.add(Result { () throws(RoutingError) in
+                            try router.route(data: data, named: deliveredName ?? "-", permissions: permissions, options: options)
+                        })
                         continue
                     }
                     let path = RawArguments.path(for: argument)
-                    report.add(Result { () throws(RoutingError) in try router.route(fileAt: path, as: name, options: options) })
+                    report.add(Result { () throws(RoutingError) in try router.route(fileAt: path, as: deliveredName, options: options) })
                 }
             }
             report.finish()
@@ -111,18 +122,18 @@ struct RouteReport {
             delivered[outcome.handler, default: (0, 0)].files += 1
             delivered[outcome.handler, default: (0, 0)].bytes += outcome.size ?? 0
             if json {
-                print(JSONValue.object([
+                Terminal.output(JSONValue.object([
                     ("path", .string(outcome.source)), ("identifier", .string(outcome.type.identifier)), ("handler", .string(outcome.handler)),
-                    ("delivered", .string(outcome.location)), ("inPlace", .boolean(outcome.disposition == .inPlace)),
+                    ("delivered", .string(outcome.location.escaped)), ("inPlace", .boolean(outcome.disposition == .inPlace)),
                     ("moved", .boolean(outcome.disposition == .moved)), ("error", .null),
                 ]).rendered)
             } else {
-                print("\(outcome.source) -> \(outcome.handler): \(outcome.location)\(outcome.disposition == .inPlace ? " (in place)" : "")")
+                Terminal.output("\(outcome.source) -> \(outcome.handler): \(outcome.location.escaped)\(outcome.disposition == .inPlace ? " (in place)" : "")")
             }
         case .failure(let error):
             Terminal.error(error.description)
             if json {
-                print(JSONValue.object([("path", .string(error.path)), ("identifier", JSONValue(error.type?.identifier)), ("handler", .null),
+                Terminal.output(JSONValue.object([("path", .string(error.path)), ("identifier", JSONValue(error.type?.identifier)), ("handler", .null),
                                         ("delivered", .null), ("error", .string(error.message))]).rendered)
             }
             let noHandler: [RoutingError.Reason.Kind] = [.noHandler, .targetDoesNotOpen, .notOpenedInPlace]
@@ -138,7 +149,7 @@ struct RouteReport {
     func finish() {
         guard delivered.count > 0, !json, delivered.values.reduce(0, { $0 + $1.files }) > 1 else { return }
         for (handler, tally) in delivered.sorted(by: { $0.key < $1.key }) {
-            print("\(handler): \(Tally.grouped(tally.files)) file\(tally.files == 1 ? "" : "s"), \(Tally.size(tally.bytes))")
+            Terminal.output("\(handler): \(Tally.grouped(tally.files)) file\(tally.files == 1 ? "" : "s"), \(Tally.size(tally.bytes))")
         }
     }
 }

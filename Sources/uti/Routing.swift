@@ -13,16 +13,25 @@ struct RegistryOptions: ParsableArguments {
 
     var registry: Registry { Registry(root: root ?? Registry.defaultRoot()) }
 
-    /// The registry and its apps, their type declarations loaded; exits 2 on a broken registry.
-    func loadedRegistry() throws -> (registry: Registry, apps: [Registry.RegisteredApp]) {
+    /// The registry and what it holds, its apps' type declarations loaded; what is wrong with it is
+    /// printed as warnings (the intact apps are served); exits 2 when the registry cannot be read at all.
+    func loadedRegistry() throws -> (registry: Registry, snapshot: Registry.Snapshot) {
         let registry = self.registry
         do {
-            return (registry, try registry.loadDeclarations())
+            let snapshot = try registry.loadDeclarations()
+            warn(snapshot.problems)
+            return (registry, snapshot)
         } catch {
             Terminal.error(error.description)
             throw ExitCode(2)
         }
     }
+}
+
+/// Prints what is wrong with the registry as warnings, with the way to repair it.
+func warn(_ problems: [Registry.Problem]) {
+    for problem in problems { Terminal.warning(problem.description) }
+    if !problems.isEmpty { Terminal.warning("`uti apps check --repair` repairs what can be repaired") }
 }
 
 /// `--role editor|viewer`.
@@ -49,7 +58,7 @@ extension UTI {
     struct Apps: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register apps (their Info.plist) and their sandbox containers.",
-            subcommands: [Register.self, List.self, Show.self, Unregister.self]
+            subcommands: [Register.self, List.self, Show.self, Unregister.self, Check.self]
         )
 
         struct Register: ParsableCommand {
@@ -61,9 +70,11 @@ extension UTI {
             @Argument(help: "The app bundle or Info.plist.") var path: String
 
             func run() throws {
-                let manifest = try reporting { try registryOptions.registry.register(appAt: path) }
+                let registry = registryOptions.registry
+                let manifest = try reporting { try registry.register(appAt: path) }
                 let count = manifest.documentTypes.count
-                print("registered \(manifest.bundleIdentifier) (\(manifest.name)): \(count) document type\(count == 1 ? "" : "s"), container \(registryOptions.registry.containerPath(manifest.bundleIdentifier))")
+                let container = (try? registry.containerPath(manifest.bundleIdentifier)) ?? "?"
+                Terminal.output("registered \(manifest.bundleIdentifier) (\(manifest.name)): \(count) document type\(count == 1 ? "" : "s"), container \(container)")
             }
         }
 
@@ -73,11 +84,13 @@ extension UTI {
             @Flag(help: "One JSON object per line.") var json = false
 
             func run() throws {
-                for app in try reporting({ try registryOptions.registry.apps() }) {
+                let snapshot = try reporting { try registryOptions.registry.snapshot() }
+                warn(snapshot.problems)
+                for app in snapshot.apps {
                     if json {
-                        print(AppReport(app, registry: registryOptions.registry).json.rendered)
+                        Terminal.output(AppReport(app, registry: registryOptions.registry).json.rendered)
                     } else {
-                        print(app.bundleIdentifier.padding(40) + app.manifest.name)
+                        Terminal.output(app.bundleIdentifier.padding(40) + app.manifest.name)
                     }
                 }
             }
@@ -92,7 +105,11 @@ extension UTI {
             func run() throws {
                 let app = try reporting { try registryOptions.registry.app(bundleIdentifier) }
                 let report = AppReport(app, registry: registryOptions.registry)
-                print(json ? report.json.rendered : report.text)
+                if json {
+                    Terminal.output(report.json.rendered)
+                } else {
+                    report.lines.forEach(Terminal.output)
+                }
             }
         }
 
@@ -104,7 +121,24 @@ extension UTI {
 
             func run() throws {
                 try reporting { try registryOptions.registry.unregister(bundleIdentifier, deleteData: deleteData) }
-                print("unregistered \(bundleIdentifier)" + (deleteData ? " and deleted its container" : "; its container stays"))
+                Terminal.output("unregistered \(bundleIdentifier)" + (deleteData ? " and deleted its container" : "; its container stays"))
+            }
+        }
+
+        struct Check: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Check the registry: its records, defaults, declarations, containers and what crashes left behind.",
+                discussion: "Prints one line per problem and exits 1 when there is any (0 when there is none). With --repair, first repairs what can be repaired (prints what it did) and reports only what is left."
+            )
+            @OptionGroup var registryOptions: RegistryOptions
+            @Flag(help: "Repair what can be repaired: drop unreadable records and orphan defaults, finish deletions, remake container directories and make them private, remove abandoned temporaries.")
+            var repair = false
+
+            func run() throws {
+                let (problems, repairs) = try reporting { try registryOptions.registry.check(repairing: repair) }
+                for repaired in repairs { Terminal.output("repaired: \(repaired)") }
+                for problem in problems { Terminal.output("\(problem.kind): \(problem)") }
+                if !problems.isEmpty { throw ExitCode(1) }
             }
         }
     }
@@ -124,15 +158,15 @@ extension UTI {
         @Argument(help: "A file, or a type identifier.") var target: String
 
         func run() throws {
-            let (registry, apps) = try registryOptions.loadedRegistry()
+            let snapshot = try registryOptions.loadedRegistry().snapshot
             let type = try RouteTarget.type(of: target)
-            let candidates = try reporting { HandlerChoice.candidates(for: type, apps: apps, defaults: try registry.defaults(), role: role?.role) }
+            let candidates = HandlerChoice.candidates(for: type, apps: snapshot.apps, defaults: snapshot.defaults, role: role?.role)
             guard !candidates.isEmpty else {
                 Terminal.error("no registered app opens \(type.identifier)")
                 throw ExitCode(3)
             }
             for candidate in candidates {
-                print(explain ? "\(candidate.bundleIdentifier): \(candidate.explanation)" : candidate.bundleIdentifier)
+                Terminal.output(explain ? "\(candidate.bundleIdentifier): \(candidate.explanation)" : candidate.bundleIdentifier)
             }
         }
     }
@@ -154,7 +188,7 @@ extension UTI {
                 let registry = try registryOptions.loadedRegistry().registry
                 let type = try RouteTarget.declaredType(type)
                 try reporting { try registry.setDefault(type: type, role: role?.role, bundleIdentifier: bundleIdentifier) }
-                print("\(type.identifier)\(role.map { " (\($0.role.rawValue))" } ?? ""): \(bundleIdentifier)")
+                Terminal.output("\(type.identifier)\(role.map { " (\($0.role.rawValue))" } ?? ""): \(bundleIdentifier)")
             }
         }
 
@@ -166,7 +200,7 @@ extension UTI {
             func run() throws {
                 for handler in try reporting({ try registryOptions.registry.defaults() })
                 where type == nil || handler.type.lowercased() == type?.lowercased() {
-                    print("\(handler.type)\(handler.role.map { " (\($0))" } ?? ""): \(handler.bundleIdentifier)")
+                    Terminal.output("\(handler.type)\(handler.role.map { " (\($0))" } ?? ""): \(handler.bundleIdentifier)")
                 }
             }
         }
@@ -203,7 +237,7 @@ extension UTI {
             func run() throws {
                 let inbox = Inbox(registry: registryOptions.registry, bundleIdentifier: bundleIdentifier)
                 for entry in try reporting({ try inbox.list() }) {
-                    print(String(entry.size).leftPadded(12) + "  " + entry.name)
+                    Terminal.output(String(entry.size).leftPadded(12) + "  " + entry.name.escaped)
                 }
             }
         }
@@ -216,7 +250,7 @@ extension UTI {
 
             func run() throws {
                 let inbox = Inbox(registry: registryOptions.registry, bundleIdentifier: bundleIdentifier)
-                print(try reporting(status: 1) { try inbox.claim(name) })
+                Terminal.output(try reporting(status: 1) { try inbox.claim(RawArguments.path(for: name)) }.escaped)
             }
         }
 
@@ -227,7 +261,7 @@ extension UTI {
             @Argument(help: "The file's name in the Inbox.") var name: String
 
             func run() throws {
-                try reporting(status: 1) { try Inbox(registry: registryOptions.registry, bundleIdentifier: bundleIdentifier).remove(name) }
+                try reporting(status: 1) { try Inbox(registry: registryOptions.registry, bundleIdentifier: bundleIdentifier).remove(RawArguments.path(for: name)) }
             }
         }
     }
@@ -270,7 +304,7 @@ struct AppReport {
         return .object([
             ("bundleIdentifier", .string(manifest.bundleIdentifier)),
             ("name", .string(manifest.name)),
-            ("container", .string(registry.containerPath(manifest.bundleIdentifier))),
+            ("container", .string(registry.containerPath(of: app))),
             ("supportsOpeningDocumentsInPlace", .boolean(manifest.supportsOpeningDocumentsInPlace)),
             ("fileSharingEnabled", .boolean(manifest.fileSharingEnabled)),
             ("documentTypes", .array(manifest.documentTypes.map { type in
@@ -285,9 +319,10 @@ struct AppReport {
         ])
     }
 
-    var text: String {
+    /// One string per line, each printed (and escaped) on its own.
+    var lines: [String] {
         let manifest = app.manifest
-        var lines = ["\(manifest.bundleIdentifier) (\(manifest.name))", "  container:   \(registry.containerPath(manifest.bundleIdentifier))"]
+        var lines = ["\(manifest.bundleIdentifier) (\(manifest.name))", "  container:   \(registry.containerPath(of: app))"]
         if manifest.supportsOpeningDocumentsInPlace { lines.append("  opens documents in place") }
         if manifest.fileSharingEnabled { lines.append("  shares its Documents folder") }
         for type in manifest.documentTypes {
@@ -296,6 +331,6 @@ struct AppReport {
         for declaration in manifest.declarations {
             lines.append("  declares:    \(declaration.identifier) (\(declaration.kind.rawValue))")
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }

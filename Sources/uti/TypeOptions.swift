@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileIdentification
 import SystemCalls
 import SystemPackage
 import UniformTypeIdentifiers
@@ -46,8 +47,9 @@ struct StandardOutput: ~Copyable {
 
     init() { buffer.reserveCapacity(1 << 16) }
 
+    /// Appends a line, its control characters escaped (see `Terminal.safe`).
     mutating func line(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: Terminal.safe(text).utf8)
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= 1 << 16 { flush() }
     }
@@ -68,7 +70,27 @@ struct StandardOutput: ~Copyable {
 enum Terminal {
     /// Prints `uti: message` on standard error.
     static func error(_ message: String) {
-        standardError("uti: \(message)\n")
+        standardError("uti: \(safe(message))\n")
+    }
+
+    /// Prints `uti: warning: message` on standard error.
+    static func warning(_ message: String) {
+        standardError("uti: warning: \(safe(message))\n")
+    }
+
+    /// Prints a line of human-readable output on standard output.
+    static func output(_ line: String) {
+        print(safe(line))
+    }
+
+    /// `text` with what a terminal would act on instead of showing written as `\xNN` (control characters,
+    /// C1 controls, bidirectional overrides): a name or a manifest's string can neither move the cursor
+    /// nor forge a line of output. Paths arrive already escaped (`RawFilePath.escaped`); JSON escapes by
+    /// construction, so this changes nothing in a JSON line.
+    static func safe(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
+        let escaped = RawFilePath.escape(Array(text.utf8), escapingBackslash: false)
+        return escaped.utf8.elementsEqual(text.utf8) ? text : escaped
     }
 
     /// Writes `text` to standard error, unbuffered.

@@ -64,7 +64,8 @@ struct TypeReport {
         return lines
     }
 
-    var text: String {
+    /// One string per line, each printed (and escaped) on its own.
+    var lines: [String] {
         var lines = [type.identifier]
         func field(_ name: String, _ value: String?) {
             if let value, !value.isEmpty { lines.append("  " + (name + ":").padding(13) + value) }
@@ -87,7 +88,7 @@ struct TypeReport {
         field("version", type.version.map { String($0) })
         lines.append("  conformance:")
         lines += conformanceTree.map { "    " + $0 }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }
 

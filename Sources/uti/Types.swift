@@ -65,9 +65,9 @@ extension UTI {
             }
             for type in types {
                 if json {
-                    print(TypeReport(type).json.rendered)
+                    Terminal.output(TypeReport(type).json.rendered)
                 } else {
-                    print(line(for: type))
+                    Terminal.output(line(for: type))
                 }
             }
             if types.isEmpty && !json { Terminal.error("no type matches") }

@@ -23,7 +23,7 @@ struct InboxTests {
         #expect(try inbox.deliver(contents: Array("three".utf8), as: "report.pdf").name == "report-2.pdf")
         #expect(try inbox.deliver(contents: Array("dot".utf8), as: ".hidden").name == ".hidden")
         #expect(try inbox.deliver(contents: Array("dot".utf8), as: ".hidden").name == ".hidden-1")
-        let path = workspace.inbox("com.example.viewer")
+        let path = try workspace.inbox("com.example.viewer")
         #expect(try String(contentsOfFile: path + "/report.pdf", encoding: .utf8) == "one")
         #expect(try String(contentsOfFile: path + "/report-1.pdf", encoding: .utf8) == "two")
         var status = stat()
@@ -36,7 +36,7 @@ struct InboxTests {
     func hostileNamesAreRefused(name: String) throws {
         let workspace = try Workspace()
         let inbox = try viewer(workspace)
-        #expect(throws: DeliveryError.self) { try inbox.deliver(contents: Array("x".utf8), as: name) }
+        #expect(throws: DeliveryError.self) { try inbox.deliver(contents: Array("x".utf8), as: RawFilePath(name)) }
         #expect(try workspace.inboxNames("com.example.viewer").isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.registry.containerPath("com.example.viewer") + "/tmp").isEmpty)
     }
@@ -47,14 +47,14 @@ struct InboxTests {
         let inbox = try viewer(workspace)
         let outside = workspace.path + "/outside"
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
-        let inboxPath = workspace.inbox("com.example.viewer")
+        let inboxPath = try workspace.inbox("com.example.viewer")
         try FileManager.default.removeItem(atPath: inboxPath)
         #expect(symlink(outside, inboxPath) == 0)
         let error = try #require(throws: DeliveryError.self) { try inbox.deliver(contents: Array("x".utf8), as: "note.txt") }
         #expect(error.message.contains("not a directory of the container"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
         // tmp replaced by a link too.
-        let temporary = workspace.registry.containerPath("com.example.viewer") + "/tmp"
+        let temporary = try workspace.registry.containerPath("com.example.viewer") + "/tmp"
         try FileManager.default.removeItem(atPath: temporary)
         #expect(symlink(outside, temporary) == 0)
         #expect(throws: DeliveryError.self) { try inbox.deliver(contents: Array("x".utf8), as: "note.txt") }
@@ -68,7 +68,7 @@ struct InboxTests {
         let source = try workspace.file("image.png", pngBytes)
         let delivery = try inbox.deliver(RawFilePath(source), move: true)
         #expect(!FileManager.default.fileExists(atPath: source))
-        #expect(try Array(Data(contentsOf: URL(filePath: delivery.path))) == pngBytes)
+        #expect(try Array(Data(contentsOf: URL(filePath: delivery.path.string))) == pngBytes)
     }
 
     @Test("temporaries of a delivery that was killed are removed by the next one")
@@ -80,7 +80,7 @@ struct InboxTests {
         if let text = try? String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8) {
             maximum = String(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 4_194_304)
         }
-        let temporary = workspace.registry.containerPath("com.example.viewer") + "/tmp"
+        let temporary = try workspace.registry.containerPath("com.example.viewer") + "/tmp"
         try Data("half a file".utf8).write(to: URL(filePath: temporary + "/\(maximum).1.42.uti-delivery"))
         try Data("the app's own".utf8).write(to: URL(filePath: temporary + "/app-scratch"))
         _ = try inbox.deliver(contents: Array("x".utf8), as: "a.txt")
@@ -93,9 +93,9 @@ struct InboxTests {
         _ = try inbox.deliver(contents: Array("x".utf8), as: "draft.txt")
         _ = try inbox.deliver(contents: Array("y".utf8), as: "draft.txt")
         let claimed = try inbox.claim("draft.txt")
-        #expect(claimed.hasSuffix("/Documents/draft.txt"))
+        #expect(claimed.string.hasSuffix("/Documents/draft.txt"))
         var status = stat()
-        #expect(stat(claimed, &status) == 0 && status.st_mode & 0o200 != 0, "claimed files are writable")
+        #expect(stat(claimed.string, &status) == 0 && status.st_mode & 0o200 != 0, "claimed files are writable")
         try inbox.remove("draft-1.txt")
         #expect(try inbox.list().isEmpty)
         #expect(throws: DeliveryError.self) { try inbox.remove("draft-1.txt") }

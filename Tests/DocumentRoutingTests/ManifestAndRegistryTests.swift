@@ -58,7 +58,7 @@ struct ManifestAndRegistryTests {
         let workspace = try Workspace()
         let bundle = try workspace.app("com.example.keeper", [.init(types: ["public.data"])])
         try workspace.registry.register(appAt: bundle)
-        let container = workspace.registry.containerPath("com.example.keeper")
+        let container = try workspace.registry.containerPath("com.example.keeper")
         for directory in Registry.containerDirectories {
             var isDirectory: ObjCBool = false
             #expect(FileManager.default.fileExists(atPath: container + "/" + directory, isDirectory: &isDirectory) && isDirectory.boolValue, "\(directory)")
@@ -107,6 +107,6 @@ struct ManifestAndRegistryTests {
         #expect(try workspace.registry.apps().map(\.bundleIdentifier) == ["com.example.first"])
         // Registering the first app again (its own declarations replace its old ones) still passes.
         try workspace.registry.register(appAt: first)
-        #expect(try workspace.registry.loadDeclarations().count == 1)
+        #expect(try workspace.registry.loadDeclarations().apps.count == 1)
     }
 }

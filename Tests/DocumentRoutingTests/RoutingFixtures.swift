@@ -57,10 +57,10 @@ final class Workspace {
         return file
     }
 
-    var inbox: (String) -> String { { identifier in self.registry.containerPath(identifier) + "/Documents/Inbox" } }
+    func inbox(_ identifier: String) throws -> String { try registry.containerPath(identifier) + "/Documents/Inbox" }
 
     func inboxNames(_ identifier: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: inbox(identifier)).sorted()
+        try FileManager.default.contentsOfDirectory(atPath: try inbox(identifier)).sorted()
     }
 }
 

@@ -144,7 +144,8 @@ struct RouteCommandTests {
         for name in names {
             found[try Data(contentsOf: URL(filePath: setup.inbox + "/" + name)), default: 0] += 1
         }
-        #expect(found == expected, "every delivered file is one of the sources, byte for byte, each once")
+        let wrong = found.filter { expected[$0.key] != $0.value }.count + expected.filter { found[$0.key] == nil }.count
+        #expect(wrong == 0, "every delivered file is one of the sources, byte for byte, each once")
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).isEmpty)
     }
 

@@ -1,0 +1,117 @@
+internal import SystemCalls
+internal import SystemPackage
+internal import UniformTypeIdentifiers
+
+extension Registry {
+    /// Something wrong with a registry, or something done to put it right.
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+
+            /// A record of the state file (or a version-1 registry's manifest) that cannot be read; the
+            /// other apps are served.
+            public static let unreadableRecord = Kind(rawValue: "unreadable-record")
+            /// The same bundle identifier (in another case) registered twice.
+            public static let duplicateApp = Kind(rawValue: "duplicate-app")
+            /// A default handler naming an app that is not registered.
+            public static let orphanDefault = Kind(rawValue: "orphan-default")
+            /// A container whose deletion was decided and not finished (a crash, an undeletable file).
+            public static let pendingRemoval = Kind(rawValue: "pending-removal")
+            /// An app whose type declarations do not fit the others'; it is served without them.
+            public static let conflictingDeclarations = Kind(rawValue: "conflicting-declarations")
+            /// A version-1 registry's `Apps/` directory.
+            public static let legacyManifests = Kind(rawValue: "legacy-manifests")
+            /// A temporary file a crash left behind.
+            public static let abandonedTemporary = Kind(rawValue: "abandoned-temporary")
+            /// A registered app's container, or one of its directories, is missing or not a directory.
+            public static let missingContainer = Kind(rawValue: "missing-container")
+            /// A container directory others may read.
+            public static let containerPermissions = Kind(rawValue: "container-permissions")
+        }
+
+        public var kind: Kind
+        /// The file or directory concerned.
+        public var path: String
+        public var bundleIdentifier: String?
+        /// What is wrong, or what was done.
+        public var detail: String
+
+        public init(_ kind: Kind, path: String, bundleIdentifier: String? = nil, detail: String) {
+            self.kind = kind
+            self.path = path
+            self.bundleIdentifier = bundleIdentifier
+            self.detail = detail
+        }
+
+        public var description: String { "\(path): \(detail)" }
+    }
+
+    /// Checks the registry: the records, the defaults, the apps' declarations against each other, every
+    /// registered app's container (all its directories there, private), temporaries left by crashes.
+    /// With `repairing`, first puts right what can be put right, under the lock: drops unreadable records
+    /// and orphan defaults, finishes pending removals, remakes missing container directories, makes them
+    /// private, removes abandoned temporaries (`repairs` says what was done); `problems` is then what
+    /// remains, which needs a person (an app whose declarations conflict, a directory that is a file).
+    public func check(repairing: Bool) throws(RegistryError) -> (problems: [Problem], repairs: [Problem]) {
+        var repairs: [Problem] = []
+        if repairing {
+            let outcome = try change { state, rootDirectory throws(RegistryError) in
+                var done: [Problem] = []
+                for record in state.records {
+                    let before = inspectContainer(record.container, bundleIdentifier: record.bundleIdentifier)
+                    if !before.isEmpty {
+                        do throws(RegistryError) {
+                            try makeContainer(record.container, in: rootDirectory)
+                            done += before.map { Problem($0.kind, path: $0.path, bundleIdentifier: $0.bundleIdentifier, detail: "repaired: " + $0.detail) }
+                        } catch {
+                            // Reported by the check below.
+                        }
+                    }
+                    done += Inbox.removeAbandonedDeliveries(inContainer: containerPath(of: registeredApp(record)))
+                }
+                return done
+            }
+            repairs = outcome.repairs + outcome.result
+        }
+        var snapshot = try snapshot()
+        let database = TypeDatabase(includingBuiltInTypes: true)
+        for app in snapshot.apps where !app.manifest.declarations.isEmpty {
+            do {
+                try database.register(app.manifest.declarations)
+            } catch {
+                snapshot.problems.append(Problem(.conflictingDeclarations, path: statePath, bundleIdentifier: app.bundleIdentifier,
+                                                 detail: "its type declarations are ignored: " + RegistryError.Reason.declarations(error).description))
+            }
+        }
+        for app in snapshot.apps {
+            snapshot.problems += inspectContainer(app.containerName, bundleIdentifier: app.bundleIdentifier)
+            snapshot.problems += Inbox.abandonedDeliveries(inContainer: containerPath(of: app)).map { path in
+                Problem(.abandonedTemporary, path: path, bundleIdentifier: app.bundleIdentifier, detail: "a delivery a crash interrupted")
+            }
+        }
+        if (try? FileDescriptor.workingDirectory.status(of: root + "/Apps")) != nil {
+            snapshot.problems.append(Problem(.legacyManifests, path: root + "/Apps", detail: "the manifests of a version-1 registry, removed by the next change"))
+        }
+        return (snapshot.problems, repairs)
+    }
+
+    /// What is wrong with a container's directories: each must be a directory (not a link), private.
+    func inspectContainer(_ name: String, bundleIdentifier: String) -> [Problem] {
+        var problems: [Problem] = []
+        let base = root + "/Containers/" + name
+        for directory in [""] + Self.containerDirectories {
+            let path = directory.isEmpty ? base : base + "/" + directory
+            guard let status = try? FileDescriptor.workingDirectory.status(of: path), status.type == .directory else {
+                problems.append(Problem(.missingContainer, path: path, bundleIdentifier: bundleIdentifier, detail: "missing, or not a directory"))
+                continue
+            }
+            if status.permissions.rawValue & 0o077 != 0 {
+                problems.append(Problem(.containerPermissions, path: path, bundleIdentifier: bundleIdentifier,
+                                        detail: "readable by others (mode \(String(status.permissions.rawValue & 0o777, radix: 8))), not 700"))
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,203 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
+internal import UniformTypeIdentifiers
+
+/// `registry.json`: everything a command needs to know about the registered apps, in one file that is
+/// replaced atomically on every change. Readers take no lock and never see half a change; no command
+/// parses a manifest again after registration.
+///
+///     {
+///       "version": 2,
+///       "apps": [ { "bundleIdentifier": ..., "container": ..., "name": ..., "documentTypes": [...],
+///                   "declarations": [...], ... } ],
+///       "defaults": [ { "type": ..., "role": ..., "bundleIdentifier": ... } ],
+///       "pendingRemovals": [ "com.example.gone" ]
+///     }
+///
+/// `pendingRemovals` names containers whose deletion was decided (`unregister --delete-data`) and not yet
+/// finished; every change finishes them, so a crash part-way through a deletion is completed later.
+///
+/// Version 1 (before 0.2) held only the bundle identifiers and kept each app's Info.plist in
+/// `Apps/<bundle-id>.plist`; it is read (those manifests parsed once) and rewritten as version 2 by the
+/// next change.
+struct RegistryState: Codable {
+    static let currentVersion = 2
+
+    var version = currentVersion
+    var apps: [Entry] = []
+    var defaults: [Registry.DefaultHandler] = []
+    var pendingRemovals: [String] = []
+
+    /// One element of `apps`: a record, a version-1 bundle identifier, or something unreadable (kept so
+    /// that the others are still served, and reported).
+    enum Entry: Codable {
+        case app(StoredApp)
+        case legacy(String)
+        case unreadable(String)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let identifier = try? container.decode(String.self) {
+                self = .legacy(identifier)
+                return
+            }
+            do {
+                let app = try container.decode(StoredApp.self)
+                try app.validate()
+                self = .app(app)
+            } catch let error as RecordError {
+                self = .unreadable(error.message)
+            } catch {
+                self = .unreadable(Self.describe(error))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .app(let app): try container.encode(app)
+            case .legacy(let identifier): try container.encode(identifier)
+            case .unreadable: break
+            }
+        }
+
+        /// A decoding error in a sentence, with the key path.
+        static func describe(_ error: any Error) -> String {
+            guard let error = error as? DecodingError else { return String(describing: error) }
+            func path(_ context: DecodingError.Context) -> String {
+                context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+            }
+            switch error {
+            case .keyNotFound(let key, let context): return "\(path(context)).\(key.stringValue) is missing"
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+                return "\(path(context)): \(context.debugDescription)"
+            @unknown default: return String(describing: error)
+            }
+        }
+    }
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        apps = try container.decodeIfPresent([Entry].self, forKey: .apps) ?? []
+        defaults = try container.decodeIfPresent([Registry.DefaultHandler].self, forKey: .defaults) ?? []
+        pendingRemovals = try container.decodeIfPresent([String].self, forKey: .pendingRemovals) ?? []
+    }
+
+    /// The records, in registration order.
+    var records: [StoredApp] {
+        apps.compactMap { if case .app(let app) = $0 { app } else { nil } }
+    }
+
+    /// The index of the app with this bundle identifier, compared without regard to case (as Apple's
+    /// platforms compare them).
+    func index(of bundleIdentifier: String) -> Int? {
+        let key = bundleIdentifier.lowercased()
+        return apps.firstIndex { if case .app(let app) = $0 { app.bundleIdentifier.lowercased() == key } else { false } }
+    }
+}
+
+struct RecordError: Error {
+    var message: String
+}
+
+/// What the registry keeps of an app's manifest: what handler choice, routing and `apps show` need.
+struct StoredApp: Codable, Hashable {
+    var bundleIdentifier: String
+    /// The directory under `Containers/`: the bundle identifier as it was spelt when the container was made.
+    var container: String
+    var name: String
+    var registeredFrom: String?
+    var supportsOpeningDocumentsInPlace: Bool
+    var fileSharingEnabled: Bool
+    var documentTypes: [DocumentType]
+    var declarations: [Declaration]
+
+    struct DocumentType: Codable, Hashable {
+        var name: String?
+        var contentTypes: [String]
+        var role: String
+        var rank: String
+        var extensions: [String]
+        var mimeTypes: [String]
+    }
+
+    struct Declaration: Codable, Hashable {
+        var identifier: String
+        var kind: String
+        var conformsTo: [String]
+        var description: String?
+        var referenceURL: String?
+        var version: Int?
+        var tags: [String: [String]]
+    }
+
+    init(_ manifest: AppManifest, container: String, registeredFrom: String?) {
+        bundleIdentifier = manifest.bundleIdentifier
+        self.container = container
+        name = manifest.name
+        self.registeredFrom = registeredFrom
+        supportsOpeningDocumentsInPlace = manifest.supportsOpeningDocumentsInPlace
+        fileSharingEnabled = manifest.fileSharingEnabled
+        documentTypes = manifest.documentTypes.map { type in
+            DocumentType(name: type.name, contentTypes: type.contentTypes, role: type.role.rawValue, rank: type.rank.rawValue,
+                         extensions: type.legacyExtensions, mimeTypes: type.legacyMIMETypes)
+        }
+        declarations = manifest.declarations.map { declaration in
+            Declaration(identifier: declaration.identifier, kind: declaration.kind.rawValue, conformsTo: declaration.conformsTo,
+                        description: declaration.typeDescription, referenceURL: declaration.referenceURL, version: declaration.version,
+                        tags: Dictionary(uniqueKeysWithValues: declaration.tags.map { ($0.key.rawValue, $0.value) }))
+        }
+    }
+
+    /// A record is checked as a manifest is: the file may have been edited by hand, and the container
+    /// name becomes a path component.
+    func validate() throws(RecordError) {
+        guard AppManifest.isValidBundleIdentifier(bundleIdentifier) else {
+            throw RecordError(message: "'\(bundleIdentifier)' is not a bundle identifier")
+        }
+        guard AppManifest.isValidBundleIdentifier(container), container.lowercased() == bundleIdentifier.lowercased() else {
+            throw RecordError(message: "\(bundleIdentifier): '\(container)' is not its container's name")
+        }
+        for type in documentTypes {
+            guard AppManifest.DocumentType.Role(rawValue: type.role) != nil, AppManifest.DocumentType.Rank(rawValue: type.rank) != nil else {
+                throw RecordError(message: "\(bundleIdentifier): role '\(type.role)' or rank '\(type.rank)' is not one")
+            }
+            for identifier in type.contentTypes where !TypeDeclaration.isValidIdentifier(identifier) {
+                throw RecordError(message: "\(bundleIdentifier): '\(identifier)' is not a type identifier")
+            }
+        }
+        for declaration in declarations {
+            guard TypeDeclaration.isValidIdentifier(declaration.identifier), TypeDeclaration.Kind(rawValue: declaration.kind) != nil,
+                  declaration.conformsTo.allSatisfy(TypeDeclaration.isValidIdentifier) else {
+                throw RecordError(message: "\(bundleIdentifier): the declaration of '\(declaration.identifier)' is not valid")
+            }
+        }
+    }
+
+    func manifest(source: String) -> AppManifest {
+        AppManifest(
+            bundleIdentifier: bundleIdentifier, name: name,
+            documentTypes: documentTypes.map { type in
+                AppManifest.DocumentType(
+                    name: type.name, contentTypes: type.contentTypes,
+                    role: AppManifest.DocumentType.Role(rawValue: type.role) ?? .editor,
+                    rank: AppManifest.DocumentType.Rank(rawValue: type.rank) ?? .default,
+                    legacyExtensions: type.extensions, legacyMIMETypes: type.mimeTypes)
+            },
+            declarations: declarations.map { declaration in
+                TypeDeclaration(
+                    identifier: declaration.identifier, conformsTo: declaration.conformsTo, typeDescription: declaration.description,
+                    referenceURL: declaration.referenceURL, version: declaration.version,
+                    tags: Dictionary(uniqueKeysWithValues: declaration.tags.map { (UTTagClass(rawValue: $0.key), $0.value) }),
+                    kind: TypeDeclaration.Kind(rawValue: declaration.kind) ?? .imported, source: source)
+            },
+            supportsOpeningDocumentsInPlace: supportsOpeningDocumentsInPlace,
+            fileSharingEnabled: fileSharingEnabled)
+    }
+}
