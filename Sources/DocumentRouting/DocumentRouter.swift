@@ -107,8 +107,14 @@ public struct DocumentRouter: Sendable {
 
     /// Identifies the file at `path` and routes it; see `route(_:identifiedAs:as:options:)`.
     public func route(fileAt path: RawFilePath, as name: RawFilePath? = nil, options: Options = Options()) throws(RoutingError) -> Outcome {
-        if !options.followsSymbolicLinks, let status = try? FileDescriptor.workingDirectory.status(of: path), status.type == .symbolicLink {
-            throw RoutingError(path: path.escaped, type: nil, reason: .symbolicLink)
+        var identifier = self.identifier
+        if let status = try? FileDescriptor.workingDirectory.status(of: path), status.type == .symbolicLink {
+            guard options.followsSymbolicLinks else { throw RoutingError(path: path.escaped, type: nil, reason: .symbolicLink) }
+            if !identifier.options.followSymlinks {
+                var following = identifier.options
+                following.followSymlinks = true
+                identifier = FileIdentifier(options: following)
+            }
         }
         let identification: Identification
         do {

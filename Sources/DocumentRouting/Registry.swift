@@ -328,7 +328,7 @@ public struct Registry: Sendable {
         }
         var repairs = removeAbandonedStateTemporaries(in: rootDirectory)
         var state = try readState()
-        repairs += normalize(&state)
+        repairs += normalize(&state, in: rootDirectory)
         try finishPendingRemovals(&state, in: rootDirectory, repairs: &repairs)
         let result = try body(&state, rootDirectory)
         try write(state, in: rootDirectory)
@@ -346,7 +346,7 @@ public struct Registry: Sendable {
     }
 
     /// Converts version-1 entries and drops what cannot be served; returns what it did.
-    private func normalize(_ state: inout RegistryState) -> [Problem] {
+    private func normalize(_ state: inout RegistryState, in rootDirectory: FileDescriptor) -> [Problem] {
         var repairs: [Problem] = []
         var entries: [RegistryState.Entry] = []
         var seen = Set<String>()
@@ -364,6 +364,8 @@ public struct Registry: Sendable {
                 do throws(RegistryError) {
                     let app = try legacyApp(identifier)
                     entries.append(.app(StoredApp(app.manifest, container: identifier, registeredFrom: app.registeredFrom)))
+                    // Containers of that time were readable by others: made private (and complete) now.
+                    try? makeContainer(identifier, in: rootDirectory)
                 } catch {
                     repairs.append(Problem(.unreadableRecord, path: error.path, bundleIdentifier: identifier,
                                            detail: "unregistered (its container stays): \(error.reason)"))
@@ -436,8 +438,10 @@ public struct Registry: Sendable {
                 finished.append(name)
                 continue
             }
+            // A name of its own, short enough for any bundle identifier: `.removing.<random>`.
+            let removing = Self.removingPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16)
             do throws(Errno) {
-                try containers.rename(name, to: containers, as: Self.removingPrefix + name)
+                try containers.rename(name, to: containers, as: removing)
             } catch .noSuchFileOrDirectory {
             } catch {
                 failure = failure ?? RegistryError(path: root + "/Containers/" + name, reason: .system(error))
@@ -445,20 +449,19 @@ public struct Registry: Sendable {
             }
             finished.append(name)
         }
-        // Everything renamed for removal, now or by an earlier, interrupted deletion.
+        if !finished.isEmpty {
+            // Renamed is as good as removed: no one finds it under the app's name, and what is left of it
+            // is removed below, now or by the next change.
+            state.pendingRemovals.removeAll { finished.contains($0) }
+            try write(state, in: rootDirectory)
+        }
         let prefix = Array(Self.removingPrefix.utf8)
         for entry in (try? containers.directoryEntries()) ?? [] where entry.starts(with: prefix) {
             do throws(TreeRemovalError) {
                 try containers.removeTree(entry)
             } catch {
-                let name = String(decoding: entry.dropFirst(prefix.count), as: UTF8.self)
-                finished.removeAll { $0 == name }
                 failure = failure ?? RegistryError(path: root + "/Containers/" + String(decoding: error.path, as: UTF8.self), reason: .system(error.errno))
             }
-        }
-        if !finished.isEmpty {
-            state.pendingRemovals.removeAll { finished.contains($0) }
-            try write(state, in: rootDirectory)
         }
         if let failure { throw failure }
     }

@@ -1,4 +1,5 @@
 internal import SystemCalls
+internal import FileIdentification
 internal import SystemPackage
 internal import UniformTypeIdentifiers
 
@@ -90,6 +91,13 @@ extension Registry {
             snapshot.problems += Inbox.abandonedDeliveries(inContainer: containerPath(of: app)).map { path in
                 Problem(.abandonedTemporary, path: path, bundleIdentifier: app.bundleIdentifier, detail: "a delivery a crash interrupted")
             }
+        }
+        if let containers = try? FileDescriptor.open(root + "/Containers", .readOnly, options: [.directory]) {
+            for entry in (try? containers.directoryEntries()) ?? [] where entry.starts(with: Array(Self.removingPrefix.utf8)) {
+                snapshot.problems.append(Problem(.pendingRemoval, path: root + "/Containers/" + RawFilePath(bytes: entry).escaped,
+                                                 detail: "what is left of a deleted container, removed by the next change"))
+            }
+            containers.closeQuietly()
         }
         if (try? FileDescriptor.workingDirectory.status(of: root + "/Apps")) != nil {
             snapshot.problems.append(Problem(.legacyManifests, path: root + "/Apps", detail: "the manifests of a version-1 registry, removed by the next change"))

@@ -60,7 +60,7 @@ extension UTI {
         func run() throws {
             let router: DocumentRouter
             do {
-                router = try DocumentRouter(registry: registryOptions.registry)
+                router = try DocumentRouter(registry: registryOptions.registry, identifier: FileIdentifier(options: .init(followSymlinks: follow)))
             } catch {
                 Terminal.error(error.description)
                 throw ExitCode(2)

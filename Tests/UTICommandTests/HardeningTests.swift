@@ -1,0 +1,334 @@
+import Foundation
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What an attacker and an unlucky user tried against routing, each as it was reproduced.
+@Suite("Routing under attack and after crashes")
+struct HardeningTests {
+    typealias Setup = RouteCommandTests.Setup
+
+    private static func mode(_ path: String) -> mode_t {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o7777
+    }
+
+    private static func manifest(_ identifier: String, name: String = "App", types: [String] = ["public.data"], extra: String = "") -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>CFBundleIdentifier</key><string>\(identifier)</string>
+        <key>CFBundleName</key><string>\(name)</string>
+        <key>CFBundleDocumentTypes</key><array><dict>
+        <key>LSItemContentTypes</key><array>\(types.map { "<string>\($0)</string>" }.joined())</array></dict></array>
+        \(extra)</dict></plist>
+        """
+    }
+
+    // MARK: Data outside the root
+
+    @Test("every command that takes a bundle identifier refuses one that would leave the root",
+          arguments: ["../../../outside", "../outside", "/etc", "a/../../outside", ".hidden", "com.example..x", ""])
+    func bundleIdentifiersAreChecked(identifier: String) throws {
+        let setup = try Setup()
+        let canary = try setup.files.write("keep me", to: "outside/Documents/Inbox/secret.txt")
+        try setup.files.write("<plist version=\"1.0\"><dict/></plist>", to: "outside.plist")
+        let commands: [[String]] = [
+            ["inbox", "list", identifier], ["inbox", "claim", identifier, "secret.txt"], ["inbox", "remove", identifier, "secret.txt"],
+            ["apps", "show", identifier], ["apps", "unregister", "--delete-data", identifier],
+            ["default", "set", "public.data", identifier], ["route", "--to", identifier, canary],
+        ]
+        for command in commands {
+            let result = try setup.run(command)
+            #expect(result.status != 0, "\(command)")
+            #expect(!result.standardOutput.contains("secret.txt"), "\(command): \(result.standardOutput)")
+        }
+        #expect(try String(contentsOfFile: canary, encoding: .utf8) == "keep me")
+        #expect(Self.mode(canary) == 0o644, "nothing outside the root had its mode changed")
+    }
+
+    @Test("bundle identifiers that differ only in case are one app")
+    func bundleIdentifiersIgnoreCase() throws {
+        let setup = try Setup()
+        try setup.files.write(Self.manifest("COM.Example.VIEWER", name: "Shouting"), to: "Shouting.plist")
+        #expect(try setup.run(["apps", "register", setup.files.path + "/Shouting.plist"]).status == 0)
+        let list = try setup.run(["apps", "list"])
+        #expect(list.lines.count == 1, "\(list.lines)")
+        #expect(list.lines.first?.contains("Shouting") == true)
+        #expect(FileManager.default.fileExists(atPath: setup.inbox), "the container keeps its first spelling")
+        let image = try setup.files.write(IdentifyCommandTests.png, to: "a.png")
+        #expect(try setup.run(["route", "--to", "com.EXAMPLE.viewer", image]).status == 0)
+        #expect(try setup.run(["inbox", "list", "Com.Example.Viewer"]).lines.first?.hasSuffix("a.png") == true)
+        #expect(try setup.run(["apps", "unregister", "--delete-data", "com.example.VIEWER"]).status == 0)
+        #expect(try setup.run(["apps", "list"]).lines.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: setup.root + "/Containers/com.example.viewer"))
+    }
+
+    @Test("bundle identifiers of up to 255 bytes, as documented, register, route and unregister")
+    func longBundleIdentifiers() throws {
+        let setup = try Setup()
+        for length in [240, 255] {
+            let identifier = "com." + String(repeating: "a", count: length - 4)
+            try setup.files.write(Self.manifest(identifier, types: ["public.plain-text"]), to: "long\(length).plist")
+            let registered = try setup.run(["apps", "register", setup.files.path + "/long\(length).plist"])
+            #expect(registered.status == 0, "\(registered.standardError)")
+            let text = try setup.files.write("hello\n", to: "note\(length).txt")
+            let routed = try setup.run(["route", "--to", identifier, text])
+            #expect(routed.status == 0, "\(routed.standardError)")
+            #expect(try setup.run(["inbox", "list", identifier]).lines.count == 1)
+            #expect(try setup.run(["apps", "unregister", "--delete-data", identifier]).status == 0)
+        }
+        let tooLong = "com." + String(repeating: "a", count: 252)
+        try setup.files.write(Self.manifest(tooLong), to: "tooLong.plist")
+        #expect(try setup.run(["apps", "register", setup.files.path + "/tooLong.plist"]).status == 2)
+    }
+
+    @Test("containers are private, and a copy is never more readable than its source")
+    func privateContainersAndCopies() throws {
+        let setup = try Setup()
+        let container = setup.root + "/Containers/com.example.viewer"
+        for directory in ["", "/Documents", "/Documents/Inbox", "/Library", "/Library/Caches", "/tmp"] {
+            #expect(Self.mode(container + directory) == 0o700, "\(directory)")
+        }
+        #expect(Self.mode(setup.root + "/registry.json") == 0o600)
+        let secret = try setup.files.write("owner only\n", to: "secret.txt")
+        chmod(secret, 0o600)
+        let open = try setup.files.write("anyone\n", to: "open.txt")
+        chmod(open, 0o644)
+        let groupOnly = try setup.files.write("group\n", to: "group.txt")
+        chmod(groupOnly, 0o640)
+        #expect(try setup.run(["route", secret, open, groupOnly]).status == 0)
+        #expect(Self.mode(setup.inbox + "/secret.txt") == 0o400)
+        #expect(Self.mode(setup.inbox + "/open.txt") == 0o444)
+        #expect(Self.mode(setup.inbox + "/group.txt") == 0o440)
+        #expect(try setup.run(["route", "--name", "piped.txt", "-"], input: Data("from a pipe\n".utf8)).status == 0)
+        #expect(Self.mode(setup.inbox + "/piped.txt") & 0o044 == 0, "standard input (a pipe, 0600) gives an owner-only copy")
+    }
+
+    @Test("a symbolic link given as the file is refused unless -L/--follow says to follow it")
+    func symbolicLinkSources() throws {
+        let setup = try Setup()
+        let target = try setup.files.write("the target\n", to: "target.txt")
+        let link = setup.files.path + "/link.txt"
+        #expect(symlink(target, link) == 0)
+        let refused = try setup.run(["route", link])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("symbolic link"), "\(refused.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.inbox).isEmpty)
+        let followed = try setup.run(["route", "-L", "--move", link])
+        #expect(followed.status == 0, "\(followed.standardError)")
+        #expect(try String(contentsOfFile: setup.inbox + "/link.txt", encoding: .utf8) == "the target\n")
+        #expect(!FileManager.default.fileExists(atPath: link), "--move removes the link")
+        #expect(FileManager.default.fileExists(atPath: target), "and never the file it points to")
+    }
+
+    @Test("a source whose size is not what it holds (it changed during the copy) is refused, nothing delivered or moved")
+    func sourceThatChanges() throws {
+        let setup = try Setup()
+        // /proc files say they are empty and are not: to the copy, a file that changed under it.
+        let result = try setup.run(["route", "--to", "com.example.viewer", "--name", "status.txt", "/proc/self/status"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("changed while it was being delivered"), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.inbox).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).isEmpty)
+    }
+
+    @Test("names that are not UTF-8 are delivered byte for byte, however long")
+    func byteExactNames() throws {
+        let setup = try Setup()
+        let names: [[UInt8]] = [Array("bad".utf8) + [0xFF] + Array(".txt".utf8), Array("bad".utf8) + [0xFE] + Array(".txt".utf8),
+                                [UInt8](repeating: 0xFF, count: 250) + Array(".txt".utf8)]
+        for name in names {
+            let path = Array(setup.files.path.utf8) + [UInt8(ascii: "/")] + name
+            let descriptor = (path + [0]).map { CChar(bitPattern: $0) }.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.map { Glibc.open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1
+            }
+            #expect(descriptor >= 0)
+            _ = write(descriptor, "x", 1)
+            close(descriptor)
+            let result = try UTIBinary.run(rawArguments: [Array("--root".utf8), Array(setup.root.utf8), Array("route".utf8), path].reordered())
+            #expect(result.status == 0, "\(result.standardError)")
+        }
+        let delivered = try Set(Self.entries(setup.inbox))
+        #expect(delivered == Set(names))
+    }
+
+    private static func entries(_ directory: String) throws -> [[UInt8]] {
+        guard let stream = opendir(directory) else { throw POSIXError(.ENOENT) }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+            if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
+        }
+        return names
+    }
+
+    // MARK: Output
+
+    @Test("control characters in names and manifests are escaped in every human-readable output")
+    func controlCharactersAreEscaped() throws {
+        let setup = try Setup()
+        try setup.files.write(Self.manifest("com.example.escape", name: "Evil\u{1B}[2J\nforged line"), to: "Evil.plist")
+        #expect(try setup.run(["apps", "register", setup.files.path + "/Evil.plist"]).status == 0)
+        let name = "evil\u{1B}]0;title\u{07}\nfake: public.jpeg.txt"
+        let file = try setup.files.write("text\n", to: name)
+        let literal = try setup.files.write("text\n", to: "literal\\xFF.txt")
+        for command in [["identify", file, literal], ["route", "--to", "com.example.viewer", file], ["apps", "list"], ["apps", "show", "com.example.escape"],
+                        ["classify", "--format", "table", setup.files.path], ["inbox", "list", "com.example.viewer"]] {
+            let result = try setup.run(command)
+            #expect(!result.standardOutput.utf8.contains(0x1B) && !result.standardError.utf8.contains(0x1B), "\(command): ESC reached the terminal")
+            #expect(!result.standardOutput.utf8.contains(0x07), "\(command)")
+            #expect(!result.lines.contains { $0.hasPrefix("fake:") || $0.hasPrefix("forged line") }, "\(command): a name forged a line")
+        }
+        let identified = try setup.run(["identify", literal])
+        #expect(identified.standardOutput.hasPrefix(literal.replacingOccurrences(of: "\\", with: "\\\\") + ": "),
+                "a backslash in a name is doubled, so the text \\xFF never reads as the byte 0xFF")
+    }
+
+    // MARK: The registry
+
+    @Test("a record that cannot be read, or an app whose declarations conflict, is reported; the other apps are served; check --repair mends it")
+    func brokenRecordsAndConflicts() throws {
+        let setup = try Setup()
+        for (identifier, type, parent) in [("com.example.first", "com.example.cycle-x", "com.example.cycle-y"), ("com.example.second", "com.example.cycle-y", "com.example.cycle-x")] {
+            let declaration = "<key>UTExportedTypeDeclarations</key><array><dict><key>UTTypeIdentifier</key><string>\(type)</string><key>UTTypeConformsTo</key><array><string>\(parent)</string></array></dict></array>"
+            try setup.files.write(Self.manifest(identifier, types: [type], extra: declaration), to: "\(identifier).plist")
+        }
+        #expect(try setup.run(["apps", "register", setup.files.path + "/com.example.first.plist"]).status == 0)
+        #expect(try setup.run(["apps", "register", setup.files.path + "/com.example.second.plist"]).status == 2, "a cycle across apps is refused at registration")
+        // A registry written before such cycles were refused: the second app's record put in by hand, and a record that is garbage.
+        let statePath = setup.root + "/registry.json"
+        var state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(filePath: statePath))) as? [String: Any])
+        var apps = try #require(state["apps"] as? [[String: Any]])
+        var second = try #require(apps.last)
+        second["bundleIdentifier"] = "com.example.second"
+        second["container"] = "com.example.second"
+        second["declarations"] = [["identifier": "com.example.cycle-y", "kind": "exported", "conformsTo": ["com.example.cycle-x"], "tags": [String: [String]]()]]
+        apps.append(second)
+        apps.append(["bundleIdentifier": "../../etc", "container": "../../etc"])
+        state["apps"] = apps
+        try JSONSerialization.data(withJSONObject: state).write(to: URL(filePath: statePath))
+
+        let text = try setup.files.write("plain\n", to: "plain.txt")
+        let routed = try setup.run(["route", "--to", "com.example.viewer", text])
+        #expect(routed.status == 0, "one app's declarations never make routing fail for other files: \(routed.standardError)")
+        #expect(routed.standardError.contains("warning"))
+        let list = try setup.run(["apps", "list"])
+        #expect(list.status == 0 && list.lines.count == 3, "\(list.lines)")
+        let check = try setup.run(["apps", "check"])
+        #expect(check.status == 1)
+        #expect(check.standardOutput.contains("conflicting-declarations") && check.standardOutput.contains("unreadable-record"), "\(check.standardOutput)")
+        let repaired = try setup.run(["apps", "check", "--repair"])
+        #expect(repaired.standardOutput.contains("repaired:"), "\(repaired.standardOutput)")
+        #expect(!repaired.standardOutput.contains("unreadable-record:"), "the unreadable record was dropped")
+        #expect(!FileManager.default.fileExists(atPath: setup.root + "/../../etc/Documents"))
+    }
+
+    @Test("a version-1 registry (identifiers and Apps/*.plist) is read, and converted by the next change")
+    func legacyRegistry() throws {
+        let setup = try Setup()
+        try FileManager.default.createDirectory(atPath: setup.root + "/Apps", withIntermediateDirectories: true)
+        for directory in ["Documents/Inbox", "Library/Caches", "Library/Application Support", "Library/Preferences", "tmp"] {
+            try FileManager.default.createDirectory(atPath: setup.root + "/Containers/com.example.old/" + directory, withIntermediateDirectories: true)
+        }
+        try setup.files.write(Self.manifest("com.example.old", types: ["public.plain-text"]), to: "root/Apps/com.example.old.plist")
+        try Data(#"{"apps":["com.example.old"],"defaults":[{"type":"public.plain-text","bundleIdentifier":"com.example.old"}]}"#.utf8)
+            .write(to: URL(filePath: setup.root + "/registry.json"))
+        #expect(try setup.run(["apps", "list"]).lines.map { $0.split(separator: " ").first.map(String.init) } == ["com.example.old"])
+        let text = try setup.files.write("plain\n", to: "plain.txt")
+        let routed = try setup.run(["route", text])
+        #expect(routed.status == 0 && routed.standardOutput.contains("com.example.old"), "\(routed.standardError)")
+        #expect(try setup.run(["apps", "register", setup.files.path + "/Viewer.app"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: setup.root + "/Apps"))
+        let state = try String(contentsOfFile: setup.root + "/registry.json", encoding: .utf8)
+        #expect(state.contains("\"version\" : 2") && state.contains("com.example.old"))
+        #expect(try setup.run(["apps", "check"]).status == 0)
+    }
+
+    @Test("what crashes leave (state temporaries, unlocked delivery temporaries) is removed under the lock; a delivery in progress is not")
+    func leftovers() throws {
+        let setup = try Setup()
+        try setup.files.write("half", to: "root/registry.json.4242.tmp")
+        try setup.files.write("half a copy", to: "root/Containers/com.example.viewer/tmp/1.2.3.uti-delivery")
+        let busy = try setup.files.write("in progress", to: "root/Containers/com.example.viewer/tmp/4.5.6.uti-delivery")
+        let holder = open(busy, O_RDONLY)
+        #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
+        defer { close(holder) }
+        let check = try setup.run(["apps", "check"])
+        #expect(check.status == 1 && check.standardOutput.contains("1.2.3.uti-delivery") && !check.standardOutput.contains("4.5.6"), "\(check.standardOutput)")
+        #expect(try setup.run(["inbox", "list", "com.example.viewer"]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary) == ["4.5.6.uti-delivery"])
+        #expect(try setup.run(["default", "set", "public.data", "com.example.viewer"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: setup.root + "/registry.json.4242.tmp"))
+    }
+
+    @Test("kill -9 before every change to the file system, in register and in unregister --delete-data: the registry works after each")
+    func crashAtEveryStep() throws {
+        let setup = try Setup()
+        try setup.files.write(Self.manifest("com.example.crash", types: ["public.plain-text"]), to: "Crash.plist")
+        let text = try setup.files.write("plain\n", to: "plain.txt")
+        var points = 0
+        for phase in ["register", "unregister"] {
+            var step = 1
+            while true {
+                if phase == "unregister" {
+                    // The app registered, with data in its container, before each try.
+                    if try !setup.run(["apps", "list"]).standardOutput.contains("com.example.crash") {
+                        #expect(try setup.run(["apps", "register", setup.files.path + "/Crash.plist"]).status == 0)
+                    }
+                    for index in 0..<5 { try setup.files.write("data \(index)", to: "root/Containers/com.example.crash/Documents/f\(index)") }
+                }
+                let arguments = phase == "register" ? ["apps", "register", setup.files.path + "/Crash.plist"]
+                                                    : ["apps", "unregister", "--delete-data", "com.example.crash"]
+                let crashed = try UTIBinary.run(arguments, environment: ["UTI_ROOT": setup.root, "UTI_FAULT_INJECTION_KILL_AT": String(step)])
+                let list = try setup.run(["apps", "list"])
+                #expect(list.status == 0, "\(phase) killed at step \(step): \(list.standardError)")
+                let registered = list.standardOutput.contains("com.example.crash")
+                let routed = try setup.run(["route", "--to", "com.example.crash", text])
+                #expect(routed.status == (registered ? 0 : 2), "\(phase) killed at step \(step): \(routed.standardError)")
+                points += 1
+                if crashed.status == 0 { break }
+                #expect(crashed.status == 9 || crashed.status == -9 || crashed.status == 137 || crashed.status != 0)
+                step += 1
+                if phase == "register", registered {
+                    #expect(try setup.run(["apps", "unregister", "com.example.crash"]).status == 0)
+                }
+            }
+            #expect(step > 3, "\(phase) makes several changes")
+        }
+        let repaired = try setup.run(["apps", "check", "--repair"])
+        #expect(repaired.status == 0, "\(repaired.standardOutput)")
+        #expect(!FileManager.default.fileExists(atPath: setup.root + "/Containers/com.example.crash"))
+        #expect(points > 20)
+    }
+
+    @Test("readers see a whole registry while another app is registered and unregistered", .tags(.stress), Tools.wholeSuiteOnly)
+    func readersDuringChanges() throws {
+        let setup = try Setup()
+        try setup.files.write(Self.manifest("com.example.churn"), to: "Churn.plist")
+        let image = try setup.files.write(IdentifyCommandTests.png, to: "a.png")
+        let root = setup.root, manifest = setup.files.path + "/Churn.plist"
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            for _ in 0..<40 {
+                _ = try? UTIBinary.run(["apps", "register", manifest], environment: ["UTI_ROOT": root])
+                _ = try? UTIBinary.run(["apps", "unregister", "--delete-data", "com.example.churn"], environment: ["UTI_ROOT": root])
+            }
+        }
+        var failures: [String] = []
+        for _ in 0..<120 {
+            let result = try setup.run(["route", "--to", "com.example.viewer", image])
+            if result.status != 0 { failures.append(result.standardError) }
+        }
+        group.wait()
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+    }
+}
+
+private extension Array where Element == [UInt8] {
+    /// `uti --root R route FILE` as `uti route --root R FILE`: the option belongs to the subcommand.
+    func reordered() -> [[UInt8]] { count == 4 ? [self[2], self[0], self[1], self[3]] : self }
+}
