@@ -5,10 +5,13 @@ import UniformTypeIdentifiers
 struct IdentificationReport {
     let identification: Identification
     let path: String
+    /// Whether `path` holds `\xNN` escapes for bytes that are not UTF-8.
+    let pathEscaped: Bool
 
-    init(_ identification: Identification, path: String) {
+    init(_ identification: Identification, path: String, pathEscaped: Bool = false) {
         self.identification = identification
         self.path = path
+        self.pathEscaped = pathEscaped
     }
 
     var json: JSONValue {
@@ -35,7 +38,7 @@ struct IdentificationReport {
         }
         evidenceMembers.append(("content", evidence.content.map(reading) ?? .null))
         evidenceMembers.append(("otherReadings", .array(evidence.otherReadings.map(reading))))
-        return .object([
+        var members: [(String, JSONValue)] = [
             ("path", .string(path)),
             ("identifier", .string(type.identifier)),
             ("description", JSONValue(type.localizedDescription)),
@@ -47,6 +50,8 @@ struct IdentificationReport {
             ("confidence", .string(identification.confidence.rawValue)),
             ("mismatch", .boolean(identification.isMismatch)),
             ("encoding", JSONValue(identification.textEncoding?.rawValue)),
-        ])
+        ]
+        if pathEscaped { members.append(("pathEscaped", .boolean(true))) }
+        return .object(members)
     }
 }

@@ -76,6 +76,7 @@ struct IdentifyJob: Equatable {
         var failed = false
         for argument in paths {
             let shown: String
+            var escapedPath = false
             let result: Result<Identification, IdentificationError>
             if argument == "-" {
                 shown = "-"
@@ -85,11 +86,12 @@ struct IdentifyJob: Equatable {
             } else {
                 let path = RawArguments.path(for: argument)
                 shown = json ? path.dataText : path.escaped
+                escapedPath = json && !path.isValidUTF8
                 result = Result { () throws(IdentificationError) in try identifier.identify(fileAt: path) }
             }
             switch result {
             case .success(let identification):
-                output.line(render(identification, path: shown))
+                output.line(render(identification, path: shown, pathEscaped: escapedPath))
             case .failure(let error):
                 failed = true
                 output.flush()
@@ -103,9 +105,9 @@ struct IdentifyJob: Equatable {
         return failed ? 1 : 0
     }
 
-    private func render(_ identification: Identification, path: String) -> String {
+    private func render(_ identification: Identification, path: String, pathEscaped: Bool) -> String {
         let type = identification.type
-        if json { return IdentificationReport(identification, path: path).json.rendered }
+        if json { return IdentificationReport(identification, path: path, pathEscaped: pathEscaped).json.rendered }
         if mime { return path + ": " + identification.mimeType }
         var line = path + ": " + type.identifier
         if let description = type.localizedDescription { line += " (" + description + ")" }
