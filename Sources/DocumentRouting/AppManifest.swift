@@ -107,6 +107,8 @@ extension AppManifest {
 
     /// The largest `Info.plist` read (1 MiB): Apple's own are a few kilobytes.
     public static let sizeLimit = 1 << 20
+    /// The deepest nesting of arrays and dictionaries accepted: a real manifest needs a handful of levels.
+    public static let depthLimit = 32
 
     /// Reads and checks an app's manifest.
     /// - Throws: `ManifestError` naming the file and the key.
@@ -129,9 +131,9 @@ extension AppManifest {
     public static func parse(_ bytes: [UInt8], file: String) throws(ManifestError) -> AppManifest {
         let root: [String: PropertyListValue]
         do {
-            root = try PropertyListValue.dictionary(from: Data(bytes))
+            root = try PropertyListValue.dictionary(from: bytes, limits: PropertyListLimits(size: sizeLimit, depth: depthLimit))
         } catch {
-            throw ManifestError(file: file, problem: "not a property list with a dictionary at its top")
+            throw ManifestError(file: file, problem: "not a property list with a dictionary at its top: \(error.message)")
         }
         func string(_ key: String, in dictionary: [String: PropertyListValue], at path: String) throws(ManifestError) -> String? {
             switch dictionary[key] {

@@ -4,9 +4,10 @@ package import FoundationEssentials
 package import Foundation
 #endif
 
-/// Any property-list value, decoded without a schema so that a value of the wrong type can be
-/// reported by key instead of failing the whole file.
-package enum PropertyListValue: Decodable, Sendable {
+/// Any property-list value, read without a schema so that a value of the wrong type can be reported by
+/// key instead of failing the whole file. Read by `PropertyListParser`, which bounds what a hostile file
+/// can cost.
+package enum PropertyListValue: Sendable, Hashable {
     case string(String)
     case integer(Int)
     case real(Double)
@@ -16,30 +17,13 @@ package enum PropertyListValue: Decodable, Sendable {
     case array([PropertyListValue])
     case dictionary([String: PropertyListValue])
 
-    package init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([String: PropertyListValue].self) {
-            self = .dictionary(value)
-        } else if let value = try? container.decode([PropertyListValue].self) {
-            self = .array(value)
-        } else if let value = try? container.decode(Bool.self) {
-            self = .boolean(value)
-        } else if let value = try? container.decode(Int.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .real(value)
-        } else if let value = try? container.decode(Date.self) {
-            self = .date(value)
-        } else {
-            self = .data(try container.decode(Data.self))
-        }
-    }
-
     /// Parses property-list bytes, XML or binary, whose top level is a dictionary.
-    package static func dictionary(from data: Data) throws -> [String: PropertyListValue] {
-        try PropertyListDecoder().decode([String: PropertyListValue].self, from: data)
+    package static func dictionary(from bytes: [UInt8], limits: PropertyListLimits = PropertyListLimits()) throws(PropertyListError) -> [String: PropertyListValue] {
+        let value = try PropertyListParser.parse(bytes, limits: limits)
+        guard case .dictionary(let dictionary) = value else {
+            throw PropertyListError("the top value is \(value.typeName), not a dictionary")
+        }
+        return dictionary
     }
 
     /// The name of the value's property-list type, for error messages.

@@ -106,24 +106,38 @@ public final class TypeDatabase: Sendable {
         }
     }
 
+    /// Follows the supertypes of `keys` depth-first, with an explicit stack (a chain of any length is
+    /// followed without recursion), and throws for the first cycle met, naming its members in order.
     private func checkForCycles(from keys: [String], in overlay: Overlay) throws(TypeDeclarationError) {
         var finished = Set<String>()
-        var path: [String] = []
-        func visit(_ key: String) throws(TypeDeclarationError) {
-            if finished.contains(key) { return }
-            if let start = path.firstIndex(of: key) {
-                let cycle = path[start...].map { canonicalIdentifier(forKey: $0, in: overlay) ?? $0 }
-                    + [canonicalIdentifier(forKey: key, in: overlay) ?? key]
-                let declaration = overlay.entries[path[start]]?.declaration
-                throw TypeDeclarationError(file: declaration?.source, entry: declaration?.identifier,
-                                           problem: .conformanceCycle(cycle))
+        var onPath = Set<String>()
+        // The path from a starting key: each key with its parents and the next parent to follow.
+        var path: [(key: String, parents: [String], next: Int)] = []
+        for start in keys where !finished.contains(start) {
+            onPath.insert(start)
+            path.append((start, parentKeys(of: start, in: overlay), 0))
+            while let top = path.last {
+                guard top.next < top.parents.count else {
+                    path.removeLast()
+                    onPath.remove(top.key)
+                    finished.insert(top.key)
+                    continue
+                }
+                let parent = top.parents[top.next]
+                path[path.count - 1].next += 1
+                if finished.contains(parent) { continue }
+                if onPath.contains(parent) {
+                    let start = path.firstIndex { $0.key == parent } ?? 0
+                    let cycle = path[start...].map { canonicalIdentifier(forKey: $0.key, in: overlay) ?? $0.key }
+                        + [canonicalIdentifier(forKey: parent, in: overlay) ?? parent]
+                    let declaration = overlay.entries[path[start].key]?.declaration
+                    throw TypeDeclarationError(file: declaration?.source, entry: declaration?.identifier,
+                                               problem: .conformanceCycle(cycle))
+                }
+                onPath.insert(parent)
+                path.append((parent, parentKeys(of: parent, in: overlay), 0))
             }
-            path.append(key)
-            for parent in parentKeys(of: key, in: overlay) { try visit(parent) }
-            path.removeLast()
-            finished.insert(key)
         }
-        for key in keys { try visit(key) }
     }
 
     // MARK: Reading
@@ -176,19 +190,27 @@ public final class TypeDatabase: Sendable {
     func ancestorKeys(ofParents parents: [String], in overlay: Overlay) -> [String] {
         var result: [String] = []
         var seen = Set<String>()
-        func visit(_ key: String) {
-            guard seen.insert(key).inserted else { return }
+        // Depth-first with an explicit stack of sibling lists, in the order recursion would take.
+        var stack: [(keys: [String], next: Int)] = [(parents, 0)]
+        while let top = stack.last {
+            guard top.next < top.keys.count else {
+                stack.removeLast()
+                continue
+            }
+            let key = top.keys[top.next]
+            stack[stack.count - 1].next += 1
+            guard seen.insert(key).inserted else { continue }
             result.append(key)
             if !overlay.overridesBuiltIn, let builtIn, overlay.entries[key] == nil, let index = builtIn.typeIndex(forKey: key) {
                 for ancestor in builtIn.ancestors(ofType: index) {
                     let ancestorKey = builtIn.key(ofType: ancestor)
                     if seen.insert(ancestorKey).inserted { result.append(ancestorKey) }
                 }
-                return
+                continue
             }
-            for parent in parentKeys(of: key, in: overlay) { visit(parent) }
+            let next = parentKeys(of: key, in: overlay)
+            if !next.isEmpty { stack.append((next, 0)) }
         }
-        for parent in parents { visit(parent) }
         return result
     }
 
@@ -304,17 +326,25 @@ extension TypeDatabase {
                 }
                 entries[key] = Entry(declaration: declaration, sequence: sequence)
             }
+            // Each (tag, type) pair once, in declaration order: a set beside the lists keeps this linear
+            // however many types claim one tag.
+            struct Claim: Hashable {
+                var tag: CompiledTypeDatabase.TagKey
+                var key: String
+            }
+            var claimed = Set<Claim>()
+            func add(_ tag: CompiledTypeDatabase.TagKey, _ key: String) {
+                if claimed.insert(Claim(tag: tag, key: key)).inserted { tagIndex[tag, default: []].append(key) }
+            }
             for entry in entries.values.sorted(by: { $0.sequence < $1.sequence }) {
                 let key = entry.declaration.identifier.lowercased()
                 if builtIn?.typeIndex(forKey: key) != nil { overridesBuiltIn = true }
                 for (tagClass, tags) in entry.declaration.tags {
                     if tagClass != .filenameExtension, tagClass != .mimeType {
-                        let classKey = CompiledTypeDatabase.TagKey(tagClass: tagClass.key, tag: "")
-                        if tagIndex[classKey]?.contains(key) != true { tagIndex[classKey, default: []].append(key) }
+                        add(CompiledTypeDatabase.TagKey(tagClass: tagClass.key, tag: ""), key)
                     }
                     for tag in tags {
-                        let tagKey = CompiledTypeDatabase.TagKey(tagClass: tagClass.key, tag: tag.lowercased())
-                        if tagIndex[tagKey]?.contains(key) != true { tagIndex[tagKey, default: []].append(key) }
+                        add(CompiledTypeDatabase.TagKey(tagClass: tagClass.key, tag: tag.lowercased()), key)
                     }
                 }
             }

@@ -21,9 +21,9 @@ extension TypeDeclaration {
     ) throws(TypeDeclarationError) -> [TypeDeclaration] {
         let root: [String: PropertyListValue]
         do {
-            root = try PropertyListValue.dictionary(from: data)
+            root = try PropertyListValue.dictionary(from: Array(data), limits: PropertyListLimits(size: DeclarationFiles.sizeLimit))
         } catch {
-            throw TypeDeclarationError(file: source, problem: .notAPropertyList(String(describing: error)))
+            throw TypeDeclarationError(file: source, problem: .notAPropertyList(error.message))
         }
         return try declarations(fromPropertyListRoot: root, source: source, requireDeclarations: requireDeclarations)
     }

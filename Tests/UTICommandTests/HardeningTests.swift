@@ -166,6 +166,36 @@ struct HardeningTests {
         return names
     }
 
+    // MARK: Hostile manifests
+
+    @Test("a manifest too large, nested too deep, or with a reference cycle is refused clearly, and nothing is stored")
+    func hostileManifests() throws {
+        let setup = try Setup()
+        let large = Self.manifest("com.example.large", extra: "<key>Padding</key><string>" + String(repeating: "x", count: 2 << 20) + "</string>")
+        try setup.files.write(large, to: "Large.plist")
+        let deep = Self.manifest("com.example.deep", extra: "<key>Deep</key>" + String(repeating: "<array>", count: 1_500) + String(repeating: "</array>", count: 1_500))
+        try setup.files.write(deep, to: "Deep.plist")
+        let deeper = Self.manifest("com.example.deeper", extra: "<key>Deep</key>" + String(repeating: "<array>", count: 100_000))
+        try setup.files.write(deeper, to: "Deeper.plist")
+        // A binary plist whose top dictionary holds itself.
+        var cyclic: [UInt8] = Array("bplist00".utf8) + [0xD1, 0x01, 0x00, 0x51, 0x6B]
+        cyclic += [8, 11] + [0, 0, 0, 0, 0, 1, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 2] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 13]
+        try setup.files.write(cyclic, to: "Cyclic.plist")
+        for (file, message) in [("Large.plist", "larger than 1 MiB"), ("Deep.plist", "nested deeper than 32 levels"),
+                                ("Deeper.plist", "nested deeper than 32 levels"), ("Cyclic.plist", "cycle")] {
+            let result = try setup.run(["apps", "register", setup.files.path + "/" + file])
+            #expect(result.status == 2, "\(file)")
+            #expect(result.standardError.contains(file) && result.standardError.contains(message), "\(file): \(result.standardError)")
+        }
+        #expect(try setup.run(["apps", "list"]).lines.count == 1, "only the viewer is registered")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.root + "/Containers") == ["com.example.viewer"])
+        // A declaration file is parsed with the same limits.
+        let declarations = "<plist><dict><key>UTExportedTypeDeclarations</key>" + String(repeating: "<array>", count: 100_000) + "</dict></plist>"
+        let file = try setup.files.write(declarations, to: "Types.plist")
+        let info = try setup.run(["info", "--types", file, "public.data"])
+        #expect(info.status == 2 && info.standardError.contains("nested deeper"), "\(info.standardError)")
+    }
+
     // MARK: Output
 
     @Test("control characters in names and manifests are escaped in every human-readable output")
