@@ -127,4 +127,20 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The fuzz targets (Fuzz/README.md), only when asked for: `UTI_FUZZING=1 swift build -c release
+// -Xswiftc -sanitize=fuzzer,address --product FuzzZip`.
+if Context.environment["UTI_FUZZING"] != nil {
+    // SwiftPM names an executable's entry point `<Module>_main`; this C shim hands it to libFuzzer's driver.
+    package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/Targets/CFuzzDriver"))
+    for (name, dependencies) in [
+        ("FuzzIdentify", ["FileIdentification"]), ("FuzzDeclarations", ["UniformTypeIdentifiers"]), ("FuzzManifest", ["DocumentRouting"]),
+        ("FuzzZip", ["FileIdentification"]), ("FuzzOLE2", ["FileIdentification"]),
+    ] {
+        package.targets.append(.executableTarget(
+            name: name, dependencies: (dependencies + ["CFuzzDriver"]).map { .target(name: $0) }, path: "Fuzz/Targets/\(name)",
+            swiftSettings: strictness))
+        package.products.append(.executable(name: name, targets: [name]))
+    }
+}
 #endif

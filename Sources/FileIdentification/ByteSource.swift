@@ -16,7 +16,8 @@ struct MemoryBytes: ByteSource {
 
     func bytes(at offset: Int, length: Int) -> [UInt8] {
         guard offset < storage.count, offset >= 0, length > 0 else { return [] }
-        return Array(storage[offset..<min(storage.count, offset + length)])
+        // `length` may be anything a file said: compared with what is left, never added to `offset` first.
+        return Array(storage[offset..<(length >= storage.count - offset ? storage.count : offset + length)])
     }
 }
 

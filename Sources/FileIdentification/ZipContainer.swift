@@ -53,7 +53,11 @@ enum ZipContainer {
                 offset = le64(record, 48)
             }
         }
-        // A self-extracting or prefixed archive: offsets are relative to where the archive starts.
+        // Values read from the file are checked before any arithmetic: a Zip64 size or offset above
+        // Int.max reads as negative, and one near it would overflow what follows; neither describes a file.
+        guard count >= 0, size >= 0, offset >= 0, size <= source.count, offset <= source.count else { return nil }
+        // A self-extracting or prefixed archive: offsets are relative to where the archive starts. Both
+        // values are within the file here, so neither difference can overflow.
         let directoryStart = source.count - tailLength + position - size
         let shift = directoryStart >= 0 && directoryStart != offset ? directoryStart - offset : 0
         let boundedSize = min(size, 8 << 20)

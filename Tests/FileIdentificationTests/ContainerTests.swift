@@ -25,6 +25,20 @@ struct ContainerTests {
         #expect(pptx.type.identifier == "org.openxmlformats.presentationml.presentation")
     }
 
+    @Test("Zip64 end records whose directory size or offset is near or above 2^63 are read without a trap",
+          arguments: [(UInt64(0x7FFF_FFFF_FFFF_FFF0), UInt64(0x7FFF_FFFF_FFFF_FF00)), (0xFFFF_FFFF_FFFF_FFF0, 0x8000_0000_0000_0000),
+                      (0x10, 0xFFFF_FFFF_FFFF_FFFF), (0x7FFF_FFFF_FFFF_FFFF, 0x7FFF_FFFF_FFFF_FFFF)])
+    func zip64Overflow(size: UInt64, offset: UInt64) throws {
+        func le(_ value: UInt64, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (UInt64($0) * 8)) } }
+        let local: [UInt8] = [0x50, 0x4B, 0x03, 0x04] + [UInt8](repeating: 0, count: 26)
+        let record: [UInt8] = [0x50, 0x4B, 0x06, 0x06] + le(44, 8) + le(45, 2) + le(45, 2) + le(0, 4) + le(0, 4) + le(1, 8) + le(1, 8)
+            + le(size, 8) + le(offset, 8)
+        let locator: [UInt8] = [0x50, 0x4B, 0x06, 0x07] + le(0, 4) + le(UInt64(local.count), 8) + le(1, 4)
+        let end: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + le(0, 4) + le(0xFFFF, 2) + le(0xFFFF, 2) + le(0xFFFF_FFFF, 4) + le(0xFFFF_FFFF, 4) + le(0, 2)
+        let identification = try identifier.identify(data: local + record + locator + end, filename: "upload.bin")
+        #expect(identification.type.conforms(to: .zip))
+    }
+
     @Test func openDocumentByItsMimetypeEntry() throws {
         let odt = try identify([("content.xml", []), ("mimetype", Array("application/vnd.oasis.opendocument.text".utf8))])
         #expect(odt.type.identifier == "org.oasis-open.opendocument.text")

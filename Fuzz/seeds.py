@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Makes the seed corpus of every fuzz target: small, valid (or nearly valid) inputs of each format the target
+reads, so that the fuzzer starts from deep inside the parsers. Standard library only; nothing is copied from
+elsewhere.
+
+    python3 Fuzz/seeds.py OUT_DIR      # OUT_DIR/<target>/<seed>
+"""
+import gzip
+import io
+import os
+import plistlib
+import struct
+import sys
+import tarfile
+import zipfile
+
+
+def zip_bytes(entries, stored_first=None, zip64=False):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", allowZip64=True) as archive:
+        if stored_first:
+            archive.writestr(zipfile.ZipInfo(stored_first[0]), stored_first[1], compress_type=zipfile.ZIP_STORED)
+        for name, data in entries:
+            info = zipfile.ZipInfo(name)
+            with archive.open(info, "w", force_zip64=zip64) as entry:
+                entry.write(data)
+    return buffer.getvalue()
+
+
+def ole2(stream_names, clsid=b"\0" * 16):
+    """A compound file of 512-byte sectors: header, one FAT sector (sector 0), one directory sector (sector 1)."""
+    header = bytearray(512)
+    header[0:8] = bytes.fromhex("D0CF11E0A1B11AE1")
+    struct.pack_into("<HHHH", header, 24, 0x3E, 3, 0xFFFE, 9)   # minor, major version, byte order, sector shift
+    struct.pack_into("<H", header, 32, 6)                         # mini sector shift
+    struct.pack_into("<I", header, 44, 1)                         # FAT sectors
+    struct.pack_into("<I", header, 48, 1)                         # first directory sector
+    struct.pack_into("<I", header, 56, 4096)
+    struct.pack_into("<I", header, 60, 0xFFFFFFFE)
+    struct.pack_into("<I", header, 68, 0xFFFFFFFE)
+    for index in range(109):
+        struct.pack_into("<I", header, 76 + index * 4, 0 if index == 0 else 0xFFFFFFFF)
+    fat = bytearray(b"\xff" * 512)
+    struct.pack_into("<II", fat, 0, 0xFFFFFFFD, 0xFFFFFFFE)        # sector 0: FAT; sector 1: end of the directory chain
+    directory = bytearray(512)
+    for index, name in enumerate(["Root Entry"] + stream_names[:3]):
+        offset = index * 128
+        encoded = (name + "\0").encode("utf-16-le")
+        directory[offset:offset + len(encoded)] = encoded
+        struct.pack_into("<H", directory, offset + 64, len(encoded))
+        directory[offset + 66] = 5 if index == 0 else 2
+        if index == 0:
+            directory[offset + 80:offset + 96] = clsid
+    return bytes(header + fat + directory)
+
+
+def declarations(binary=False):
+    plist = {"UTExportedTypeDeclarations": [
+        {"UTTypeIdentifier": "com.example.seed-notebook", "UTTypeConformsTo": ["public.json", "public.data"],
+         "UTTypeDescription": "Seed notebook", "UTTypeReferenceURL": "https://example.com",
+         "UTTypeTagSpecification": {"public.filename-extension": ["seednb", "snb"], "public.mime-type": "application/x-seed"}},
+        {"UTTypeIdentifier": "com.example.seed-child", "UTTypeConformsTo": "com.example.seed-notebook"},
+    ], "UTImportedTypeDeclarations": [
+        {"UTTypeIdentifier": "org.example.imported", "UTTypeConformsTo": ["public.text"], "UTTypeVersion": 2,
+         "UTTypeTagSpecification": {"public.filename-extension": "imp"}},
+    ]}
+    return plistlib.dumps(plist, fmt=plistlib.FMT_BINARY if binary else plistlib.FMT_XML)
+
+
+def manifest(binary=False):
+    plist = {"CFBundleIdentifier": "com.example.seed", "CFBundleName": "Seed", "LSSupportsOpeningDocumentsInPlace": True,
+             "UIFileSharingEnabled": False,
+             "CFBundleDocumentTypes": [
+                 {"CFBundleTypeName": "Images", "LSItemContentTypes": ["public.image"], "CFBundleTypeRole": "Viewer", "LSHandlerRank": "Owner"},
+                 {"CFBundleTypeExtensions": ["log", "*"], "CFBundleTypeMIMETypes": ["text/plain"], "CFBundleTypeRole": "Editor"},
+             ]}
+    plist.update(plistlib.loads(declarations()))
+    return plistlib.dumps(plist, fmt=plistlib.FMT_BINARY if binary else plistlib.FMT_XML)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out = sys.argv[1]
+    odf = zip_bytes([("content.xml", b"<office:document-content/>"), ("META-INF/manifest.xml", b"<manifest/>")],
+                    stored_first=("mimetype", b"application/vnd.oasis.opendocument.text"))
+    docx = zip_bytes([("[Content_Types].xml", b"<Types/>"), ("_rels/.rels", b"<Relationships/>"), ("word/document.xml", b"<w:document/>")])
+    epub = zip_bytes([("META-INF/container.xml", b"<container/>"), ("OEBPS/content.opf", b"<package/>")],
+                     stored_first=("mimetype", b"application/epub+zip"))
+    jar = zip_bytes([("META-INF/MANIFEST.MF", b"Manifest-Version: 1.0\n"), ("a/B.class", b"\xca\xfe\xba\xbe")])
+    zip64 = zip_bytes([("big.bin", b"x" * 100)], zip64=True)
+    tar = io.BytesIO()
+    with tarfile.open(fileobj=tar, mode="w") as archive:
+        info = tarfile.TarInfo("hello.txt")
+        info.size = 6
+        archive.addfile(info, io.BytesIO(b"hello\n"))
+    word = ole2(["WordDocument", "\x05SummaryInformation"])
+    msi = ole2(["\x05SummaryInformation"], clsid=bytes.fromhex("841006000000000000C0000000000046"))
+    files = {
+        "FuzzIdentify": {
+            "png": bytes.fromhex("89504E470D0A1A0A0000000D4948445200000001000000010806000000"),
+            "jpeg": bytes.fromhex("FFD8FFE000104A46494600010100000100010000FFD9"),
+            "gif": b"GIF89a\x01\x00\x01\x00\x00\x00\x00;",
+            "pdf": b"%PDF-1.7\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n",
+            "elf": b"\x7fELF\x02\x01\x01" + b"\0" * 57,
+            "text": b"plain text, a line of it\nand another\n",
+            "utf16": "text in UTF-16\n".encode("utf-16"),
+            "script": b"#!/bin/sh\necho hello\n",
+            "html": b"<!DOCTYPE html><html><body>hi</body></html>",
+            "xml": b"<?xml version='1.0'?><svg xmlns='http://www.w3.org/2000/svg'/>",
+            "json": b'{"a": [1, 2, {"b": null}]}',
+            "gzip": gzip.compress(b"hello"),
+            "tar": tar.getvalue(),
+            "odf": odf, "docx": docx, "epub": epub, "jar": jar, "zip64": zip64,
+            "ole2-word": word, "ole2-msi": msi,
+            "plist-xml": declarations(), "plist-binary": declarations(binary=True),
+            "mp4": b"\0\0\0\x18ftypmp42\0\0\0\0mp42isom",
+            "riff-wave": b"RIFF\x24\0\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0\x44\xac\0\0\x88\x58\x01\0\x02\0\x10\0data\0\0\0\0",
+            "empty": b"",
+        },
+        "FuzzDeclarations": {"xml": declarations(), "binary": declarations(binary=True)},
+        "FuzzManifest": {"xml": manifest(), "binary": manifest(binary=True)},
+        "FuzzZip": {"odf": odf, "docx": docx, "epub": epub, "jar": jar, "zip64": zip64},
+        "FuzzOLE2": {"word": word, "msi": msi},
+    }
+    for target, seeds in files.items():
+        directory = os.path.join(out, target)
+        os.makedirs(directory, exist_ok=True)
+        for name, data in seeds.items():
+            with open(os.path.join(directory, name), "wb") as handle:
+                handle.write(data)
+    print(f"seeds: {sum(len(s) for s in files.values())} files in {out}")
+
+
+if __name__ == "__main__":
+    main()
