@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 #if canImport(Glibc)
@@ -83,6 +84,55 @@ struct HardeningTests {
         let tooLong = "com." + String(repeating: "a", count: 252)
         try setup.files.write(Self.manifest(tooLong), to: "tooLong.plist")
         #expect(try setup.run(["apps", "register", setup.files.path + "/tooLong.plist"]).status == 2)
+    }
+
+    @Test("unregister --delete-data removes links planted in the container as links, and nothing outside it")
+    func deletionNeverLeavesTheContainer() throws {
+        let setup = try Setup()
+        let outside = try setup.files.makeDirectory("outside")
+        try setup.files.write("keep", to: "outside/precious.txt")
+        chmod(outside, 0o750)
+        let container = setup.root + "/Containers/com.example.viewer"
+        #expect(symlink(outside, container + "/Documents/linked-directory") == 0)
+        #expect(symlink(outside + "/precious.txt", container + "/Library/linked-file") == 0)
+        try FileManager.default.createDirectory(atPath: container + "/Documents/deep/er", withIntermediateDirectories: true)
+        #expect(symlink(outside, container + "/Documents/deep/er/link") == 0)
+        chmod(container + "/Documents/deep", 0o500)
+        let result = try setup.run(["apps", "unregister", "--delete-data", "com.example.viewer"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: container))
+        #expect(try String(contentsOfFile: outside + "/precious.txt", encoding: .utf8) == "keep")
+        #expect(Self.mode(outside) == 0o750, "no mode is changed, outside or in")
+    }
+
+    @Test("a directory of the container swapped for a link while it is deleted: nothing outside is touched", .tags(.stress), Tools.wholeSuiteOnly)
+    func deletionRacingASwap() throws {
+        let setup = try Setup()
+        let outside = try setup.files.makeDirectory("outside")
+        for index in 0..<50 { try setup.files.write("keep", to: "outside/f\(index)") }
+        let manifest = setup.files.path + "/Viewer.app"
+        let root = setup.root
+        for _ in 0..<20 {
+            let documents = root + "/Containers/com.example.viewer/Documents"
+            for index in 0..<200 { try setup.files.write("x", to: "root/Containers/com.example.viewer/Documents/sub/f\(index)") }
+            let stop = Atomic(false)
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) {
+                // Swap Documents/sub for a link to the outside, back and forth, while the deletion runs.
+                while !stop.load() {
+                    _ = rename(documents + "/sub", documents + "/sub.away")
+                    _ = symlink(outside, documents + "/sub")
+                    _ = unlink(documents + "/sub")
+                    _ = rename(documents + "/sub.away", documents + "/sub")
+                }
+            }
+            _ = try UTIBinary.run(["apps", "unregister", "--delete-data", "com.example.viewer"], environment: ["UTI_ROOT": root])
+            stop.store(true)
+            group.wait()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outside).count == 50, "nothing outside the container was deleted")
+            _ = try UTIBinary.run(["apps", "check", "--repair"], environment: ["UTI_ROOT": root])
+            #expect(try UTIBinary.run(["apps", "register", manifest], environment: ["UTI_ROOT": root]).status == 0)
+        }
     }
 
     @Test("containers are private, and a copy is never more readable than its source")
@@ -360,6 +410,14 @@ struct HardeningTests {
         group.wait()
         #expect(failures.isEmpty, "\(failures.prefix(3))")
     }
+}
+
+/// A flag two threads share.
+private final class Atomic: Sendable {
+    private let value: Mutex<Bool>
+    init(_ initial: Bool) { value = Mutex(initial) }
+    func load() -> Bool { value.withLock { $0 } }
+    func store(_ new: Bool) { value.withLock { $0 = new } }
 }
 
 private extension Array where Element == [UInt8] {
