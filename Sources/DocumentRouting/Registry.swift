@@ -265,10 +265,10 @@ public struct Registry: Sendable {
 
     // MARK: Changing
 
-    /// The registry's root directory, made (0700) when it is not there.
-    private func openRoot() throws(RegistryError) -> FileDescriptor {
+    /// The registry's root directory, made (0700) when it is not there and `making`.
+    private func openRoot(making: Bool = true) throws(RegistryError) -> FileDescriptor {
         do {
-            return try FileDescriptor.openDirectory(atPath: root, making: Self.directoryPermissions)
+            return try FileDescriptor.openDirectory(atPath: root, making: making ? Self.directoryPermissions : nil)
         } catch .notDirectory {
             throw RegistryError(path: root, reason: .notADirectory)
         } catch {
@@ -296,7 +296,8 @@ public struct Registry: Sendable {
     /// Runs `body` with the registry's root directory open and the lock taken shared: deliveries, so that
     /// no container is deleted while a file is delivered into it.
     func withSharedLock<R, E: Error>(_ body: (FileDescriptor) throws(E) -> R) throws(RegistryError) -> Result<R, E> {
-        let rootDirectory = try openRoot()
+        // A delivery needs a container, which only a registration makes: the root is never made here.
+        let rootDirectory = try openRoot(making: false)
         defer { rootDirectory.closeQuietly() }
         let lock = try lock(in: rootDirectory, exclusive: false)
         defer {
