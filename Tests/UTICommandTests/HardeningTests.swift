@@ -389,6 +389,31 @@ struct HardeningTests {
         #expect(deaths >= 100, "\(deaths)")
     }
 
+    @Test("kill -9 at random moments of register and unregister --delete-data, 200 times: the registry works after each", .tags(.stress), Tools.wholeSuiteOnly)
+    func crashAtRandomMoments() throws {
+        let setup = try Setup()
+        try setup.files.write(Self.manifest("com.example.random", types: ["public.plain-text"]), to: "Random.plist")
+        let text = try setup.files.write("plain\n", to: "plain.txt")
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            let registered = try setup.run(["apps", "list"]).standardOutput.contains("com.example.random")
+            let arguments = registered ? ["apps", "unregister", "--delete-data", "com.example.random"]
+                                       : ["apps", "register", setup.files.path + "/Random.plist"]
+            if registered { try setup.files.write("data", to: "root/Containers/com.example.random/Documents/d\(round)") }
+            let process = try setup.launch(arguments)
+            usleep(UInt32.random(in: 0..<20_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let list = try setup.run(["apps", "list"])
+            #expect(list.status == 0, "round \(round): \(list.standardError)")
+            let now = list.standardOutput.contains("com.example.random")
+            let routed = try setup.run(["route", "--to", "com.example.random", text])
+            #expect(routed.status == (now ? 0 : 2), "round \(round): \(routed.standardError)")
+        }
+        let repaired = try setup.run(["apps", "check", "--repair"])
+        #expect(repaired.status == 0, "\(repaired.standardOutput)")
+    }
+
     @Test("readers see a whole registry while another app is registered and unregistered", .tags(.stress), Tools.wholeSuiteOnly)
     func readersDuringChanges() throws {
         let setup = try Setup()
