@@ -83,7 +83,8 @@ def main():
             os.makedirs(corpus, exist_ok=True)
             os.makedirs(crashes, exist_ok=True)
             arguments = [f"-max_total_time={options.long}", f"-artifact_prefix={crashes}/", "-print_pcs=0"]
-            code, executions, elapsed, rss, output = run(target, arguments, [corpus] + inputs, os.path.join(logs, target + ".long.log"))
+            log = os.path.join(logs, f"{target}.long.{time.strftime('%Y%m%d-%H%M%S')}.{os.getpid()}.log")
+            code, executions, elapsed, rss, output = run(target, arguments, [corpus] + inputs, log)
         else:
             # Every regression and seed first, each alone; then a bounded run from them.
             arguments = [f"-runs={CI_RUNS[target]}", f"-artifact_prefix={tempfile.gettempdir()}/uti-fuzz-{target}-", "-seed=1"]
