@@ -526,6 +526,14 @@ public struct Registry: Sendable {
     /// Registers an app from its parsed manifest; see `register(appAt:)`.
     public func register(_ manifest: AppManifest, from infoPlist: String? = nil) throws(RegistryError) {
         try Self.validate(bundleIdentifier: manifest.bundleIdentifier)
+        // A manifest made in code is checked as a parsed one is, so that the state never holds a record
+        // that a later reading would refuse.
+        do throws(RecordError) {
+            try StoredApp(manifest, container: manifest.bundleIdentifier, registeredFrom: infoPlist).validate()
+        } catch {
+            throw RegistryError(path: infoPlist ?? manifest.bundleIdentifier,
+                                reason: .manifest(ManifestError(file: infoPlist ?? manifest.bundleIdentifier, problem: error.message)))
+        }
         try change { state, rootDirectory throws(RegistryError) in
             let existing = state.index(of: manifest.bundleIdentifier)
             // The declarations must fit the database every lookup will use: the built-in types and the

@@ -109,4 +109,30 @@ struct ManifestAndRegistryTests {
         try workspace.registry.register(appAt: first)
         #expect(try workspace.registry.loadDeclarations().apps.count == 1)
     }
+
+    @Test("the library checks a bundle identifier before any path is built from it", arguments: ["../x", "/abs", "a/b", "..", ".x", "a..b"])
+    func bundleIdentifiersAreCheckedByTheLibrary(identifier: String) throws {
+        let workspace = try Workspace()
+        let app = #expect(throws: RegistryError.self) { try workspace.registry.app(identifier) }
+        #expect(app?.reason.kind == .invalidBundleIdentifier)
+        #expect(throws: RegistryError.self) { try workspace.registry.containerPath(identifier) }
+        #expect(throws: RegistryError.self) { try workspace.registry.unregister(identifier, deleteData: true) }
+        #expect(throws: RegistryError.self) { try workspace.registry.setDefault(type: .data, role: nil, bundleIdentifier: identifier) }
+        let inbox = Inbox(registry: workspace.registry, bundleIdentifier: identifier)
+        let listed = #expect(throws: DeliveryError.self) { try inbox.list() }
+        #expect(listed?.reason.kind == .registry && listed?.reason.registryError?.reason.kind == .invalidBundleIdentifier)
+        #expect(throws: DeliveryError.self) { try inbox.deliver(contents: [1], as: "x") }
+    }
+
+    @Test("a manifest made in code is checked as a parsed one is")
+    func manifestsMadeInCode() throws {
+        let workspace = try Workspace()
+        let manifest = AppManifest(bundleIdentifier: "com.example.coded", name: "Coded",
+                                   documentTypes: [.init(name: nil, contentTypes: ["not a type"], role: .viewer, rank: .default,
+                                                         legacyExtensions: [], legacyMIMETypes: [])],
+                                   declarations: [], supportsOpeningDocumentsInPlace: false, fileSharingEnabled: false)
+        let error = #expect(throws: RegistryError.self) { try workspace.registry.register(manifest) }
+        #expect(error?.reason.kind == .manifest)
+        #expect(try workspace.registry.apps().isEmpty)
+    }
 }
