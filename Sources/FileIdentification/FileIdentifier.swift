@@ -84,11 +84,15 @@ public final class FileIdentifier: Sendable {
 
     /// Identifies bytes in memory; `filename` (optional) lets its name count as evidence.
     public func identify(data: some Collection<UInt8>, filename: String? = nil) throws(IdentificationError) -> Identification {
+        try identify(source: MemoryBytes(storage: Array(data)), filename: filename)
+    }
+
+    /// Identifies bytes from any source (memory, a spool); `filename` (optional) lets its name count.
+    func identify(source: some ByteSource, filename: String?) throws(IdentificationError) -> Identification {
         let name = filename.flatMap { NameMatching.evidence(for: String(decoding: RawFilePath($0).lastComponent, as: UTF8.self)) }
         if options.nameOnly { return reported(Resolution.byNameOnly(name, filename: filename ?? "")) }
-        let bytes = MemoryBytes(storage: Array(data))
         do {
-            return reported(try identifyContent(bytes, name: name))
+            return reported(try identifyContent(source, name: name))
         } catch {
             throw IdentificationError(path: filename ?? "-", reason: error)
         }

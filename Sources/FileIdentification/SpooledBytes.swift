@@ -1,0 +1,122 @@
+public import SystemPackage
+internal import SystemCalls
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Bytes that arrive in pieces (an upload, a framed record) and are identified once they are all there,
+/// without memory growing with their size: the first `memoryLimit` bytes are kept in memory, the rest go to
+/// a private temporary file (0600, without a name from the moment it exists: `O_TMPFILE`, or a name
+/// unlinked at once where the file system has no `O_TMPFILE`), which identification reads where it needs to
+/// (a ZIP's central directory at the end). The file goes away when the value does.
+///
+///     let body = SpooledBytes()
+///     for try await chunk in request.body { try body.append(chunk) }
+///     let identification = try FileIdentifier().identify(body, filename: "upload.docx")
+public final class SpooledBytes {
+    /// 1 MiB: any signature, and the whole of most uploads.
+    public static let defaultMemoryLimit = 1 << 20
+
+    public let memoryLimit: Int
+    /// Where the temporary file is made.
+    public let temporaryDirectory: String
+    /// The bytes appended so far.
+    public private(set) var count = 0
+
+    private var memory: [UInt8] = []
+    private var file: FileDescriptor?
+
+    /// - Parameters:
+    ///   - memoryLimit: The bytes kept in memory before the rest goes to a file.
+    ///   - temporaryDirectory: Where that file is made: `$TMPDIR`, else `/tmp`.
+    public init(memoryLimit: Int = SpooledBytes.defaultMemoryLimit, temporaryDirectory: String? = nil) {
+        self.memoryLimit = max(0, memoryLimit)
+        self.temporaryDirectory = temporaryDirectory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
+    deinit { file?.closeQuietly() }
+
+    /// Whether the bytes went beyond memory into a temporary file.
+    public var isSpooledToFile: Bool { file != nil }
+
+    /// Adds bytes at the end.
+    /// - Throws: `Errno` when the temporary file cannot be made or written (`ENOSPC` on a full disk).
+    public func append(_ bytes: some Collection<UInt8>) throws(Errno) {
+        var rest = bytes[...]
+        if memory.count < memoryLimit {
+            let taken = rest.prefix(memoryLimit - memory.count)
+            memory.append(contentsOf: taken)
+            rest = rest.dropFirst(taken.count)
+        }
+        if !rest.isEmpty {
+            let file: FileDescriptor
+            if let existing = self.file {
+                file = existing
+            } else {
+                file = try makeFile()
+                self.file = file
+            }
+            try file.writeAll(rest)
+        }
+        count += bytes.count
+    }
+
+    private func makeFile() throws(Errno) -> FileDescriptor {
+        let directory = try FileDescriptor.open(temporaryDirectory, .readOnly, options: [.directory])
+        defer { directory.closeQuietly() }
+        // O_TMPFILE (Linux's generic value, which Glibc's module does not export): a file without a name,
+        // never visible to anyone.
+        let anonymous = FileDescriptor.OpenOptions(rawValue: 0o20000000 | O_DIRECTORY)
+        do throws(Errno) {
+            return try FileDescriptor.open(".", relativeTo: directory, .readWrite, options: anonymous, permissions: .ownerReadWrite)
+        } catch .notSupported, .invalidArgument, .isDirectory {
+            // A file system without O_TMPFILE: a fresh name, unlinked as soon as it is open.
+        }
+        for _ in 0..<16 {
+            let name = ".uti-spool-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+            do throws(Errno) {
+                let file = try FileDescriptor.open(name, relativeTo: directory, .readWrite,
+                                                   options: [.create, .exclusiveCreate, .noFollow], permissions: .ownerReadWrite)
+                try? directory.remove(name)
+                return file
+            } catch .fileExists {
+                continue
+            }
+        }
+        throw .fileExists
+    }
+
+    /// A reader of the bytes: memory first, then the file, by `pread`.
+    struct Source: ByteSource {
+        let memory: [UInt8]
+        let file: FileDescriptor?
+        let count: Int
+
+        func bytes(at offset: Int, length: Int) throws(IdentificationError.Reason) -> [UInt8] {
+            guard offset >= 0, offset < count, length > 0 else { return [] }
+            let wanted = length >= count - offset ? count - offset : length
+            var result: [UInt8] = []
+            if offset < memory.count {
+                result = Array(memory[offset..<min(memory.count, offset + wanted)])
+            }
+            let remaining = wanted - result.count
+            guard remaining > 0, let file else { return result }
+            let fileOffset = offset + result.count - memory.count
+            do {
+                return result + (try file.read(at: fileOffset, count: remaining))
+            } catch {
+                throw .system(error)
+            }
+        }
+    }
+
+    var source: Source { Source(memory: memory, file: file, count: count) }
+}
+
+extension FileIdentifier {
+    /// Identifies bytes gathered in a `SpooledBytes`; `filename` (optional) lets its name count as
+    /// evidence. The same answer as `identify(data:filename:)` for the same bytes.
+    public func identify(_ spooled: SpooledBytes, filename: String? = nil) throws(IdentificationError) -> Identification {
+        try identify(source: spooled.source, filename: filename)
+    }
+}
