@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "FileIdentification", targets: ["FileIdentification"]),
         .library(name: "DocumentRouting", targets: ["DocumentRouting"]),
         .executable(name: "uti", targets: ["uti"]),
+        .executable(name: "uti-server", targets: ["uti-server"]),
     ],
     traits: [
         .trait(
@@ -33,6 +34,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The one place system calls are made: swift-system's FilePath, FileDescriptor and Errno, and what it
@@ -90,6 +93,33 @@ let package = Package(
             dependencies: ["TypeDatabaseCompiler"],
             swiftSettings: strictness
         ),
+        // What the command line and the service print: the JSON objects of identifications and types.
+        .target(
+            name: "UTIReports",
+            dependencies: ["FileIdentification", "UniformTypeIdentifiers"],
+            swiftSettings: strictness
+        ),
+        // The HTTP service (`uti serve`): identification, types and routing over HTTP, on Hummingbird. A
+        // separate executable, so that `uti` does not link SwiftNIO: linked in, it cost `uti identify` 14 to
+        // 24 % of its start-up (measured in one run, docs/Performance.md).
+        .target(
+            name: "UTIService",
+            dependencies: [
+                "FileIdentification", "UniformTypeIdentifiers", "DocumentRouting", "UTIReports",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictness
+        ),
+        .executableTarget(
+            name: "uti-server",
+            dependencies: [
+                "UTIService", "FileIdentification", "UniformTypeIdentifiers",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictness
+        ),
         .executableTarget(
             name: "uti",
             dependencies: [
@@ -97,6 +127,7 @@ let package = Package(
                 "FileIdentification",
                 "DocumentRouting",
                 "SystemCalls",
+                "UTIReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -121,7 +152,12 @@ let package = Package(
         ),
         .testTarget(
             name: "UTICommandTests",
-            dependencies: ["uti", "TestSupport"],
+            dependencies: ["uti", "uti-server", "TestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "UTIServiceTests",
+            dependencies: ["uti-server", "UTIService", "TestSupport"],
             swiftSettings: strictness
         ),
     ],

@@ -1,3 +1,4 @@
+import UTIReports
 import ArgumentParser
 import DocumentRouting
 import FileIdentification

@@ -1,3 +1,4 @@
+import UTIReports
 import UniformTypeIdentifiers
 
 /// What `uti info` and `uti types` say about one type, for people and as JSON.

@@ -267,3 +267,29 @@ struct RouteCommandTests {
         #expect(result.standardError.contains("\(bad)/Info.plist: CFBundleDocumentTypes[0].CFBundleTypeRole: 'Owner' is not Editor, Viewer, Shell or None"))
     }
 }
+
+@Suite("uti serve")
+struct ServeCommandTests {
+    @Test("uti serve runs uti-server with its arguments: it listens where it says")
+    func serveRunsTheServer() throws {
+        let process = Process()
+        process.executableURL = UTIBinary.url
+        process.arguments = ["serve", "--port", "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(text.hasPrefix("uti-server: listening on http://127.0.0.1:"), "\(text)")
+        #expect(Int(text.split(separator: ":").last ?? "") ?? 0 > 0)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}

@@ -1,5 +1,5 @@
 /// A JSON value that keeps its object keys in the order they were given, rendered on one line.
-enum JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral {
+package enum JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral {
     case string(String)
     case integer(Int)
     case boolean(Bool)
@@ -7,17 +7,17 @@ enum JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Express
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    init(stringLiteral value: String) { self = .string(value) }
-    init(booleanLiteral value: Bool) { self = .boolean(value) }
-    init(integerLiteral value: Int) { self = .integer(value) }
-    init(nilLiteral: ()) { self = .null }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(booleanLiteral value: Bool) { self = .boolean(value) }
+    package init(integerLiteral value: Int) { self = .integer(value) }
+    package init(nilLiteral: ()) { self = .null }
 
-    init(_ value: String?) { self = value.map { .string($0) } ?? .null }
-    init(_ value: Int?) { self = value.map { .integer($0) } ?? .null }
-    init(_ values: [String]) { self = .array(values.map { .string($0) }) }
+    package init(_ value: String?) { self = value.map { .string($0) } ?? .null }
+    package init(_ value: Int?) { self = value.map { .integer($0) } ?? .null }
+    package init(_ values: [String]) { self = .array(values.map { .string($0) }) }
 
     /// The compact rendering (no spaces, no newline).
-    var rendered: String {
+    package var rendered: String {
         var output = ""
         render(into: &output)
         return output

@@ -1,20 +1,20 @@
-import FileIdentification
+package import FileIdentification
 import UniformTypeIdentifiers
 
 /// One identification as a JSON object: what `uti identify --json` prints for a file.
-struct IdentificationReport {
-    let identification: Identification
-    let path: String
+package struct IdentificationReport {
+    package let identification: Identification
+    package let path: String
     /// Whether `path` holds `\xNN` escapes for bytes that are not UTF-8.
-    let pathEscaped: Bool
+    package let pathEscaped: Bool
 
-    init(_ identification: Identification, path: String, pathEscaped: Bool = false) {
+    package init(_ identification: Identification, path: String, pathEscaped: Bool = false) {
         self.identification = identification
         self.path = path
         self.pathEscaped = pathEscaped
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         let type = identification.type
         let evidence = identification.evidence
         var evidenceMembers: [(String, JSONValue)] = [("rule", .string(evidence.rule.rawValue))]

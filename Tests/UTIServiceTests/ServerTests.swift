@@ -1,0 +1,142 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import UTIService
+
+/// The real server, started on a free port, asked with a real HTTP client (curl).
+final class RunningServer {
+    let process = Process()
+    let port: Int
+    private let output = Pipe()
+
+    static let binary: URL = {
+        let executable = URL(filePath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = executable.deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appending(path: "uti-server")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return executable.deletingLastPathComponent().appending(path: "uti-server")
+    }()
+
+    init(_ arguments: [String] = []) throws {
+        process.executableURL = Self.binary
+        process.arguments = ["--port", "0"] + arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line says where it listens.
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let port = text.split(separator: ":").last.flatMap({ Int($0) }) else {
+            process.terminate()
+            throw POSIXError(.ECONNREFUSED)
+        }
+        self.port = port
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// `curl` with `arguments`; the body, and the status code on the last line.
+    func curl(_ path: String, _ arguments: [String] = []) throws -> (status: Int, body: String, headers: String) {
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/curl")
+        let headers = try TemporaryDirectory()
+        process.arguments = ["-s", "-D", headers.file("h"), "-w", "\n%{http_code}"] + arguments + [base + path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\n")
+        let status = Int(lines.removeLast()) ?? 0
+        return (status, lines.joined(separator: "\n"), (try? String(contentsOfFile: headers.file("h"), encoding: .utf8)) ?? "")
+    }
+}
+
+let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]
+
+@Suite("uti-server", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+struct ServerTests {
+    @Test func healthAndVersion() throws {
+        let server = try RunningServer()
+        #expect(try server.curl("/healthz").body == "ok\n")
+        let version = try server.curl("/version")
+        #expect(version.status == 200 && version.body.hasPrefix("uti "))
+    }
+
+    @Test("PUT and POST /identify answer uti identify --json's object, named by ?name=, Content-Disposition or Tika's headers")
+    func identify() throws {
+        let server = try RunningServer()
+        let files = try TemporaryDirectory()
+        let image = try files.write(png, to: "a.png")
+        for (method, path, headers, name) in [
+            ("PUT", "/identify?name=photo.png", [String](), "photo.png"),
+            ("POST", "/identify", ["-H", "Content-Disposition: attachment; filename=\"pic ture.png\""], "pic ture.png"),
+            ("PUT", "/identify", ["-H", "Content-Disposition: attachment; filename=\"fallback.png\"; filename*=UTF-8''%C3%A9t%C3%A9.png"], "été.png"),
+            ("PUT", "/identify", ["-H", "File-Name: tika.png"], "tika.png"),
+            ("PUT", "/identify", [String](), "-"),
+        ] {
+            let answer = try server.curl(path, ["-X", method, "--data-binary", "@" + image] + headers)
+            #expect(answer.status == 200, "\(answer)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+            #expect(object["identifier"] as? String == "public.png")
+            #expect(object["mimeType"] as? String == "image/png")
+            #expect(object["path"] as? String == name)
+        }
+        let plain = try server.curl("/identify", ["-X", "PUT", "--data-binary", "@" + image, "-H", "Accept: text/plain"])
+        #expect(plain.body == "image/png\n")
+    }
+
+    @Test("Tika's PUT /detect/stream answers the MIME type as text/plain")
+    func tikaDetect() throws {
+        let server = try RunningServer()
+        let files = try TemporaryDirectory()
+        let text = try files.write("just words\n", to: "notes")
+        let answer = try server.curl("/detect/stream", ["-X", "PUT", "--data-binary", "@" + text, "-H", "Content-Disposition: attachment; filename=notes.csv"])
+        #expect(answer.status == 200)
+        #expect(answer.body == "text/csv")
+        #expect(answer.headers.lowercased().contains("content-type: text/plain"))
+    }
+
+    @Test("a body over --max-body is refused with 413")
+    func bodyLimit() throws {
+        let server = try RunningServer(["--max-body", "1000"])
+        let files = try TemporaryDirectory()
+        let large = try files.write([UInt8](repeating: 0x41, count: 5_000), to: "large.txt")
+        #expect(try server.curl("/identify", ["-X", "PUT", "--data-binary", "@" + large]).status == 413)
+        #expect(try server.curl("/healthz").status == 200, "the server goes on")
+    }
+
+    @Test("SIGTERM stops the server, exit status 0")
+    func gracefulStop() throws {
+        let server = try RunningServer()
+        server.process.terminate()
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
+    }
+
+    @Test("file names from Content-Disposition (RFC 6266 and 8187)", arguments: [
+        ("attachment; filename=plain.txt", "plain.txt"),
+        ("attachment; filename=\"quoted \\\"name\\\".txt\"", "quoted \"name\".txt"),
+        ("attachment; filename*=UTF-8''%E2%82%AC%20rates.pdf", "€ rates.pdf"),
+        ("attachment; filename=\"a.txt\"; filename*=utf-8''b.txt", "b.txt"),
+        ("attachment; filename*=iso-8859-1''%E9t%E9.txt", "été.txt"),
+        ("attachment; filename*=UTF-8''%ZZ.txt; filename=ok.txt", "ok.txt"),
+        ("inline", nil),
+        ("attachment; filename=\"\"", nil),
+    ] as [(String, String?)])
+    func contentDisposition(value: String, name: String?) {
+        #expect(UploadName.fromContentDisposition(value) == name)
+    }
+}
