@@ -35,14 +35,25 @@ public struct UTIService: Sendable {
         self.identifier = identifier
     }
 
+    /// Every route the service has, as (method, path pattern): what the router registers below, what a
+    /// wrong method is checked against (405 with `Allow`), and what the OpenAPI document must describe.
+    package static let routes: [(method: HTTPRequest.Method, path: String)] = [
+        (.get, "/healthz"), (.get, "/version"), (.put, "/identify"), (.post, "/identify"), (.put, "/detect/stream"),
+        (.get, "/types/{identifier}"), (.get, "/types"), (.get, "/conforms"),
+    ]
+
     /// The routes.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: ProblemMiddleware(routes: Self.routes))
         router.get("healthz") { _, _ in "ok\n" }
         router.get("version") { _, _ in "uti \(configuration.version)\n" }
         router.put("identify") { request, context in try await identify(request, context: context) }
         router.post("identify") { request, context in try await identify(request, context: context) }
         router.put("detect/stream") { request, context in try await detect(request, context: context) }
+        router.get("types/:identifier") { _, context in try typeInfo(context.parameters.require("identifier")) }
+        router.get("types") { request, _ in try types(request) }
+        router.get("conforms") { request, _ in try conforms(request) }
         return router
     }
 
@@ -88,6 +99,46 @@ public struct UTIService: Sendable {
         } catch {
             throw HTTPError(.unprocessableContent, message: error.message)
         }
+    }
+
+    /// `GET /types/{identifier}`: `uti info --json`'s object; 404 for an identifier nobody declares (a
+    /// dynamic identifier is described, as `uti info` describes it).
+    func typeInfo(_ identifier: String) throws -> Response {
+        guard let type = UTType(identifier), type.isDeclared || type.isDynamic else {
+            throw HTTPError(.notFound, message: "unknown type identifier '\(identifier)'")
+        }
+        return json(TypeReport(type).json)
+    }
+
+    /// `GET /types?extension=&mime=&conformingTo=&q=`: `uti types --json`'s objects, as an array.
+    func types(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        let words = query.get("q").map { $0.split(separator: " ").map(String.init) } ?? []
+        do {
+            let types = try TypeQuery.types(filenameExtension: query.get("extension"), mimeType: query.get("mime"),
+                                            conformingTo: query.get("conformingTo"), words: words)
+            return json(.array(types.map { TypeReport($0).json }))
+        } catch {
+            throw HTTPError(.badRequest, message: error.message)
+        }
+    }
+
+    /// `GET /conforms?type=A&to=B`.
+    func conforms(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        guard let identifier = query.get("type"), let supertypeIdentifier = query.get("to") else {
+            throw HTTPError(.badRequest, message: "give both type= and to=")
+        }
+        guard let type = UTType(identifier) else { throw HTTPError(.notFound, message: "unknown type identifier '\(identifier)'") }
+        guard let supertype = UTType(supertypeIdentifier) else {
+            throw HTTPError(.notFound, message: "unknown type identifier '\(supertypeIdentifier)'")
+        }
+        return json(.object([("type", .string(type.identifier)), ("to", .string(supertype.identifier)),
+                             ("conforms", .boolean(type.conforms(to: supertype)))]))
+    }
+
+    private func json(_ value: JSONValue) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: value.rendered + "\n")))
     }
 
     /// The name of the uploaded file, as the client gave it.

@@ -1,3 +1,4 @@
+import UTIReports
 import ArgumentParser
 import UniformTypeIdentifiers
 

@@ -1,3 +1,4 @@
+import UTIReports
 import ArgumentParser
 import UniformTypeIdentifiers
 
@@ -32,36 +33,12 @@ extension UTI {
 
         func run() throws {
             try typeOptions.loadDeclarations()
-            var supertype: UTType?
-            if let conformingTo {
-                guard let type = UTType(conformingTo) else {
-                    Terminal.error("unknown type identifier '\(conformingTo)'")
-                    throw ExitCode(2)
-                }
-                supertype = type
-            }
-            var types: [UTType]
-            if let filenameExtension {
-                let tag = filenameExtension.hasPrefix(".") ? String(filenameExtension.dropFirst()) : filenameExtension
-                types = try tagged(tag, .filenameExtension)
-            } else if let mime {
-                types = try tagged(mime, .mimeType)
-            } else {
-                types = TypeDatabase.shared.declarations.compactMap { UTType($0.identifier) }
-            }
-            if let mime, filenameExtension != nil {
-                let claiming = Set(try tagged(mime, .mimeType))
-                types = types.filter { claiming.contains($0) }
-            }
-            if let supertype {
-                types = types.filter { $0.conforms(to: supertype) }
-            }
-            let needles = words.map { $0.lowercased() }
-            if !needles.isEmpty {
-                types = types.filter { type in
-                    let haystack = (type.identifier + " " + (type.localizedDescription ?? "")).lowercased()
-                    return needles.allSatisfy { haystack.contains($0) }
-                }
+            let types: [UTType]
+            do {
+                types = try TypeQuery.types(filenameExtension: filenameExtension, mimeType: mime, conformingTo: conformingTo, words: words)
+            } catch {
+                Terminal.error(error.message)
+                throw ExitCode(2)
             }
             for type in types {
                 if json {
@@ -72,16 +49,6 @@ extension UTI {
             }
             if types.isEmpty && !json { Terminal.error("no type matches") }
             if types.isEmpty { throw ExitCode(1) }
-        }
-
-        private func tagged(_ tag: String, _ tagClass: UTTagClass) throws -> [UTType] {
-            let declared = TypeDatabase.shared.declaredTypes(tag: tag, tagClass: tagClass)
-            if !declared.isEmpty { return declared }
-            guard let dynamic = UTType(tag: tag, tagClass: tagClass, conformingTo: .data) else {
-                Terminal.error("'\(tag)' is not a valid \(tagClass == .filenameExtension ? "filename extension" : "tag")")
-                throw ExitCode(2)
-            }
-            return [dynamic]
         }
 
         private func line(for type: UTType) -> String {

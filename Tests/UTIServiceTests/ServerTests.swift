@@ -140,3 +140,35 @@ struct ServerTests {
         #expect(UploadName.fromContentDisposition(value) == name)
     }
 }
+
+@Suite("uti-server: types, and errors as problem documents", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+struct ServerTypeTests {
+    @Test func typesAndConformance() throws {
+        let server = try RunningServer()
+        let info = try server.curl("/types/public.jpeg")
+        #expect(info.status == 200)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(info.body.utf8)) as? [String: Any])
+        #expect(object["identifier"] as? String == "public.jpeg" && object["preferredMIMEType"] as? String == "image/jpeg")
+        let byExtension = try server.curl("/types?extension=plist")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(byExtension.body.utf8)) as? [[String: Any]])
+        #expect(list.first?["identifier"] as? String == "com.apple.property-list")
+        let conforms = try server.curl("/conforms?type=public.python-script&to=public.text")
+        #expect(conforms.body.contains("\"conforms\":true"))
+    }
+
+    @Test("unknown types, bad queries, unknown routes and wrong methods get the right 4xx as problem documents", arguments: [
+        ("/types/com.example.nobody-declares-this", [String](), 404),
+        ("/types?conformingTo=no.such.type", [], 400),
+        ("/conforms?type=public.text", [], 400),
+        ("/no/such/route", [], 404),
+        ("/identify", ["-X", "DELETE"], 405),
+    ])
+    func problems(path: String, arguments: [String], status: Int) throws {
+        let server = try RunningServer()
+        let answer = try server.curl(path, arguments)
+        #expect(answer.status == status, "\(path): \(answer)")
+        #expect(answer.headers.lowercased().contains("content-type: application/problem+json"), "\(path): \(answer.headers)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+        #expect(object["status"] as? Int == status && object["title"] is String)
+    }
+}

@@ -1,31 +1,30 @@
-import UTIReports
-import UniformTypeIdentifiers
+package import UniformTypeIdentifiers
 
 /// What `uti info` and `uti types` say about one type, for people and as JSON.
-struct TypeReport {
-    let type: UTType
-    let declaration: TypeDeclaration?
+package struct TypeReport {
+    package let type: UTType
+    package let declaration: TypeDeclaration?
 
-    init(_ type: UTType) {
+    package init(_ type: UTType) {
         self.type = type
         self.declaration = TypeDatabase.shared.declaration(of: type)
     }
 
     /// `declared`, `dynamic` or `undeclared`.
-    var status: String {
+    package var status: String {
         if type.isDynamic { return "dynamic" }
         return type.isDeclared ? "declared" : "undeclared"
     }
 
     /// Tag classes in a fixed order: extensions, MIME types, then any other class by name.
-    var orderedTags: [(UTTagClass, [String])] {
+    package var orderedTags: [(UTTagClass, [String])] {
         let tags = type.tags
         let known: [UTTagClass] = [.filenameExtension, .mimeType]
         let others = tags.keys.filter { !known.contains($0) }.sorted { $0.rawValue < $1.rawValue }
         return (known + others).compactMap { tagClass in tags[tagClass].map { (tagClass, $0) } }
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("identifier", .string(type.identifier)),
             ("description", JSONValue(type.localizedDescription)),
@@ -47,7 +46,7 @@ struct TypeReport {
 
     /// The conformance hierarchy as a tree rooted at the type, each branch ending at a root such as
     /// `public.item`. A type met again is printed with `(see above)` instead of its subtree.
-    var conformanceTree: [String] {
+    package var conformanceTree: [String] {
         var lines: [String] = []
         var expanded = Set<UTType>()
         func visit(_ node: UTType, prefix: String, branch: String) {
@@ -66,7 +65,7 @@ struct TypeReport {
     }
 
     /// One string per line, each printed (and escaped) on its own.
-    var lines: [String] {
+    package var lines: [String] {
         var lines = [type.identifier]
         func field(_ name: String, _ value: String?) {
             if let value, !value.isEmpty { lines.append("  " + (name + ":").padding(13) + value) }
@@ -95,7 +94,55 @@ struct TypeReport {
 
 extension String {
     /// The string padded with spaces to at least `width` characters.
-    func padding(_ width: Int) -> String {
+    package func padding(_ width: Int) -> String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}
+
+/// The types a query names, as `uti types` and `GET /types` ask: those claiming an extension or a MIME
+/// type (best first; the dynamic type when nobody declares one), else every declared type; kept when they
+/// conform to `conformingTo` and hold every word in their identifier or description.
+package enum TypeQuery {
+    package struct Failure: Error {
+        package var message: String
+    }
+
+    package static func types(filenameExtension: String? = nil, mimeType: String? = nil, conformingTo: String? = nil,
+                              words: [String] = []) throws(Failure) -> [UTType] {
+        var supertype: UTType?
+        if let conformingTo {
+            guard let type = UTType(conformingTo) else { throw Failure(message: "unknown type identifier '\(conformingTo)'") }
+            supertype = type
+        }
+        var types: [UTType]
+        if let filenameExtension {
+            types = try tagged(filenameExtension.hasPrefix(".") ? String(filenameExtension.dropFirst()) : filenameExtension, .filenameExtension)
+        } else if let mimeType {
+            types = try tagged(mimeType, .mimeType)
+        } else {
+            types = TypeDatabase.shared.declarations.compactMap { UTType($0.identifier) }
+        }
+        if let mimeType, filenameExtension != nil {
+            let claiming = Set(try tagged(mimeType, .mimeType))
+            types = types.filter { claiming.contains($0) }
+        }
+        if let supertype { types = types.filter { $0.conforms(to: supertype) } }
+        let needles = words.map { $0.lowercased() }
+        if !needles.isEmpty {
+            types = types.filter { type in
+                let haystack = (type.identifier + " " + (type.localizedDescription ?? "")).lowercased()
+                return needles.allSatisfy { haystack.contains($0) }
+            }
+        }
+        return types
+    }
+
+    private static func tagged(_ tag: String, _ tagClass: UTTagClass) throws(Failure) -> [UTType] {
+        let declared = TypeDatabase.shared.declaredTypes(tag: tag, tagClass: tagClass)
+        if !declared.isEmpty { return declared }
+        guard let dynamic = UTType(tag: tag, tagClass: tagClass, conformingTo: .data) else {
+            throw Failure(message: "'\(tag)' is not a valid \(tagClass == .filenameExtension ? "filename extension" : "tag")")
+        }
+        return [dynamic]
     }
 }
