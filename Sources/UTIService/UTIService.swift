@@ -39,7 +39,7 @@ public struct UTIService: Sendable {
     /// wrong method is checked against (405 with `Allow`), and what the OpenAPI document must describe.
     package static let routes: [(method: HTTPRequest.Method, path: String)] = [
         (.get, "/healthz"), (.get, "/version"), (.put, "/identify"), (.post, "/identify"), (.put, "/detect/stream"),
-        (.get, "/types/{identifier}"), (.get, "/types"), (.get, "/conforms"),
+        (.get, "/types/{identifier}"), (.get, "/types"), (.get, "/conforms"), (.get, "/openapi.json"),
     ]
 
     /// The routes.
@@ -54,6 +54,9 @@ public struct UTIService: Sendable {
         router.get("types/:identifier") { _, context in try typeInfo(context.parameters.require("identifier")) }
         router.get("types") { request, _ in try types(request) }
         router.get("conforms") { request, _ in try conforms(request) }
+        router.get("openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
         return router
     }
 

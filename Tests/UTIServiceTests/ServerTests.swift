@@ -172,3 +172,34 @@ struct ServerTypeTests {
         #expect(object["status"] as? Int == status && object["title"] is String)
     }
 }
+
+@Suite("The OpenAPI document")
+struct OpenAPITests {
+    /// `openapi.json` at the top of the repository.
+    static let repositoryCopy = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "openapi.json")
+
+    @Test("the document in the repository is the one the server has")
+    func sameDocument() throws {
+        let file = try String(contentsOf: Self.repositoryCopy, encoding: .utf8)
+        #expect(file == OpenAPIDocument.json, "copy openapi.json into Sources/UTIService/OpenAPIDocument.swift")
+    }
+
+    @Test("every route the server has is in the document, and every operation of the document is a route")
+    func routesMatch() throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
+        let documented = Set(paths.flatMap { path, operations in operations.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" } })
+        let served = Set(UTIService.routes.map { "\($0.method.rawValue) \($0.path)" })
+        #expect(documented == served, "only documented: \(documented.subtracting(served)); only served: \(served.subtracting(documented))")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+    func served() throws {
+        let server = try RunningServer()
+        let answer = try server.curl("/openapi.json")
+        #expect(answer.status == 200 && answer.body == OpenAPIDocument.json)
+    }
+}

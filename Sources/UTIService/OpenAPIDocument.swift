@@ -1,0 +1,792 @@
+/// The OpenAPI 3.1 document of the service, served at `GET /openapi.json`; `openapi.json` at the top of the
+/// repository is the same text (a test compares them, and every route with the router's).
+package enum OpenAPIDocument {
+    package static let json = #"""
+{
+  "openapi": "3.1.0",
+  "info": {
+    "title": "uti",
+    "version": "0.1.0",
+    "description": "Identification of files and the Uniform Type Identifier database over HTTP (`uti serve`). Also answers Apache Tika's detector API.",
+    "license": {
+      "name": "Apache-2.0",
+      "identifier": "Apache-2.0"
+    }
+  },
+  "paths": {
+    "/healthz": {
+      "get": {
+        "summary": "Whether the server runs",
+        "responses": {
+          "200": {
+            "description": "`ok`",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "ok\n"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/version": {
+      "get": {
+        "summary": "The server's version",
+        "responses": {
+          "200": {
+            "description": "`uti VERSION`",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "uti 0.1.0\n"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/identify": {
+      "put": {
+        "summary": "Identify the body",
+        "parameters": [
+          {
+            "name": "name",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The file's name (its extension counts as evidence)."
+          },
+          {
+            "name": "Content-Disposition",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "`attachment; filename=...` or `filename*=UTF-8''...` (RFC 6266); used when there is no `name`."
+          },
+          {
+            "name": "File-Name",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "Tika's header for the name."
+          },
+          {
+            "name": "resourceName",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "Tika's other header for the name."
+          },
+          {
+            "name": "Accept",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "`text/plain` answers the MIME type alone."
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/octet-stream": {
+              "schema": {
+                "type": "string",
+                "contentMediaType": "application/octet-stream"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "What the body is.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Identification"
+                }
+              },
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "413": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "422": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      },
+      "post": {
+        "summary": "Identify the body (as PUT)",
+        "parameters": [
+          {
+            "name": "name",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The file's name (its extension counts as evidence)."
+          },
+          {
+            "name": "Content-Disposition",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "`attachment; filename=...` or `filename*=UTF-8''...` (RFC 6266); used when there is no `name`."
+          },
+          {
+            "name": "File-Name",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "Tika's header for the name."
+          },
+          {
+            "name": "resourceName",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "Tika's other header for the name."
+          },
+          {
+            "name": "Accept",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "`text/plain` answers the MIME type alone."
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/octet-stream": {
+              "schema": {
+                "type": "string",
+                "contentMediaType": "application/octet-stream"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "What the body is.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Identification"
+                }
+              },
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "413": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "422": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/detect/stream": {
+      "put": {
+        "summary": "Tika's detector: the MIME type of the body",
+        "parameters": [
+          {
+            "name": "name",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The file's name (its extension counts as evidence)."
+          },
+          {
+            "name": "Content-Disposition",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "`attachment; filename=...` or `filename*=UTF-8''...` (RFC 6266); used when there is no `name`."
+          },
+          {
+            "name": "File-Name",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "Tika's header for the name."
+          },
+          {
+            "name": "resourceName",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "Tika's other header for the name."
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/octet-stream": {
+              "schema": {
+                "type": "string",
+                "contentMediaType": "application/octet-stream"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The MIME type.",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "application/pdf"
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "422": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/types/{identifier}": {
+      "get": {
+        "summary": "One type, as `uti info --json`",
+        "parameters": [
+          {
+            "name": "identifier",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The type.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Type"
+                }
+              }
+            }
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/types": {
+      "get": {
+        "summary": "Types claiming a tag, conforming to a type, or matching words, as `uti types --json`",
+        "parameters": [
+          {
+            "name": "extension",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "A filename extension."
+          },
+          {
+            "name": "mime",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "A MIME type."
+          },
+          {
+            "name": "conformingTo",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "Keep subtypes of this identifier."
+          },
+          {
+            "name": "q",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "Words, separated by spaces, to find in identifiers and descriptions."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The types, best first.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/Type"
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/conforms": {
+      "get": {
+        "summary": "Whether one type conforms to another",
+        "parameters": [
+          {
+            "name": "type",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The answer.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "type",
+                    "to",
+                    "conforms"
+                  ],
+                  "properties": {
+                    "type": {
+                      "type": "string"
+                    },
+                    "to": {
+                      "type": "string"
+                    },
+                    "conforms": {
+                      "type": "boolean"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/openapi.json": {
+      "get": {
+        "summary": "This document",
+        "responses": {
+          "200": {
+            "description": "The OpenAPI 3.1 document.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "schemas": {
+      "Identification": {
+        "type": "object",
+        "description": "What `uti identify --json` prints for one file.",
+        "required": [
+          "path",
+          "identifier",
+          "mimeType",
+          "conformsTo",
+          "evidence",
+          "confidence",
+          "mismatch"
+        ],
+        "properties": {
+          "path": {
+            "type": "string",
+            "description": "The name the client gave, or `-`."
+          },
+          "identifier": {
+            "type": "string",
+            "examples": [
+              "public.png"
+            ]
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "mimeType": {
+            "type": "string"
+          },
+          "preferredMIMEType": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "mimeTypes": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "conformsTo": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "Every supertype, nearest first."
+          },
+          "evidence": {
+            "type": "object",
+            "required": [
+              "rule",
+              "name",
+              "content",
+              "otherReadings"
+            ],
+            "properties": {
+              "rule": {
+                "type": "string"
+              },
+              "name": {
+                "type": [
+                  "object",
+                  "null"
+                ],
+                "properties": {
+                  "match": {
+                    "type": "string"
+                  },
+                  "tag": {
+                    "type": "string"
+                  },
+                  "candidates": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "content": {
+                "oneOf": [
+                  {
+                    "type": "object",
+                    "required": [
+                      "source",
+                      "identifier",
+                      "conclusive",
+                      "detail"
+                    ],
+                    "properties": {
+                      "source": {
+                        "type": "string",
+                        "description": "signature, container, shared-mime-info, libmagic, text ..."
+                      },
+                      "mimeType": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "identifier": {
+                        "type": "string"
+                      },
+                      "conclusive": {
+                        "type": "boolean"
+                      },
+                      "detail": {
+                        "type": "string"
+                      }
+                    }
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "otherReadings": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "source",
+                    "identifier",
+                    "conclusive",
+                    "detail"
+                  ],
+                  "properties": {
+                    "source": {
+                      "type": "string",
+                      "description": "signature, container, shared-mime-info, libmagic, text ..."
+                    },
+                    "mimeType": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "identifier": {
+                      "type": "string"
+                    },
+                    "conclusive": {
+                      "type": "boolean"
+                    },
+                    "detail": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "confidence": {
+            "type": "string",
+            "enum": [
+              "low",
+              "medium",
+              "high",
+              "certain"
+            ]
+          },
+          "mismatch": {
+            "type": "boolean"
+          },
+          "encoding": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "pathEscaped": {
+            "type": "boolean"
+          }
+        }
+      },
+      "Type": {
+        "type": "object",
+        "description": "What `uti info --json` prints for one type.",
+        "required": [
+          "identifier",
+          "status",
+          "isDeclared",
+          "isDynamic",
+          "isPublic",
+          "tags",
+          "conformsTo",
+          "supertypes"
+        ],
+        "properties": {
+          "identifier": {
+            "type": "string"
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "declared",
+              "dynamic",
+              "undeclared"
+            ]
+          },
+          "isDeclared": {
+            "type": "boolean"
+          },
+          "isDynamic": {
+            "type": "boolean"
+          },
+          "isPublic": {
+            "type": "boolean"
+          },
+          "declaration": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "enum": [
+              "exported",
+              "imported",
+              null
+            ]
+          },
+          "declaredIn": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "preferredFilenameExtension": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "preferredMIMEType": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "tags": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          },
+          "conformsTo": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "supertypes": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "referenceURL": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "version": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          }
+        }
+      },
+      "Problem": {
+        "type": "object",
+        "description": "An error (RFC 9457).",
+        "required": [
+          "type",
+          "title",
+          "status"
+        ],
+        "properties": {
+          "type": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "status": {
+            "type": "integer"
+          },
+          "detail": {
+            "type": "string"
+          }
+        }
+      }
+    },
+    "responses": {
+      "Problem": {
+        "description": "An error, as a problem document.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+"""#
+}
