@@ -203,3 +203,41 @@ struct OpenAPITests {
         #expect(answer.status == 200 && answer.body == OpenAPIDocument.json)
     }
 }
+
+@Suite("The systemd unit", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"), "needs systemd-analyze"))
+struct SystemdUnitTests {
+    static let unit = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "Integrations/systemd/uti-server.service")
+
+    /// `systemd-analyze` on the unit, its `ExecStart` pointed at the built server.
+    func analyze(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let directory = try TemporaryDirectory()
+        let text = try String(contentsOf: Self.unit, encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/uti-server", with: RunningServer.binary.path)
+        let copy = try directory.write(text, to: "uti-server.service")
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/systemd-analyze")
+        process.arguments = arguments + [copy]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test("systemd-analyze verify accepts the unit without a warning")
+    func verifies() throws {
+        let result = try analyze(["verify"])
+        #expect(result.status == 0 && result.output.isEmpty, "\(result.output)")
+    }
+
+    @Test("its exposure, by systemd-analyze security, is low (under 2 of 10)")
+    func hardened() throws {
+        let result = try analyze(["security", "--offline=yes"])
+        let level = result.output.split(separator: "\n").last { $0.contains("Overall exposure level") }
+            .flatMap { $0.split(separator: ":").last?.split(separator: " ").first }.flatMap { Double($0) }
+        #expect((level ?? 10) < 2, "\(result.output.suffix(300))")
+    }
+}
