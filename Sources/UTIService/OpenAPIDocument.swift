@@ -463,6 +463,23 @@ package enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/metrics": {
+      "get": {
+        "summary": "Prometheus metrics: requests by route and status, latency, bytes, types identified by family",
+        "responses": {
+          "200": {
+            "description": "The Prometheus text format.",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {

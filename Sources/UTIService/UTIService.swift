@@ -1,4 +1,5 @@
 public import Hummingbird
+public import Prometheus
 import HTTPTypes
 public import FileIdentification
 import UniformTypeIdentifiers
@@ -29,22 +30,28 @@ public struct UTIService: Sendable {
 
     public let configuration: Configuration
     public let identifier: FileIdentifier
+    /// Where the metrics are collected, for `GET /metrics`; bootstrap swift-metrics with a
+    /// `PrometheusMetricsFactory` on it (as `uti-server` does) for the counters to land there.
+    public let metricsRegistry: PrometheusCollectorRegistry
 
-    public init(configuration: Configuration, identifier: FileIdentifier = FileIdentifier()) {
+    public init(configuration: Configuration, identifier: FileIdentifier = FileIdentifier(),
+                metricsRegistry: PrometheusCollectorRegistry = PrometheusMetricsFactory.defaultRegistry) {
         self.configuration = configuration
         self.identifier = identifier
+        self.metricsRegistry = metricsRegistry
     }
 
     /// Every route the service has, as (method, path pattern): what the router registers below, what a
     /// wrong method is checked against (405 with `Allow`), and what the OpenAPI document must describe.
     package static let routes: [(method: HTTPRequest.Method, path: String)] = [
         (.get, "/healthz"), (.get, "/version"), (.put, "/identify"), (.post, "/identify"), (.put, "/detect/stream"),
-        (.get, "/types/{identifier}"), (.get, "/types"), (.get, "/conforms"), (.get, "/openapi.json"),
+        (.get, "/types/{identifier}"), (.get, "/types"), (.get, "/conforms"), (.get, "/openapi.json"), (.get, "/metrics"),
     ]
 
     /// The routes.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ProblemMiddleware(routes: Self.routes))
         router.get("healthz") { _, _ in "ok\n" }
         router.get("version") { _, _ in "uti \(configuration.version)\n" }
@@ -54,6 +61,10 @@ public struct UTIService: Sendable {
         router.get("types/:identifier") { _, context in try typeInfo(context.parameters.require("identifier")) }
         router.get("types") { request, _ in try types(request) }
         router.get("conforms") { request, _ in try conforms(request) }
+        router.get("metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: metricsRegistry.emitToBuffer())))
+        }
         router.get("openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
@@ -98,7 +109,9 @@ public struct UTIService: Sendable {
             try spool.append(buffer.readableBytesView)
         }
         do {
-            return try identifier.identify(spool, filename: name)
+            let identification = try identifier.identify(spool, filename: name)
+            TypeFamily.count(identification.type)
+            return identification
         } catch {
             throw HTTPError(.unprocessableContent, message: error.message)
         }

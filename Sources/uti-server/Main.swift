@@ -1,6 +1,8 @@
 import ArgumentParser
 import FileIdentification
 import Hummingbird
+import Metrics
+import Prometheus
 import UTIService
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +26,7 @@ struct UTIServer: AsyncParsableCommand {
     var maximumBodySize = 4 << 30
 
     func run() async throws {
+        MetricsSystem.bootstrap(PrometheusMetricsFactory())
         let service = UTIService(configuration: .init(host: host, port: port, maximumBodySize: maximumBodySize, version: Self.version))
         let host = self.host
         let application = service.application { port in

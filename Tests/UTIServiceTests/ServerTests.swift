@@ -20,11 +20,11 @@ final class RunningServer {
         return executable.deletingLastPathComponent().appending(path: "uti-server")
     }()
 
-    init(_ arguments: [String] = []) throws {
+    init(_ arguments: [String] = [], standardError: FileHandle = .nullDevice) throws {
         process.executableURL = Self.binary
         process.arguments = ["--port", "0"] + arguments
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = standardError
         try process.run()
         // The first line says where it listens.
         var line = Data()
@@ -239,5 +239,37 @@ struct SystemdUnitTests {
         let level = result.output.split(separator: "\n").last { $0.contains("Overall exposure level") }
             .flatMap { $0.split(separator: ":").last?.split(separator: " ").first }.flatMap { Double($0) }
         #expect((level ?? 10) < 2, "\(result.output.suffix(300))")
+    }
+}
+
+@Suite("uti-server: logs and metrics", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+struct ServerObservabilityTests {
+    @Test("one structured log line per request, without its headers; metrics by route, status and family")
+    func logsAndMetrics() throws {
+        let files = try TemporaryDirectory()
+        let logPath = files.file("server.log")
+        #expect(FileManager.default.createFile(atPath: logPath, contents: nil))
+        let log = try FileHandle(forWritingTo: URL(filePath: logPath))
+        let server = try RunningServer([], standardError: log)
+        let image = try files.write(png, to: "a.png")
+        #expect(try server.curl("/identify?name=a.png", ["-T", image, "-H", "Authorization: Bearer s3cret-token"]).status == 200)
+        #expect(try server.curl("/types/no.such.type").status == 404)
+        let metrics = try server.curl("/metrics")
+        #expect(metrics.status == 200)
+        #expect(metrics.body.contains(#"uti_http_requests_total{route="/identify",status="200"} 1"#), "\(metrics.body)")
+        #expect(metrics.body.contains(#"uti_http_requests_total{route="/types/{identifier}",status="404"} 1"#) ||
+                metrics.body.contains(#"uti_http_requests_total{route="/types/:identifier",status="404"} 1"#), "\(metrics.body)")
+        #expect(metrics.body.contains(#"uti_identified_total{family="image"} 1"#))
+        #expect(metrics.body.contains("uti_http_request_duration_seconds_bucket"))
+        server.process.terminate()
+        server.process.waitUntilExit()
+        try log.close()
+        let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
+        let identify = lines.filter { $0.contains("request") && $0.contains("route=/identify") }
+        #expect(identify.count == 1, "\(lines)")
+        for field in ["method=PUT", "status=200", "bytesIn=\(png.count)", "bytesOut=", "durationMs=", "requestID="] {
+            #expect(identify.first?.contains(field) == true, "\(field) in \(identify)")
+        }
+        #expect(!lines.contains { $0.contains("s3cret-token") }, "the token never reaches the log")
     }
 }

@@ -1,0 +1,48 @@
+import Hummingbird
+import HTTPTypes
+import Logging
+import Metrics
+import UniformTypeIdentifiers
+
+/// One structured log line per request (method, route, status, bytes in and out, duration, request id)
+/// and the request metrics: requests by route and status, latency, bytes. Headers are never logged (a
+/// bearer token stays out of the log).
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        let elapsed = ContinuousClock.now - start
+        let route = context.endpointPath ?? "unmatched"
+        let status = response.status.code
+        let bytesIn = request.headers[.contentLength].flatMap(Int.init) ?? 0
+        let bytesOut = response.body.contentLength ?? 0
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        context.logger.info("request", metadata: [
+            "method": .string(request.method.rawValue), "route": .string(route), "status": .stringConvertible(status),
+            "bytesIn": .stringConvertible(bytesIn), "bytesOut": .stringConvertible(bytesOut),
+            "durationMs": .string(String(format: "%.3f", Double(nanoseconds) / 1e6)), "requestID": .string(context.id),
+        ])
+        let dimensions = [("route", route), ("status", String(status))]
+        Counter(label: "uti_http_requests_total", dimensions: dimensions).increment()
+        Metrics.Timer(label: "uti_http_request_duration_seconds", dimensions: [("route", route)]).recordNanoseconds(nanoseconds)
+        Counter(label: "uti_http_request_bytes_total", dimensions: [("route", route)]).increment(by: bytesIn)
+        Counter(label: "uti_http_response_bytes_total", dimensions: [("route", route)]).increment(by: bytesOut)
+        return response
+    }
+}
+
+/// The top-level family an identified type belongs to, for the metric of types identified.
+enum TypeFamily {
+    static let families: [(name: String, type: UTType)] = [
+        ("image", .image), ("audio", .audio), ("video", .movie), ("font", .font), ("archive", .archive),
+        ("executable", .executable), ("document", .compositeContent), ("text", .text),
+    ]
+
+    static func name(of type: UTType) -> String {
+        families.first { type.conforms(to: $0.type) }?.name ?? "data"
+    }
+
+    static func count(_ type: UTType) {
+        Counter(label: "uti_identified_total", dimensions: [("family", name(of: type))]).increment()
+    }
+}
