@@ -99,7 +99,7 @@ let package = Package(
         // What the command line and the service print: the JSON objects of identifications and types.
         .target(
             name: "UTIReports",
-            dependencies: ["FileIdentification", "UniformTypeIdentifiers"],
+            dependencies: ["FileIdentification", "UniformTypeIdentifiers", "DocumentRouting"],
             swiftSettings: strictness
         ),
         // The HTTP service (`uti serve`): identification, types and routing over HTTP, on Hummingbird. A
@@ -120,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "uti-server",
             dependencies: [
-                "UTIService", "FileIdentification", "UniformTypeIdentifiers",
+                "UTIService", "FileIdentification", "UniformTypeIdentifiers", "DocumentRouting", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -165,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UTIServiceTests",
-            dependencies: ["uti-server", "UTIService", "TestSupport"],
+            dependencies: ["uti-server", "UTIService", "DocumentRouting", "TestSupport"],
             swiftSettings: strictness
         ),
     ],

@@ -174,6 +174,26 @@ public struct DocumentRouter: Sendable {
         }
     }
 
+    /// Identifies bytes gathered in a `SpooledBytes` (an upload) named `name` and delivers them; see
+    /// `route(data:named:permissions:options:)`.
+    public func route(spooled: SpooledBytes, named name: RawFilePath, permissions: FilePermissions = .ownerRead,
+                      options: Options = Options()) throws(RoutingError) -> Outcome {
+        let identification: Identification
+        do {
+            identification = try identifier.identify(spooled, filename: name.string)
+        } catch {
+            throw RoutingError(path: "-", type: nil, reason: .identification(error))
+        }
+        let handler = try self.handler(for: identification.type, shown: "-", options: options)
+        do {
+            let delivery = try Inbox(registry: registry, app: handler).deliver(spooled: spooled, as: name, permissions: permissions)
+            return Outcome(source: "-", identification: identification, handler: handler.bundleIdentifier,
+                           location: delivery.path, deliveredName: delivery.name, disposition: .copied)
+        } catch {
+            throw RoutingError(path: "-", type: identification.type, reason: .delivery(error, to: handler.bundleIdentifier))
+        }
+    }
+
     /// The app a file of `type` goes to.
     private func handler(for type: UTType, shown: String, options: Options) throws(RoutingError) -> Registry.RegisteredApp {
         let candidates = HandlerChoice.candidates(for: type, apps: apps, defaults: defaults, role: options.role)

@@ -238,6 +238,23 @@ public struct Inbox: Sendable {
         }
     }
 
+    /// Delivers bytes gathered in a `SpooledBytes` (an upload) into the Inbox as `name`; see
+    /// `deliver(contents:as:permissions:)`.
+    public func deliver(spooled: SpooledBytes, as name: RawFilePath, permissions: FilePermissions = .ownerRead) throws(DeliveryError) -> Delivery {
+        let name = try Self.safeName(name)
+        let permissions = FilePermissions(rawValue: Self.deliveredPermissions.rawValue & permissions.rawValue)
+        return try withDirectories([["tmp"], ["Documents", "Inbox"]]) { directories, container throws(DeliveryError) -> Delivery in
+            try Self.deliver(name: name.bytes, temporaries: directories[0], inbox: directories[1], container: container,
+                             permissions: permissions) { output, path throws(DeliveryError) in
+                do throws(Errno) {
+                    try spooled.write(to: output)
+                } catch {
+                    throw DeliveryError(path: path, reason: .system(error, while: "writing the copy"))
+                }
+            }
+        }
+    }
+
     private static func deliver(name: [UInt8], temporaries: FileDescriptor, inbox: FileDescriptor, container: String, permissions: FilePermissions,
                                 fill: (FileDescriptor, String) throws(DeliveryError) -> Void) throws(DeliveryError) -> Delivery {
         // Locked while this process writes it: a temporary nobody holds locked is a crash's, and removable.

@@ -169,9 +169,13 @@ public struct Registry: Sendable {
     /// returns what was read. An app whose declarations do not fit (a cycle with another app's, say, in a
     /// registry written before such cycles were refused) is reported as a problem and served without
     /// its declarations: one app cannot make routing fail for files that are not its types.
+    ///
+    /// Loading again (a long-running process that sees registrations change) first removes what an earlier
+    /// load of this registry added, so declarations never pile up.
     @discardableResult
     public func loadDeclarations(into database: TypeDatabase = .shared) throws(RegistryError) -> Snapshot {
         var snapshot = try snapshot()
+        database.unregisterDeclarations(fromSourcesWithPrefix: declarationSourcePrefix)
         for app in snapshot.apps where !app.manifest.declarations.isEmpty {
             do {
                 try database.register(app.manifest.declarations)
@@ -237,8 +241,11 @@ public struct Registry: Sendable {
         return state
     }
 
+    /// What the declarations of this registry's apps name as their source: `<root>/registry.json (<bundle-id>)`.
+    var declarationSourcePrefix: String { statePath + " (" }
+
     func registeredApp(_ record: StoredApp) -> RegisteredApp {
-        RegisteredApp(manifest: record.manifest(source: statePath + " (" + record.bundleIdentifier + ")"),
+        RegisteredApp(manifest: record.manifest(source: declarationSourcePrefix + record.bundleIdentifier + ")"),
                       containerName: record.container, registeredFrom: record.registeredFrom)
     }
 

@@ -86,6 +86,19 @@ public final class SpooledBytes {
         throw .fileExists
     }
 
+    /// Writes every byte, in order, to `descriptor`: those in memory, then the file's from its start.
+    public func write(to descriptor: FileDescriptor) throws(Errno) {
+        try descriptor.writeAll(memory)
+        guard let file else { return }
+        var offset = 0
+        while offset < count - memory.count {
+            let chunk = try file.read(at: offset, count: min(1 << 20, count - memory.count - offset))
+            if chunk.isEmpty { break }
+            try descriptor.writeAll(chunk)
+            offset += chunk.count
+        }
+    }
+
     /// A reader of the bytes: memory first, then the file, by `pread`.
     struct Source: ByteSource {
         let memory: [UInt8]

@@ -480,6 +480,207 @@ package enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/route": {
+      "post": {
+        "summary": "Deliver the body to the app that handles its type (routing must be on: --routing)",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "name",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The name to deliver under."
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "Deliver to this app (it must open the type)."
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/octet-stream": {
+              "schema": {
+                "type": "string",
+                "contentMediaType": "application/octet-stream"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Delivered.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "identifier",
+                    "mimeType",
+                    "handler",
+                    "delivered"
+                  ],
+                  "properties": {
+                    "identifier": {
+                      "type": "string"
+                    },
+                    "mimeType": {
+                      "type": "string"
+                    },
+                    "handler": {
+                      "type": "string"
+                    },
+                    "name": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "delivered": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "413": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "422": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/apps": {
+      "get": {
+        "summary": "The registered apps (routing must be on)",
+        "responses": {
+          "200": {
+            "description": "The apps, in registration order.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/App"
+                  }
+                }
+              }
+            }
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/apps/{bundleID}": {
+      "get": {
+        "summary": "One registered app (routing must be on)",
+        "parameters": [
+          {
+            "name": "bundleID",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The app.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/App"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
+    },
+    "/apps/{bundleID}/inbox": {
+      "get": {
+        "summary": "What is in an app's Documents/Inbox (routing must be on)",
+        "parameters": [
+          {
+            "name": "bundleID",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The files, by name.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "name",
+                      "size"
+                    ],
+                    "properties": {
+                      "name": {
+                        "type": "string"
+                      },
+                      "size": {
+                        "type": "integer"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -788,6 +989,66 @@ package enum OpenAPIDocument {
             "type": "string"
           }
         }
+      },
+      "App": {
+        "type": "object",
+        "description": "What `uti apps show --json` prints.",
+        "required": [
+          "bundleIdentifier",
+          "name",
+          "container",
+          "documentTypes",
+          "declaredTypes"
+        ],
+        "properties": {
+          "bundleIdentifier": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "container": {
+            "type": "string"
+          },
+          "supportsOpeningDocumentsInPlace": {
+            "type": "boolean"
+          },
+          "fileSharingEnabled": {
+            "type": "boolean"
+          },
+          "documentTypes": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "contentTypes": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "role": {
+                  "type": "string"
+                },
+                "rank": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "declaredTypes": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        }
       }
     },
     "responses": {
@@ -800,6 +1061,13 @@ package enum OpenAPIDocument {
             }
           }
         }
+      }
+    },
+    "securitySchemes": {
+      "bearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The token in the file given to --token-file."
       }
     }
   }

@@ -2,6 +2,7 @@ public import Hummingbird
 public import Prometheus
 import HTTPTypes
 public import FileIdentification
+public import DocumentRouting
 import UniformTypeIdentifiers
 import UTIReports
 
@@ -19,12 +20,16 @@ public struct UTIService: Sendable {
         public var maximumBodySize: Int
         /// The version `GET /version` reports.
         public var version: String
+        /// The registry routed into, with the bearer token mutating requests must carry; `nil`: routing off.
+        public var routing: (registry: Registry, token: [UInt8])?
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, maximumBodySize: Int = 4 << 30, version: String) {
+        public init(host: String = "127.0.0.1", port: Int = 8080, maximumBodySize: Int = 4 << 30, version: String,
+                    routing: (registry: Registry, token: [UInt8])? = nil) {
             self.host = host
             self.port = port
             self.maximumBodySize = maximumBodySize
             self.version = version
+            self.routing = routing
         }
     }
 
@@ -46,6 +51,7 @@ public struct UTIService: Sendable {
     package static let routes: [(method: HTTPRequest.Method, path: String)] = [
         (.get, "/healthz"), (.get, "/version"), (.put, "/identify"), (.post, "/identify"), (.put, "/detect/stream"),
         (.get, "/types/{identifier}"), (.get, "/types"), (.get, "/conforms"), (.get, "/openapi.json"), (.get, "/metrics"),
+        (.post, "/route"), (.get, "/apps"), (.get, "/apps/{bundleID}"), (.get, "/apps/{bundleID}/inbox"),
     ]
 
     /// The routes.
@@ -61,6 +67,17 @@ public struct UTIService: Sendable {
         router.get("types/:identifier") { _, context in try typeInfo(context.parameters.require("identifier")) }
         router.get("types") { request, _ in try types(request) }
         router.get("conforms") { request, _ in try conforms(request) }
+        if let routing = configuration.routing {
+            RoutingEndpoints(registry: routing.registry, token: routing.token, identifier: identifier,
+                             maximumBodySize: configuration.maximumBodySize).add(to: router)
+        } else {
+            // Documented routes that answer, with routing off, what is wrong.
+            for (method, path) in [(HTTPRequest.Method.post, "route"), (.get, "apps"), (.get, "apps/:bundleID"), (.get, "apps/:bundleID/inbox")] {
+                router.on(RouterPath(path), method: method) { _, _ -> Response in
+                    throw HTTPError(.notFound, message: "routing is off; start the server with --routing")
+                }
+            }
+        }
         router.get("metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                      body: .init(byteBuffer: ByteBuffer(bytes: metricsRegistry.emitToBuffer())))

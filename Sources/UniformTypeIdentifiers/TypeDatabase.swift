@@ -106,6 +106,15 @@ public final class TypeDatabase: Sendable {
         }
     }
 
+    /// Removes every registered declaration whose source starts with `prefix` (all those one registry
+    /// loaded, say, before it loads them again).
+    public func unregisterDeclarations(fromSourcesWithPrefix prefix: String) {
+        state.withLock { overlay in
+            overlay = Overlay(registered: overlay.registered.filter { !($0.source?.hasPrefix(prefix) ?? false) }, builtIn: builtIn)
+            changes.add(1, ordering: .releasing)
+        }
+    }
+
     /// Follows the supertypes of `keys` depth-first, with an explicit stack (a chain of any length is
     /// followed without recursion), and throws for the first cycle met, naming its members in order.
     private func checkForCycles(from keys: [String], in overlay: Overlay) throws(TypeDeclarationError) {

@@ -1,5 +1,7 @@
 import ArgumentParser
+import DocumentRouting
 import FileIdentification
+import SystemCalls
 import Hummingbird
 import Metrics
 import Prometheus
@@ -24,10 +26,32 @@ struct UTIServer: AsyncParsableCommand {
     @Option(help: "The port; 0 picks a free one.") var port = 8080
     @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest body accepted, in bytes (413 beyond it).", valueName: "bytes"))
     var maximumBodySize = 4 << 30
+    @Flag(help: "Serve the routing endpoints (POST /route, GET /apps ...).") var routing = false
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("The bearer token mutating requests must carry, in a file readable by the server only (needed with --routing).", valueName: "file"))
+    var tokenFile: String?
+    @Option(help: ArgumentHelp("The registry root (default: $UTI_ROOT, else $XDG_DATA_HOME/uti, else ~/.local/share/uti).", valueName: "dir"))
+    var root: String?
+
+    func validate() throws {
+        if routing && tokenFile == nil { throw ValidationError("--routing needs --token-file: routing changes apps' data.") }
+    }
 
     func run() async throws {
         MetricsSystem.bootstrap(PrometheusMetricsFactory())
-        let service = UTIService(configuration: .init(host: host, port: port, maximumBodySize: maximumBodySize, version: Self.version))
+        var routingSetup: (registry: Registry, token: [UInt8])?
+        if routing, let tokenFile {
+            let bytes: [UInt8]
+            do {
+                bytes = try RegularFile.read(tokenFile, limit: 4096)
+            } catch {
+                throw ValidationError("\(tokenFile): cannot read the token: \(error)")
+            }
+            let token = Array(bytes.reversed().drop { $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }.reversed())
+            guard token.count >= 16 else { throw ValidationError("\(tokenFile): the token must hold at least 16 characters") }
+            routingSetup = (Registry(root: root ?? Registry.defaultRoot()), token)
+        }
+        let service = UTIService(configuration: .init(host: host, port: port, maximumBodySize: maximumBodySize, version: Self.version,
+                                                      routing: routingSetup))
         let host = self.host
         let application = service.application { port in
             print("uti-server: listening on http://\(host):\(port)")

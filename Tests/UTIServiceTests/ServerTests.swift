@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import DocumentRouting
 @testable import UTIService
 
 /// The real server, started on a free port, asked with a real HTTP client (curl).
@@ -271,5 +272,79 @@ struct ServerObservabilityTests {
             #expect(identify.first?.contains(field) == true, "\(field) in \(identify)")
         }
         #expect(!lines.contains { $0.contains("s3cret-token") }, "the token never reaches the log")
+    }
+}
+
+@Suite("uti-server: routing", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+struct ServerRoutingTests {
+    /// A registry with one viewer of images, and a token file.
+    final class Setup {
+        let files: TemporaryDirectory
+        let root: String
+        let tokenFile: String
+        let token = "0123456789abcdef-a-token-for-tests"
+
+        init() throws {
+            files = try TemporaryDirectory()
+            root = files.file("root")
+            tokenFile = try files.write(token + "\n", to: "token")
+            let plist = """
+                <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.viewer</string>
+                <key>CFBundleDocumentTypes</key><array><dict><key>LSItemContentTypes</key><array><string>public.image</string></array>
+                </dict></array></dict></plist>
+                """
+            let manifest = try files.write(plist, to: "Viewer.plist")
+            try Registry(root: root).register(appAt: manifest)
+        }
+    }
+
+    @Test("routing is off unless asked for, and asking for it needs a token file")
+    func offByDefault() throws {
+        let setup = try Setup()
+        let server = try RunningServer(["--root", setup.root])
+        let answer = try server.curl("/route?name=a.png", ["-X", "POST", "--data-binary", "x"])
+        #expect(answer.status == 404 && answer.body.contains("routing is off"), "\(answer)")
+        let process = Process()
+        process.executableURL = RunningServer.binary
+        process.arguments = ["--routing", "--port", "0"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64, "a usage error")
+    }
+
+    @Test("POST /route needs the bearer token: 401 without, 403 with a wrong one, 201 and a delivery with it")
+    func routeWithToken() throws {
+        let setup = try Setup()
+        let server = try RunningServer(["--routing", "--token-file", setup.tokenFile, "--root", setup.root])
+        let image = try setup.files.write(png, to: "photo.png")
+        let without = try server.curl("/route?name=photo.png", ["-X", "POST", "--data-binary", "@" + image])
+        #expect(without.status == 401 && without.headers.lowercased().contains("www-authenticate: bearer"), "\(without)")
+        let wrong = try server.curl("/route?name=photo.png", ["-X", "POST", "--data-binary", "@" + image, "-H", "Authorization: Bearer 0123456789abcdef-a-token-for-tesTS"])
+        #expect(wrong.status == 403)
+        let right = try server.curl("/route?name=photo.png", ["-X", "POST", "--data-binary", "@" + image, "-H", "Authorization: Bearer \(setup.token)"])
+        #expect(right.status == 201, "\(right)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(right.body.utf8)) as? [String: Any])
+        #expect(object["handler"] as? String == "com.example.viewer" && object["identifier"] as? String == "public.png")
+        let delivered = try #require(object["delivered"] as? String)
+        #expect(try Data(contentsOf: URL(filePath: delivered)) == Data(png))
+        let text = try setup.files.write("words\n", to: "notes.txt")
+        let unhandled = try server.curl("/route?name=notes.txt", ["-X", "POST", "--data-binary", "@" + text, "-H", "Authorization: Bearer \(setup.token)"])
+        #expect(unhandled.status == 422, "no app opens text: \(unhandled)")
+        let badName = try server.curl("/route?name=..%2Fescape.png", ["-X", "POST", "--data-binary", "@" + image, "-H", "Authorization: Bearer \(setup.token)"])
+        #expect(badName.status == 400, "\(badName)")
+        let inbox = try server.curl("/apps/com.example.viewer/inbox")
+        #expect(inbox.status == 200 && inbox.body.contains("\"name\":\"photo.png\""), "\(inbox)")
+    }
+
+    @Test("GET /apps and /apps/{bundleID}: the registry, bundle identifiers checked")
+    func apps() throws {
+        let setup = try Setup()
+        let server = try RunningServer(["--routing", "--token-file", setup.tokenFile, "--root", setup.root])
+        let list = try server.curl("/apps")
+        #expect(list.status == 200 && list.body.contains("com.example.viewer"))
+        #expect(try server.curl("/apps/COM.example.VIEWER").status == 200, "bundle identifiers are compared without case")
+        #expect(try server.curl("/apps/com.example.nobody").status == 404)
+        #expect(try server.curl("/apps/bad..identifier").status == 400)
     }
 }
