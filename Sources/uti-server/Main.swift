@@ -6,6 +6,8 @@ import Hummingbird
 import Metrics
 import Prometheus
 import UTIService
+import UniformTypeIdentifiers
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,6 +31,10 @@ struct UTIServer: AsyncParsableCommand {
     @Flag(help: "Serve the routing endpoints (POST /route, GET /apps ...).") var routing = false
     @Option(name: .customLong("token-file"), help: ArgumentHelp("The bearer token mutating requests must carry, in a file readable by the server only (needed with --routing).", valueName: "file"))
     var tokenFile: String?
+    @Option(name: .customLong("types"), help: ArgumentHelp(
+        "A declaration file (plist with UTExportedTypeDeclarations/UTImportedTypeDeclarations, or an app's Info.plist) to add to the database, after the directories of $UTI_TYPES_PATH. Repeatable.",
+        valueName: "file"))
+    var typeFiles: [String] = []
     @Option(help: ArgumentHelp("The registry root (default: $UTI_ROOT, else $XDG_DATA_HOME/uti, else ~/.local/share/uti).", valueName: "dir"))
     var root: String?
 
@@ -37,6 +43,18 @@ struct UTIServer: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The same extra declarations as the command line reads: UTI_TYPES_PATH's directories, then --types.
+        do {
+            if let path = getenv("UTI_TYPES_PATH").map({ String(cString: $0) }), !path.isEmpty {
+                for directory in path.split(separator: ":") where !directory.isEmpty {
+                    try TypeDatabase.shared.registerDeclarations(inDirectory: String(directory))
+                }
+            }
+            for file in typeFiles { try TypeDatabase.shared.registerDeclarations(contentsOfFile: file) }
+        } catch {
+            FileHandle.standardError.write(Data("uti-server: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         MetricsSystem.bootstrap(PrometheusMetricsFactory())
         var routingSetup: (registry: Registry, token: [UInt8])?
         if routing, let tokenFile {

@@ -348,3 +348,32 @@ struct ServerRoutingTests {
         #expect(try server.curl("/apps/bad..identifier").status == 400)
     }
 }
+
+@Suite("uti-server: extra declarations", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+struct ServerDeclarationTests {
+    @Test("--types adds declarations as the command line does; a refused file stops the server, exit 2")
+    func types() throws {
+        let files = try TemporaryDirectory()
+        let declarations = try files.write("""
+            <plist version="1.0"><dict><key>UTExportedTypeDeclarations</key><array><dict>
+            <key>UTTypeIdentifier</key><string>com.example.served-notebook</string>
+            <key>UTTypeConformsTo</key><array><string>public.json</string></array>
+            <key>UTTypeTagSpecification</key><dict><key>public.filename-extension</key><array><string>snb</string></array></dict>
+            </dict></array></dict></plist>
+            """, to: "types.plist")
+        let server = try RunningServer(["--types", declarations])
+        let notebook = try files.write("{\"cells\": []}\n", to: "a.snb")
+        let answer = try server.curl("/identify?name=a.snb", ["-T", notebook])
+        #expect(answer.body.contains("\"identifier\":\"com.example.served-notebook\""), "\(answer)")
+        #expect(try server.curl("/types/com.example.served-notebook").status == 200)
+        let bad = try files.write("<plist><dict><key>UTExportedTypeDeclarations</key><string>no</string></dict></plist>", to: "bad.plist")
+        let process = Process()
+        process.executableURL = RunningServer.binary
+        process.arguments = ["--port", "0", "--types", bad]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+    }
+}
