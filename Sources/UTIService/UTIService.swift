@@ -22,14 +22,21 @@ public struct UTIService: Sendable {
         public var version: String
         /// The registry routed into, with the bearer token mutating requests must carry; `nil`: routing off.
         public var routing: (registry: Registry, token: [UInt8])?
+        /// Requests handled at once; beyond, 503 with `Retry-After`.
+        public var maximumConcurrentRequests: Int
+        /// A connection with no byte in either direction for this long is closed.
+        public var idleTimeout: Duration
 
         public init(host: String = "127.0.0.1", port: Int = 8080, maximumBodySize: Int = 4 << 30, version: String,
-                    routing: (registry: Registry, token: [UInt8])? = nil) {
+                    routing: (registry: Registry, token: [UInt8])? = nil, maximumConcurrentRequests: Int = 256,
+                    idleTimeout: Duration = .seconds(30)) {
             self.host = host
             self.port = port
             self.maximumBodySize = maximumBodySize
             self.version = version
             self.routing = routing
+            self.maximumConcurrentRequests = maximumConcurrentRequests
+            self.idleTimeout = idleTimeout
         }
     }
 
@@ -59,6 +66,7 @@ public struct UTIService: Sendable {
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ProblemMiddleware(routes: Self.routes))
+        router.add(middleware: ConcurrencyLimitMiddleware(limit: configuration.maximumConcurrentRequests))
         router.get("healthz") { _, _ in "ok\n" }
         router.get("version") { _, _ in "uti \(configuration.version)\n" }
         router.put("identify") { request, context in try await identify(request, context: context) }
@@ -90,8 +98,10 @@ public struct UTIService: Sendable {
 
     /// The application, listening where the configuration says; `onRunning` is told the port it got.
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(
+        let idle = configuration.idleTimeout.components
+        return Application(
             router: router(),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "uti/\(configuration.version)"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }
         )

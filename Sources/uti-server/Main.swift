@@ -28,6 +28,10 @@ struct UTIServer: AsyncParsableCommand {
     @Option(help: "The port; 0 picks a free one.") var port = 8080
     @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest body accepted, in bytes (413 beyond it).", valueName: "bytes"))
     var maximumBodySize = 4 << 30
+    @Option(name: .customLong("max-concurrent"), help: "Requests handled at once; beyond, 503 with Retry-After.")
+    var maximumConcurrentRequests = 256
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection silent for this many seconds.", valueName: "seconds"))
+    var idleTimeout = 30
     @Flag(help: "Serve the routing endpoints (POST /route, GET /apps ...).") var routing = false
     @Option(name: .customLong("token-file"), help: ArgumentHelp("The bearer token mutating requests must carry, in a file readable by the server only (needed with --routing).", valueName: "file"))
     var tokenFile: String?
@@ -39,6 +43,8 @@ struct UTIServer: AsyncParsableCommand {
     var root: String?
 
     func validate() throws {
+        if maximumConcurrentRequests < 1 { throw ValidationError("--max-concurrent must be at least 1.") }
+        if idleTimeout < 1 { throw ValidationError("--idle-timeout must be at least 1 second.") }
         if routing && tokenFile == nil { throw ValidationError("--routing needs --token-file: routing changes apps' data.") }
     }
 
@@ -69,7 +75,8 @@ struct UTIServer: AsyncParsableCommand {
             routingSetup = (Registry(root: root ?? Registry.defaultRoot()), token)
         }
         let service = UTIService(configuration: .init(host: host, port: port, maximumBodySize: maximumBodySize, version: Self.version,
-                                                      routing: routingSetup))
+                                                      routing: routingSetup, maximumConcurrentRequests: maximumConcurrentRequests,
+                                                      idleTimeout: .seconds(idleTimeout)))
         let host = self.host
         let application = service.application { port in
             print("uti-server: listening on http://\(host):\(port)")

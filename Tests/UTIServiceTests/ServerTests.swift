@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TestSupport
 import Testing
 import DocumentRouting
@@ -375,5 +378,68 @@ struct ServerDeclarationTests {
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 2)
+    }
+}
+
+/// A raw TCP connection to the server, for clients no HTTP library would be: silent, or stalled mid-request.
+final class RawConnection {
+    let socket: Int32
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { close(socket) }
+
+    func send(_ text: String) {
+        _ = text.withCString { Glibc.send(socket, $0, strlen($0), 0) }
+    }
+
+    /// Reads until the server closes the connection; what it sent.
+    func readToEnd() -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+}
+
+@Suite("uti-server: limits", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+struct ServerLimitTests {
+    @Test("a connection that stays silent is closed (--idle-timeout)")
+    func idleConnectionsAreClosed() throws {
+        let server = try RunningServer(["--idle-timeout", "1"])
+        let connection = try RawConnection(port: server.port)
+        #expect(connection.readToEnd().isEmpty, "closed by the server, nothing sent")
+        #expect(try server.curl("/healthz").status == 200)
+    }
+
+    @Test("beyond --max-concurrent requests in flight, 503 with Retry-After at once")
+    func concurrencyLimit() throws {
+        let server = try RunningServer(["--max-concurrent", "1"])
+        // A request whose body never comes: in flight until its connection closes.
+        let stalled = try RawConnection(port: server.port)
+        stalled.send("PUT /identify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\nabc")
+        var refused = try server.curl("/healthz")
+        // The stalled request may not have reached the handler yet: ask until it has (bounded).
+        for _ in 0..<50 where refused.status == 200 {
+            usleep(20_000)
+            refused = try server.curl("/healthz")
+        }
+        #expect(refused.status == 503, "\(refused)")
+        #expect(refused.headers.lowercased().contains("retry-after: 1"))
+        _ = shutdown(stalled.socket, Int32(SHUT_RDWR))
     }
 }
