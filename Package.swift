@@ -165,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UTIServiceTests",
-            dependencies: ["uti-server", "UTIService", "DocumentRouting", "TestSupport"],
+            dependencies: ["uti-server", "UTIService", "DocumentRouting", "FileIdentification", "TestSupport"],
             swiftSettings: strictness
         ),
     ],

@@ -100,12 +100,12 @@ public final class SpooledBytes {
     }
 
     /// A reader of the bytes: memory first, then the file, by `pread`.
-    struct Source: ByteSource {
+    package struct Source: ByteSource {
         let memory: [UInt8]
         let file: FileDescriptor?
-        let count: Int
+        package let count: Int
 
-        func bytes(at offset: Int, length: Int) throws(IdentificationError.Reason) -> [UInt8] {
+        package func bytes(at offset: Int, length: Int) throws(IdentificationError.Reason) -> [UInt8] {
             guard offset >= 0, offset < count, length > 0 else { return [] }
             let wanted = length >= count - offset ? count - offset : length
             var result: [UInt8] = []
@@ -123,7 +123,7 @@ public final class SpooledBytes {
         }
     }
 
-    var source: Source { Source(memory: memory, file: file, count: count) }
+    package var source: Source { Source(memory: memory, file: file, count: count) }
 }
 
 extension FileIdentifier {

@@ -108,6 +108,16 @@ package enum OpenAPIDocument {
                 "type": "string",
                 "contentMediaType": "application/octet-stream"
               }
+            },
+            "multipart/form-data": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "string",
+                  "contentMediaType": "application/octet-stream"
+                }
+              },
+              "description": "Several files: the answer is an array, one object per part, in order."
             }
           }
         },
@@ -117,7 +127,17 @@ package enum OpenAPIDocument {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/Identification"
+                  "oneOf": [
+                    {
+                      "$ref": "#/components/schemas/Identification"
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Identification"
+                      }
+                    }
+                  ]
                 }
               },
               "text/plain": {
@@ -195,6 +215,16 @@ package enum OpenAPIDocument {
                 "type": "string",
                 "contentMediaType": "application/octet-stream"
               }
+            },
+            "multipart/form-data": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "string",
+                  "contentMediaType": "application/octet-stream"
+                }
+              },
+              "description": "Several files: the answer is an array, one object per part, in order."
             }
           }
         },
@@ -204,7 +234,17 @@ package enum OpenAPIDocument {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/Identification"
+                  "oneOf": [
+                    {
+                      "$ref": "#/components/schemas/Identification"
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Identification"
+                      }
+                    }
+                  ]
                 }
               },
               "text/plain": {

@@ -113,11 +113,39 @@ public struct UTIService: Sendable {
     /// Tika's `File-Name` / `resourceName`. Answers `uti identify --json`'s object, or with `Accept:
     /// text/plain` the MIME type alone.
     func identify(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        if let contentType = request.headers[.contentType], let boundary = Multipart.boundary(of: contentType) {
+            return try await identifyParts(request, boundary: boundary)
+        }
         let name = uploadName(request)
         let identification = try await identification(of: request, named: name)
         if acceptsPlainText(request) { return text(identification.mimeType + "\n") }
         let json = IdentificationReport(identification, path: name ?? "-").json.rendered + "\n"
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
+    }
+
+    /// `multipart/form-data` with several files: one object per part, in order, as a JSON array (or, with
+    /// `Accept: text/plain`, one MIME type per line).
+    func identifyParts(_ request: Request, boundary: String) async throws -> Response {
+        let body = try await spool(request)
+        let parts: [Multipart.Part]
+        do {
+            parts = try Multipart.parts(of: body, boundary: boundary)
+        } catch {
+            throw HTTPError(.badRequest, message: "malformed multipart body: \(error.message)")
+        }
+        var identifications: [(Identification, String?)] = []
+        for part in parts {
+            let name = part.filename
+            do {
+                let identification = try identifier.identify(part.content, filename: name)
+                TypeFamily.count(identification.type)
+                identifications.append((identification, name))
+            } catch {
+                throw HTTPError(.unprocessableContent, message: error.message)
+            }
+        }
+        if acceptsPlainText(request) { return text(identifications.map { $0.0.mimeType + "\n" }.joined()) }
+        return json(.array(identifications.map { IdentificationReport($0.0, path: $0.1 ?? "-").json }))
     }
 
     /// Tika's `PUT /detect/stream`: the MIME type as `text/plain`.
@@ -126,7 +154,8 @@ public struct UTIService: Sendable {
         return text(identification.mimeType)
     }
 
-    private func identification(of request: Request, named name: String?) async throws -> Identification {
+    /// The request's body, gathered (413 as soon as it passes the limit).
+    private func spool(_ request: Request) async throws -> SpooledBytes {
         let spool = SpooledBytes()
         let limit = configuration.maximumBodySize
         for try await buffer in request.body {
@@ -135,6 +164,11 @@ public struct UTIService: Sendable {
             }
             try spool.append(buffer.readableBytesView)
         }
+        return spool
+    }
+
+    private func identification(of request: Request, named name: String?) async throws -> Identification {
+        let spool = try await spool(request)
         do {
             let identification = try identifier.identify(spool, filename: name)
             TypeFamily.count(identification.type)

@@ -5,6 +5,7 @@ import Glibc
 import TestSupport
 import Testing
 import DocumentRouting
+import FileIdentification
 @testable import UTIService
 
 /// The real server, started on a free port, asked with a real HTTP client (curl).
@@ -441,5 +442,48 @@ struct ServerLimitTests {
         #expect(refused.status == 503, "\(refused)")
         #expect(refused.headers.lowercased().contains("retry-after: 1"))
         _ = shutdown(stalled.socket, Int32(SHUT_RDWR))
+    }
+}
+
+@Suite("uti-server: multipart uploads")
+struct MultipartTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+    func severalFilesOneObjectEach() throws {
+        let server = try RunningServer()
+        let files = try TemporaryDirectory()
+        let image = try files.write(png, to: "photo.png")
+        let pdf = try files.write("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n", to: "report.pdf")
+        let text = try files.write("plain words\n", to: "notes.txt")
+        let answer = try server.curl("/identify", ["-F", "a=@\(image)", "-F", "b=@\(pdf)", "-F", "c=@\(text)"])
+        #expect(answer.status == 200, "\(answer)")
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [[String: Any]])
+        #expect(objects.map { $0["path"] as? String } == ["photo.png", "report.pdf", "notes.txt"])
+        #expect(objects.map { $0["mimeType"] as? String } == ["image/png", "application/pdf", "text/plain"])
+        let plain = try server.curl("/identify", ["-F", "a=@\(image)", "-F", "b=@\(pdf)", "-H", "Accept: text/plain"])
+        #expect(plain.body == "image/png\napplication/pdf\n")
+        let malformed = try server.curl("/identify", ["-X", "POST", "-H", "Content-Type: multipart/form-data; boundary=xyz", "--data-binary", "no boundary here"])
+        #expect(malformed.status == 400 && malformed.body.contains("malformed multipart"), "\(malformed)")
+    }
+
+    @Test("parts larger than the window, holding line breaks and near-boundaries, come back byte for byte")
+    func largeParts() throws {
+        var generator = SystemRandomNumberGenerator()
+        let boundary = "----uti-test-boundary-42"
+        var first = (0..<(3 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        first.replaceSubrange(1_048_570..<1_048_600, with: Array("\r\n------uti-test-boundary-4\r\n".utf8) + [0x0D])
+        let second = Array("short\r\n--\r\n".utf8)
+        var body: [UInt8] = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"a\"; filename=\"big.bin\"\r\n\r\n".utf8) + first
+        body += Array("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"b\"; filename*=UTF-8''%C3%A9.txt\r\nContent-Type: text/plain\r\n\r\n".utf8) + second
+        body += Array("\r\n--\(boundary)--\r\n".utf8)
+        let spool = SpooledBytes(memoryLimit: 100_000)
+        try spool.append(body)
+        let parts = try Multipart.parts(of: spool, boundary: boundary)
+        #expect(parts.count == 2)
+        #expect(parts.first?.filename == "big.bin" && parts.last?.filename == "é.txt")
+        #expect(try parts.first?.content.source.bytes(at: 0, length: Int.max) == first)
+        #expect(try parts.last?.content.source.bytes(at: 0, length: Int.max) == second)
+        #expect(parts.last?.headers["content-type"] == "text/plain")
+        #expect(Multipart.boundary(of: "multipart/form-data; boundary=\"quoted\"") == "quoted")
+        #expect(Multipart.boundary(of: "application/json") == nil)
     }
 }
