@@ -1,6 +1,7 @@
 public import Hummingbird
 public import Prometheus
 import HTTPTypes
+import Synchronization
 public import FileIdentification
 public import DocumentRouting
 import UniformTypeIdentifiers
@@ -59,6 +60,7 @@ public struct UTIService: Sendable {
         (.get, "/healthz"), (.get, "/version"), (.put, "/identify"), (.post, "/identify"), (.put, "/detect/stream"),
         (.get, "/types/{identifier}"), (.get, "/types"), (.get, "/conforms"), (.get, "/openapi.json"), (.get, "/metrics"),
         (.post, "/route"), (.get, "/apps"), (.get, "/apps/{bundleID}"), (.get, "/apps/{bundleID}/inbox"),
+        (.get, "/mime-types"), (.get, "/mime-types/{type}/{subtype}"),
     ]
 
     /// The routes.
@@ -72,6 +74,12 @@ public struct UTIService: Sendable {
         router.put("identify") { request, context in try await identify(request, context: context) }
         router.post("identify") { request, context in try await identify(request, context: context) }
         router.put("detect/stream") { request, context in try await detect(request, context: context) }
+        // Made once, at the first request that needs them: the database does not change while serving.
+        let tika = TikaMimeTypesCache()
+        router.get("mime-types") { request, _ in tika.value.list(plainText: acceptsPlainText(request)) }
+        router.get("mime-types/:type/:subtype") { _, context in
+            try tika.value.details(try context.parameters.require("type") + "/" + context.parameters.require("subtype"))
+        }
         router.get("types/:identifier") { _, context in try typeInfo(context.parameters.require("identifier")) }
         router.get("types") { request, _ in try types(request) }
         router.get("conforms") { request, _ in try conforms(request) }
@@ -241,5 +249,19 @@ public struct UTIService: Sendable {
 private extension Substring {
     func trimmingCharacters(in set: String) -> String {
         String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}
+
+/// `TikaMimeTypes`, made once.
+final class TikaMimeTypesCache: Sendable {
+    private let cached = Mutex<TikaMimeTypes?>(nil)
+
+    var value: TikaMimeTypes {
+        cached.withLock { cached in
+            if let cached { return cached }
+            let made = TikaMimeTypes()
+            cached = made
+            return made
+        }
     }
 }

@@ -487,3 +487,22 @@ struct MultipartTests {
         #expect(Multipart.boundary(of: "application/json") == nil)
     }
 }
+
+@Suite("uti-server: Tika's media-type listing", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+struct TikaMimeTypesTests {
+    @Test func listAndDetails() throws {
+        let server = try RunningServer()
+        let list = try server.curl("/mime-types")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(list.body.utf8)) as? [String: [String: Any]])
+        #expect(object["application/pdf"] != nil && object["image/png"] != nil)
+        #expect((object["image/jpeg"]?["alias"] as? [String])?.contains("image/pjpeg") == true, "\(String(describing: object["image/jpeg"]))")
+        #expect(object["application/vnd.openxmlformats-officedocument.wordprocessingml.document"]?["supertype"] as? String == "application/zip")
+        let plain = try server.curl("/mime-types", ["-H", "Accept: text/plain"])
+        #expect(plain.body.contains("image/jpeg\n  alias:     image/pjpeg\n") || plain.body.contains("image/jpeg\n  alias:     image/jpg\n"))
+        let details = try server.curl("/mime-types/image/png")
+        let png = try #require(try JSONSerialization.jsonObject(with: Data(details.body.utf8)) as? [String: Any])
+        #expect(png["type"] as? String == "image/png" && png["uniformTypeIdentifier"] as? String == "public.png")
+        #expect(png["defaultExtension"] as? String == ".png")
+        #expect(try server.curl("/mime-types/application/x-no-such-type").status == 404)
+    }
+}
