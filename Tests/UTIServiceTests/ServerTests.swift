@@ -506,3 +506,52 @@ struct TikaMimeTypesTests {
         #expect(try server.curl("/mime-types/application/x-no-such-type").status == 404)
     }
 }
+
+/// Apache Tika's own Python client (`tika` from PyPI, in client-only mode), from the virtual environment
+/// `.ci/run` makes in `.build-python`.
+enum TikaClient {
+    static let python = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: ".build-python/bin/python").path
+
+    static var isAvailable: Bool {
+        guard FileManager.default.isExecutableFile(atPath: python) else { return false }
+        let process = Process()
+        process.executableURL = URL(filePath: python)
+        process.arguments = ["-c", "import tika"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
+
+@Suite("A Tika client pointed at uti", .enabled(if: TikaClient.isAvailable, "needs .build-python with PyPI's tika (.ci/run makes it)"))
+struct TikaClientTests {
+    @Test("tika.detector.from_buffer and from_file, unchanged, get uti's answers")
+    func detector() throws {
+        let server = try RunningServer()
+        let files = try TemporaryDirectory()
+        let pdf = try files.write("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n", to: "report")
+        let image = try files.write(png, to: "picture.png")
+        let script = """
+            import os, sys
+            os.environ["TIKA_SERVER_ENDPOINT"] = sys.argv[1]
+            os.environ["TIKA_CLIENT_ONLY"] = "True"
+            from tika import detector
+            for path in sys.argv[2:]:
+                print(detector.from_buffer(open(path, "rb").read()))
+                print(detector.from_file(path))
+            """
+        let process = Process()
+        process.executableURL = URL(filePath: TikaClient.python)
+        process.arguments = ["-c", script, server.base, pdf, image]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.split(separator: "\n") == ["application/pdf", "application/pdf", "image/png", "image/png"], "\(text)")
+    }
+}
