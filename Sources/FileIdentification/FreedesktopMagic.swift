@@ -38,8 +38,17 @@ struct FreedesktopMagic: Sendable {
 
     init() {}
 
+    /// The largest number a magic file may hold (an offset, a range, a priority, an indent): GLib reads
+    /// them as C `int`s. Bounded, so that `offset + range` cannot overflow.
+    static let largestNumber = Int(Int32.max)
+
+    /// The deepest indent a rule may have: evaluating a rule's children recurses once per level, and no
+    /// shared-mime-info package nests rules more than a few levels deep.
+    static let deepestIndent = 255
+
     /// Adds the sections of a compiled magic file whose type `include` accepts; `false` (and nothing
-    /// added) when the bytes are not a magic file.
+    /// added) when the bytes are not a magic file, or hold a number past `largestNumber` or an indent
+    /// past `deepestIndent`.
     @discardableResult
     mutating func add(_ bytes: [UInt8], where include: (String) -> Bool = { _ in true }) -> Bool {
         let header = Array("MIME-Magic\0\n".utf8)
@@ -52,20 +61,23 @@ struct FreedesktopMagic: Sendable {
         let parsed = bytes.withUnsafeBufferPointer { bytes -> Bool in
             var index = header.count
             var including = false
+            var tooLarge = false
+            /// A decimal number, `nil` without digits; one past `largestNumber` sets `tooLarge`.
             func number() -> Int? {
                 var value = 0
                 var digits = 0
                 while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-                    value = value &* 10 &+ Int(bytes[index] &- 0x30)
+                    value = min(value * 10 + Int(bytes[index] - 0x30), Self.largestNumber + 1)
                     index += 1
                     digits += 1
                 }
+                if value > Self.largestNumber { tooLarge = true }
                 return digits > 0 ? value : nil
             }
             while index < bytes.count {
                 if bytes[index] == UInt8(ascii: "[") {
                     index += 1
-                    guard let priority = number(), index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+                    guard let priority = number(), !tooLarge, index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
                     index += 1
                     let start = index
                     while index < bytes.count, bytes[index] != UInt8(ascii: "]") { index += 1 }
@@ -110,6 +122,7 @@ struct FreedesktopMagic: Sendable {
                     }
                 }
                 index += 1
+                guard !tooLarge, indent <= Self.deepestIndent else { return false }
                 guard including, !added.isEmpty else { continue }
                 // Values of multi-byte words are stored big-endian; on a little-endian machine they are swapped.
                 if wordSize > 1, length % wordSize == 0, 1.littleEndian == 1 {
@@ -184,7 +197,8 @@ struct FreedesktopMagic: Sendable {
         return matched && (!hasChildren || childMatched)
     }
 
-    /// Whether the rule's value (under its mask) appears at an offset in its range.
+    /// Whether the rule's value (under its mask) appears at an offset in its range. Offsets and ranges
+    /// are at most `largestNumber` and values at most 65,535 bytes (`add` checks): no sum below overflows.
     private static func matches(_ rule: Rule, _ data: UnsafeRawBufferPointer, _ storage: UnsafeRawBufferPointer) -> Bool {
         let length = rule.value.count
         guard length > 0, let base = data.baseAddress, let values = storage.baseAddress, rule.offset + length <= data.count else { return false }
