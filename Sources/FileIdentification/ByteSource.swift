@@ -16,8 +16,8 @@ struct MemoryBytes: ByteSource {
 
     func bytes(at offset: Int, length: Int) -> [UInt8] {
         guard offset < storage.count, offset >= 0, length > 0 else { return [] }
-        // `length` may be anything a file said: compared with what is left, never added to `offset` first.
-        return Array(storage[offset..<(length >= storage.count - offset ? storage.count : offset + length)])
+        // `offset + length` could overflow: the length asked for may be a size read from the data.
+        return Array(storage[offset..<(offset + min(length, storage.count - offset))])
     }
 }
 

@@ -25,13 +25,15 @@ enum ZipContainer {
     // Every read below is inside bounds checked before it; a read outside would be 0, never a trap.
     private static func le16(_ bytes: [UInt8], _ offset: Int) -> Int { bytes.littleEndian16(at: offset) ?? 0 }
     private static func le32(_ bytes: [UInt8], _ offset: Int) -> Int { bytes.littleEndian32(at: offset) ?? 0 }
-    private static func le64(_ bytes: [UInt8], _ offset: Int) -> Int { bytes.littleEndian64(at: offset) ?? 0 }
 
     /// The entries of the central directory, found through the end-of-central-directory record in the
-    /// last 64 KiB; `nil` when there is none (a truncated file).
+    /// last 64 KiB; `nil` when there is none (a truncated file) or the end record cannot be right.
+    ///
+    /// Counts, sizes and offsets are the file's word: each is checked against the file's size before any
+    /// arithmetic, so that no value (a Zip64 size near 2^63) can overflow.
     static func centralDirectory(_ source: some ByteSource) throws(IdentificationError.Reason) -> [Entry]? {
-        let tailLength = min(source.count, 65_535 + 22)
-        let tail = try source.bytes(at: source.count - tailLength, length: tailLength)
+        let tailStart = max(0, source.count - (65_535 + 22))
+        let tail = try source.bytes(at: tailStart, length: source.count - tailStart)
         guard tail.count >= 22 else { return nil }
         var position = tail.count - 22
         while position >= 0 {
@@ -42,26 +44,32 @@ enum ZipContainer {
         var count = le16(tail, position + 10)
         var size = le32(tail, position + 12)
         var offset = le32(tail, position + 16)
+        // Where the directory ends: at the end record, or at the Zip64 end record when there is one.
+        var directoryEnd = tailStart + position
         // Zip64: the locator sits just before the end record.
-        if (offset == 0xFFFF_FFFF || count == 0xFFFF) && position >= 20,
+        if offset == 0xFFFF_FFFF || size == 0xFFFF_FFFF || count == 0xFFFF, position >= 20,
            tail[position - 20] == 0x50, tail[position - 19] == 0x4B, tail[position - 18] == 0x06, tail[position - 17] == 0x07 {
-            let recordOffset = le64(tail, position - 20 + 8)
-            let record = try source.bytes(at: recordOffset, length: 56)
-            if record.count == 56, record.starts(with: [0x50, 0x4B, 0x06, 0x06]) {
-                count = le64(record, 32)
-                size = le64(record, 40)
-                offset = le64(record, 48)
+            let locator = directoryEnd - 20
+            // The locator's offset is relative to the archive's start, as every offset is; in an archive
+            // with something before it, the record (without extensible data) lies just before the locator.
+            let candidates = [tail.littleEndian64(at: position - 20 + 8), locator - 56].compactMap { $0 }
+            for recordOffset in candidates where recordOffset >= 0 && recordOffset <= locator - 56 {
+                let record = try source.bytes(at: recordOffset, length: 56)
+                guard record.count == 56, record.starts(with: [0x50, 0x4B, 0x06, 0x06]) else { continue }
+                // A value above Int.max is nil: no archive is that large.
+                guard let count64 = record.littleEndian64(at: 32), let size64 = record.littleEndian64(at: 40),
+                      let offset64 = record.littleEndian64(at: 48) else { return nil }
+                (count, size, offset, directoryEnd) = (count64, size64, offset64, recordOffset)
+                break
             }
         }
-        // Values read from the file are checked before any arithmetic: a Zip64 size or offset above
-        // Int.max reads as negative, and one near it would overflow what follows; neither describes a file.
-        guard count >= 0, size >= 0, offset >= 0, size <= source.count, offset <= source.count else { return nil }
-        // A self-extracting or prefixed archive: offsets are relative to where the archive starts. Both
-        // values are within the file here, so neither difference can overflow.
-        let directoryStart = source.count - tailLength + position - size
-        let shift = directoryStart >= 0 && directoryStart != offset ? directoryStart - offset : 0
-        let boundedSize = min(size, 8 << 20)
-        let directory = try source.bytes(at: offset + shift, length: boundedSize)
+        // A directory larger than what comes before its end, or starting past the end of the file, is not one.
+        guard size <= directoryEnd, offset <= source.count else { return nil }
+        let directoryStart = directoryEnd - size
+        // A self-extracting or prefixed archive: offsets are relative to where the archive starts, `shift`
+        // bytes into the file. Both terms lie within the file's size: the difference cannot overflow.
+        let shift = directoryStart - offset
+        let directory = try source.bytes(at: directoryStart, length: min(size, 8 << 20))
         var entries: [Entry] = []
         var cursor = 0
         while entries.count < min(count, 100_000), cursor + 46 <= directory.count,

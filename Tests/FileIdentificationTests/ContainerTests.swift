@@ -78,6 +78,31 @@ struct ContainerTests {
         #expect(try identifier.identify(data: cut).type == .epub)
     }
 
+    @Test("a Zip64 archive's central directory is found through its Zip64 end record")
+    func zip64Archive() throws {
+        let contentTypes = Array("<?xml version=\"1.0\"?><Types/>".utf8)
+        let archive = ZipWriter.zip64Archive(ZipWriter.filler + [("[Content_Types].xml", contentTypes), ("word/document.xml", [])])
+        let docx = try identifier.identify(data: archive)
+        #expect(docx.type.identifier == "org.openxmlformats.wordprocessingml.document")
+        #expect(docx.evidence.content?.detail == "ZIP entries word/")
+    }
+
+    /// Values of a Zip64 end record that no archive can hold: sizes and offsets at and past 2^63 (negative
+    /// as a 64-bit `Int`), and just below it.
+    static let hostileZip64Values: [UInt64] = [0, 0x10, 0x7FFF_FFFF_FFFF_FF00, 0x7FFF_FFFF_FFFF_FFFF, 0x8000_0000_0000_0000,
+                                               0x8000_0000_0000_0100, 0xFFFF_FFFF_FFFF_FFFF]
+
+    @Test("a Zip64 end record with a size or an offset near 2^63 is read without a trap",
+          arguments: hostileZip64Values, hostileZip64Values)
+    func hostileZip64EndRecord(size: UInt64, offset: UInt64) throws {
+        let plain = ZipWriter.archive([("readme.txt", Array("hello".utf8))])
+        for count in [1, 0x7FFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF] as [UInt64] {
+            let hostile = Array(plain.dropLast(22)) + ZipWriter.zip64End(at: plain.count - 22, count: count, size: size, offset: offset)
+            // The local headers still show a ZIP archive.
+            #expect(try identifier.identify(data: hostile).type == .zip)
+        }
+    }
+
     @Test func oleCompoundFiles() throws {
         #expect(try identifier.identify(data: OLE2Writer.file(streams: ["WordDocument", "1Table"])).mimeType == "application/msword")
         #expect(try identifier.identify(data: OLE2Writer.file(streams: ["Workbook"])).mimeType == "application/vnd.ms-excel")

@@ -30,6 +30,28 @@ enum ZipWriter {
         return output
     }
 
+    /// `archive` ended the Zip64 way: a Zip64 end record and its locator before an end record whose
+    /// count, size and offset say "see Zip64" (0xFFFF and 0xFFFFFFFF).
+    static func zip64Archive(_ entries: [(name: String, data: [UInt8])]) -> [UInt8] {
+        let plain = archive(entries)
+        let end = plain.suffix(22)
+        let size = UInt64(end[end.startIndex + 12]) | UInt64(end[end.startIndex + 13]) << 8
+            | UInt64(end[end.startIndex + 14]) << 16 | UInt64(end[end.startIndex + 15]) << 24
+        let offset = UInt64(plain.count - 22) - size
+        return Array(plain.dropLast(22)) + zip64End(at: plain.count - 22, count: UInt64(entries.count), size: size, offset: offset)
+    }
+
+    /// A Zip64 end record at `position` (where the central directory ends) saying `count`, `size` and
+    /// `offset`, its locator, and the end record pointing to it.
+    static func zip64End(at position: Int, count: UInt64, size: UInt64, offset: UInt64) -> [UInt8] {
+        func le(_ value: UInt64, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
+        var record: [UInt8] = [0x50, 0x4B, 0x06, 0x06] + le(44, 8) + le(45, 2) + le(45, 2) + le(0, 4) + le(0, 4)
+        record += le(count, 8) + le(count, 8) + le(size, 8) + le(offset, 8)
+        let locator: [UInt8] = [0x50, 0x4B, 0x06, 0x07] + le(0, 4) + le(UInt64(position), 8) + le(1, 4)
+        let end: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + le(0, 4) + le(0xFFFF, 2) + le(0xFFFF, 2) + le(0xFFFF_FFFF, 4) + le(0xFFFF_FFFF, 4) + le(0, 2)
+        return record + locator + end
+    }
+
     private static let table: [UInt32] = (0..<256).map { index in
         var value = UInt32(index)
         for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
