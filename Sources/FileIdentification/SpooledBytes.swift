@@ -1,5 +1,6 @@
 public import SystemPackage
 internal import SystemCalls
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,18 +24,29 @@ public final class SpooledBytes {
     /// The bytes appended so far.
     public private(set) var count = 0
 
+    /// Shared with other spools: memory is taken from it, and given back when this value goes away.
+    public let budget: MemoryBudget?
+
     private var memory: [UInt8] = []
     private var file: FileDescriptor?
+    /// Taken from `budget`.
+    private var reserved = 0
 
     /// - Parameters:
     ///   - memoryLimit: The bytes kept in memory before the rest goes to a file.
+    ///   - budget: Memory shared by many spools (a server's uploads): a spool keeps bytes in memory only as
+    ///     far as the budget has room, so many bodies at once cost no more than it; the rest go to the file.
     ///   - temporaryDirectory: Where that file is made: `$TMPDIR`, else `/tmp`.
-    public init(memoryLimit: Int = SpooledBytes.defaultMemoryLimit, temporaryDirectory: String? = nil) {
+    public init(memoryLimit: Int = SpooledBytes.defaultMemoryLimit, budget: MemoryBudget? = nil, temporaryDirectory: String? = nil) {
         self.memoryLimit = max(0, memoryLimit)
+        self.budget = budget
         self.temporaryDirectory = temporaryDirectory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     }
 
-    deinit { file?.closeQuietly() }
+    deinit {
+        file?.closeQuietly()
+        budget?.giveBack(reserved)
+    }
 
     /// Whether the bytes went beyond memory into a temporary file.
     public var isSpooledToFile: Bool { file != nil }
@@ -43,8 +55,14 @@ public final class SpooledBytes {
     /// - Throws: `Errno` when the temporary file cannot be made or written (`ENOSPC` on a full disk).
     public func append(_ bytes: some Collection<UInt8>) throws(Errno) {
         var rest = bytes[...]
-        if memory.count < memoryLimit {
-            let taken = rest.prefix(memoryLimit - memory.count)
+        // Memory holds a prefix of the bytes: once any went to the file, every later one does.
+        if file == nil, memory.count < memoryLimit {
+            var room = min(memoryLimit - memory.count, rest.count)
+            if let budget {
+                room = budget.take(upTo: room)
+                reserved += room
+            }
+            let taken = rest.prefix(room)
             memory.append(contentsOf: taken)
             rest = rest.dropFirst(taken.count)
         }
@@ -131,5 +149,37 @@ extension FileIdentifier {
     /// evidence. The same answer as `identify(data:filename:)` for the same bytes.
     public func identify(_ spooled: SpooledBytes, filename: String? = nil) throws(IdentificationError) -> Identification {
         try identify(source: spooled.source, filename: filename)
+    }
+}
+
+/// Memory shared by many `SpooledBytes` (a server's uploads in flight): what they may keep in memory
+/// together. A spool that finds no room writes to its file instead.
+public final class MemoryBudget: Sendable {
+    /// The bytes the spools may hold together.
+    public let capacity: Int
+    private let available: Atomic<Int>
+
+    public init(capacity: Int) {
+        self.capacity = max(0, capacity)
+        available = Atomic(max(0, capacity))
+    }
+
+    /// The bytes not taken now.
+    public var remaining: Int { available.load(ordering: .relaxed) }
+
+    /// Takes as much of `wanted` as there is room for; what it took.
+    func take(upTo wanted: Int) -> Int {
+        var current = available.load(ordering: .relaxed)
+        while true {
+            let granted = min(current, wanted)
+            guard granted > 0 else { return 0 }
+            let (exchanged, original) = available.compareExchange(expected: current, desired: current - granted, ordering: .relaxed)
+            if exchanged { return granted }
+            current = original
+        }
+    }
+
+    func giveBack(_ bytes: Int) {
+        if bytes > 0 { available.add(bytes, ordering: .relaxed) }
     }
 }

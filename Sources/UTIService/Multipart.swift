@@ -34,7 +34,7 @@ enum Multipart {
     }
 
     /// The parts of `body`, in order.
-    static func parts(of body: SpooledBytes, boundary: String) throws(Failure) -> [Part] {
+    static func parts(of body: SpooledBytes, boundary: String, budget: MemoryBudget? = nil) throws(Failure) -> [Part] {
         guard !boundary.isEmpty, boundary.utf8.count <= 70 else { throw Failure(message: "the boundary is empty or longer than 70 bytes") }
         let source = body.source
         // The delimiter is CRLF "--" boundary; the body's first one may lack the CRLF.
@@ -71,7 +71,7 @@ enum Multipart {
             }
             let contentStart = cursor + end + 4
             guard let next = try find(delimiter, in: source, from: contentStart) else { throw Failure(message: "the last part is not closed by a boundary") }
-            let content = SpooledBytes()
+            let content = SpooledBytes(budget: budget)
             var offset = contentStart
             while offset < next {
                 let chunk = try read(source, at: offset, length: min(1 << 20, next - offset))

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOHTTP1
 import UTIReports
 
 /// Every error as a problem document (RFC 9457, `application/problem+json`): the status, its title and a
@@ -8,6 +9,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     let routes: [(method: HTTPRequest.Method, path: String)]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let flaw = Self.flaw(inTarget: request.uri.string) {
+            return Self.problem(.badRequest, detail: "the request target \(flaw)", headers: [:])
+        }
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound && error.body == nil {
@@ -18,11 +22,47 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return Self.problem(.methodNotAllowed, detail: "\(request.method.rawValue) is not allowed here; \(allowed.joined(separator: ", ")) are", headers: headers)
         } catch let error as HTTPError {
             return Self.problem(error.status, detail: error.body, headers: error.headers)
+        } catch let error as HTTPParserError {
+            // A body that broke off (the client went away, or was cut off for being too slow) or bytes that are
+            // not HTTP: the client's doing, whether or not it is still there to read the answer.
+            return Self.problem(.badRequest, detail: "the request is malformed or ended early (\(error))", headers: [:])
         } catch let error as any HTTPResponseError {
             return Self.problem(error.status, detail: nil, headers: [:])
         } catch {
             context.logger.error("unexpected error: \(error)")
             return Self.problem(.internalServerError, detail: "an internal error; the server's log says more", headers: [:])
+        }
+    }
+
+    /// What is wrong with a request target's percent-encoding: a `%` not followed by two hexadecimal digits,
+    /// or escapes that decode to bytes that are not UTF-8 (a name or identifier would be read lossily).
+    static func flaw(inTarget target: String) -> String? {
+        let bytes = Array(target.utf8)
+        guard bytes.contains(UInt8(ascii: "%")) else { return nil }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else {
+                    return "has a '%' not followed by two hexadecimal digits"
+                }
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(validating: decoded, as: UTF8.self) == nil ? "has percent-escapes that are not UTF-8" : nil
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 

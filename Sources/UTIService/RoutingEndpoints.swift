@@ -17,14 +17,16 @@ final class RoutingEndpoints: Sendable {
     let token: [UInt8]
     let identifier: FileIdentifier
     let maximumBodySize: Int
+    let bodyMemory: MemoryBudget
     /// The router, made again when the registry's state file changes.
     private let cache = Mutex<(stamp: [Int64], router: DocumentRouter)?>(nil)
 
-    init(registry: Registry, token: [UInt8], identifier: FileIdentifier, maximumBodySize: Int) {
+    init(registry: Registry, token: [UInt8], identifier: FileIdentifier, maximumBodySize: Int, bodyMemory: MemoryBudget) {
         self.registry = registry
         self.token = token
         self.identifier = identifier
         self.maximumBodySize = maximumBodySize
+        self.bodyMemory = bodyMemory
     }
 
     func add(to router: Router<BasicRequestContext>) {
@@ -74,7 +76,7 @@ final class RoutingEndpoints: Sendable {
         try authorize(request)
         let query = request.uri.queryParameters
         guard let name = query.get("name"), !name.isEmpty else { throw HTTPError(.badRequest, message: "give the file's name: ?name=") }
-        let spool = SpooledBytes()
+        let spool = SpooledBytes(budget: bodyMemory)
         for try await buffer in request.body {
             guard spool.count + buffer.readableBytes <= maximumBodySize else {
                 throw HTTPError(.contentTooLarge, message: "the body is larger than \(maximumBodySize) bytes")

@@ -27,10 +27,16 @@ public struct UTIService: Sendable {
         public var maximumConcurrentRequests: Int
         /// A connection with no byte in either direction for this long is closed.
         public var idleTimeout: Duration
+        /// How long a client may take over a request's head and body.
+        public var deadlines: RequestDeadlines
+        /// The bytes of bodies in flight kept in memory, all requests together (each keeps at most its first
+        /// MiB there); the rest go to private temporary files.
+        public var bodyMemory: Int
 
         public init(host: String = "127.0.0.1", port: Int = 8080, maximumBodySize: Int = 4 << 30, version: String,
                     routing: (registry: Registry, token: [UInt8])? = nil, maximumConcurrentRequests: Int = 256,
-                    idleTimeout: Duration = .seconds(30)) {
+                    idleTimeout: Duration = .seconds(30), deadlines: RequestDeadlines = RequestDeadlines(),
+                    bodyMemory: Int = 64 << 20) {
             self.host = host
             self.port = port
             self.maximumBodySize = maximumBodySize
@@ -38,6 +44,8 @@ public struct UTIService: Sendable {
             self.routing = routing
             self.maximumConcurrentRequests = maximumConcurrentRequests
             self.idleTimeout = idleTimeout
+            self.deadlines = deadlines
+            self.bodyMemory = bodyMemory
         }
     }
 
@@ -46,10 +54,13 @@ public struct UTIService: Sendable {
     /// Where the metrics are collected, for `GET /metrics`; bootstrap swift-metrics with a
     /// `PrometheusMetricsFactory` on it (as `uti-server` does) for the counters to land there.
     public let metricsRegistry: PrometheusCollectorRegistry
+    /// What bodies in flight may keep in memory together.
+    let bodyMemory: MemoryBudget
 
     public init(configuration: Configuration, identifier: FileIdentifier = FileIdentifier(),
                 metricsRegistry: PrometheusCollectorRegistry = PrometheusMetricsFactory.defaultRegistry) {
         self.configuration = configuration
+        self.bodyMemory = MemoryBudget(capacity: configuration.bodyMemory)
         self.identifier = identifier
         self.metricsRegistry = metricsRegistry
     }
@@ -85,7 +96,7 @@ public struct UTIService: Sendable {
         router.get("conforms") { request, _ in try conforms(request) }
         if let routing = configuration.routing {
             RoutingEndpoints(registry: routing.registry, token: routing.token, identifier: identifier,
-                             maximumBodySize: configuration.maximumBodySize).add(to: router)
+                             maximumBodySize: configuration.maximumBodySize, bodyMemory: bodyMemory).add(to: router)
         } else {
             // Documented routes that answer, with routing off, what is wrong.
             for (method, path) in [(HTTPRequest.Method.post, "route"), (.get, "apps"), (.get, "apps/:bundleID"), (.get, "apps/:bundleID/inbox")] {
@@ -106,10 +117,11 @@ public struct UTIService: Sendable {
 
     /// The application, listening where the configuration says; `onRunning` is told the port it got.
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let idle = configuration.idleTimeout.components
+        let deadlines = configuration.deadlines
         return Application(
             router: router(),
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(deadlines: deadlines)],
+                                                idleTimeout: RequestDeadlineHandler.timeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "uti/\(configuration.version)"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }
         )
@@ -137,7 +149,7 @@ public struct UTIService: Sendable {
         let body = try await spool(request)
         let parts: [Multipart.Part]
         do {
-            parts = try Multipart.parts(of: body, boundary: boundary)
+            parts = try Multipart.parts(of: body, boundary: boundary, budget: bodyMemory)
         } catch {
             throw HTTPError(.badRequest, message: "malformed multipart body: \(error.message)")
         }
@@ -164,7 +176,7 @@ public struct UTIService: Sendable {
 
     /// The request's body, gathered (413 as soon as it passes the limit).
     private func spool(_ request: Request) async throws -> SpooledBytes {
-        let spool = SpooledBytes()
+        let spool = SpooledBytes(budget: bodyMemory)
         let limit = configuration.maximumBodySize
         for try await buffer in request.body {
             guard spool.count + buffer.readableBytes <= limit else {

@@ -5,6 +5,7 @@ import SystemCalls
 import Hummingbird
 import Metrics
 import Prometheus
+import ServiceLifecycle
 import UTIService
 import UniformTypeIdentifiers
 import Foundation
@@ -28,10 +29,28 @@ struct UTIServer: AsyncParsableCommand {
     @Option(help: "The port; 0 picks a free one.") var port = 8080
     @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest body accepted, in bytes (413 beyond it).", valueName: "bytes"))
     var maximumBodySize = 4 << 30
+    @Option(name: .customLong("body-memory"), help: ArgumentHelp(
+        "The bytes of request bodies kept in memory, all requests together (each keeps at most its first MiB); the rest go to private temporary files.",
+        valueName: "bytes"))
+    var bodyMemory = 64 << 20
     @Option(name: .customLong("max-concurrent"), help: "Requests handled at once; beyond, 503 with Retry-After.")
     var maximumConcurrentRequests = 256
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection silent for this many seconds.", valueName: "seconds"))
     var idleTimeout = 30
+    @Option(name: .customLong("header-timeout"), help: ArgumentHelp(
+        "Close a connection whose client has not sent a whole request head this many seconds after connecting or after the previous response.",
+        valueName: "seconds"))
+    var headerTimeout = 20
+    @Option(name: .customLong("body-timeout"), help: ArgumentHelp(
+        "Seconds a request body may take before --min-body-rate is asked of it.", valueName: "seconds"))
+    var bodyTimeout = 20
+    @Option(name: .customLong("min-body-rate"), help: ArgumentHelp(
+        "After --body-timeout, close a connection whose body arrives slower than this (each byte adds 1/rate seconds; 0: no rate).",
+        valueName: "bytes/s"))
+    var minimumBodyRate = 500
+    @Option(name: .customLong("grace-period"), help: ArgumentHelp(
+        "On SIGTERM or SIGINT, how long requests in flight may take to finish before they are cancelled.", valueName: "seconds"))
+    var gracePeriod = 30
     @Flag(help: "Serve the routing endpoints (POST /route, GET /apps ...).") var routing = false
     @Option(name: .customLong("token-file"), help: ArgumentHelp("The bearer token mutating requests must carry, in a file readable by the server only (needed with --routing).", valueName: "file"))
     var tokenFile: String?
@@ -45,6 +64,12 @@ struct UTIServer: AsyncParsableCommand {
     func validate() throws {
         if maximumConcurrentRequests < 1 { throw ValidationError("--max-concurrent must be at least 1.") }
         if idleTimeout < 1 { throw ValidationError("--idle-timeout must be at least 1 second.") }
+        if headerTimeout < 1 { throw ValidationError("--header-timeout must be at least 1 second.") }
+        if bodyTimeout < 1 { throw ValidationError("--body-timeout must be at least 1 second.") }
+        if minimumBodyRate < 0 { throw ValidationError("--min-body-rate cannot be negative.") }
+        if gracePeriod < 0 { throw ValidationError("--grace-period cannot be negative.") }
+        if bodyMemory < 0 { throw ValidationError("--body-memory cannot be negative.") }
+        if maximumBodySize < 0 { throw ValidationError("--max-body cannot be negative.") }
         if routing && tokenFile == nil { throw ValidationError("--routing needs --token-file: routing changes apps' data.") }
     }
 
@@ -76,12 +101,19 @@ struct UTIServer: AsyncParsableCommand {
         }
         let service = UTIService(configuration: .init(host: host, port: port, maximumBodySize: maximumBodySize, version: Self.version,
                                                       routing: routingSetup, maximumConcurrentRequests: maximumConcurrentRequests,
-                                                      idleTimeout: .seconds(idleTimeout)))
+                                                      idleTimeout: .seconds(idleTimeout),
+                                                      deadlines: RequestDeadlines(header: .seconds(headerTimeout), body: .seconds(bodyTimeout),
+                                                                                  minimumBodyRate: minimumBodyRate),
+                                                      bodyMemory: bodyMemory))
         let host = self.host
         let application = service.application { port in
             print("uti-server: listening on http://\(host):\(port)")
             fflush(nil)
         }
-        try await application.runService()
+        // SIGTERM and SIGINT: stop accepting, let the requests in flight finish within the grace period, then
+        // cancel what is left; exit status 0 either way.
+        var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger)
+        group.maximumGracefulShutdownDuration = .seconds(gracePeriod)
+        try await ServiceGroup(configuration: group).run()
     }
 }

@@ -49,6 +49,34 @@ struct SpooledBytesTests {
         #expect(try spool.source.bytes(at: 5, length: Int.max) == Array(bytes[5...]), "a length from a file never overflows")
     }
 
+    @Test("spools sharing a memory budget hold no more than it together, give it back when they go, and lose no byte")
+    func sharedBudget() throws {
+        let budget = MemoryBudget(capacity: 250_000)
+        var spools: [SpooledBytes] = []
+        for _ in 0..<4 {
+            let spool = SpooledBytes(memoryLimit: 100_000, budget: budget)
+            for start in stride(from: 0, to: Self.docx.count, by: 30_000) {
+                try spool.append(Self.docx[start..<min(Self.docx.count, start + 30_000)])
+            }
+            spools.append(spool)
+        }
+        #expect(spools.map { $0.source.memory.count } == [100_000, 100_000, 50_000, 0], "first come, first served, up to each one's limit")
+        #expect(budget.remaining == 0)
+        for spool in spools {
+            #expect(spool.count == Self.docx.count)
+            #expect(try spool.source.bytes(at: 0, length: Int.max) == Self.docx)
+            #expect(try FileIdentifier().identify(spool, filename: "a.bin").type.identifier == "org.openxmlformats.wordprocessingml.document")
+        }
+        spools.removeAll()
+        #expect(budget.remaining == 250_000, "given back")
+        // A spool that found no room keeps writing to its file even when room comes back: memory stays a prefix.
+        let late = SpooledBytes(memoryLimit: 100_000, budget: MemoryBudget(capacity: 10))
+        try late.append(Self.docx[0..<20])
+        try late.append(Self.docx[20..<40])
+        #expect(late.source.memory.count == 10)
+        #expect(try late.source.bytes(at: 0, length: 40) == Array(Self.docx[0..<40]))
+    }
+
     @Test func aTemporaryDirectoryThatIsNotThere() {
         let spool = SpooledBytes(memoryLimit: 4, temporaryDirectory: "/nonexistent/uti")
         #expect(throws: Errno.self) { try spool.append([1, 2, 3, 4, 5, 6]) }

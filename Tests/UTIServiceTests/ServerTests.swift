@@ -167,6 +167,10 @@ struct ServerTypeTests {
         ("/conforms?type=public.text", [], 400),
         ("/no/such/route", [], 404),
         ("/identify", ["-X", "DELETE"], 405),
+        // Percent-encoding that is not (curl sends the target as given; AsyncHTTPClient would escape the '%').
+        ("/types?q=%zz", [], 400),
+        ("/types/public.png%", [], 400),
+        ("/identify?name=%C3", ["-T", "/dev/null"], 400),
     ])
     func problems(path: String, arguments: [String], status: Int) throws {
         let server = try RunningServer()
@@ -401,7 +405,17 @@ final class RawConnection {
     deinit { close(socket) }
 
     func send(_ text: String) {
-        _ = text.withCString { Glibc.send(socket, $0, strlen($0), 0) }
+        send(Array(text.utf8))
+    }
+
+    /// Sends all of `bytes` (or as much as the server takes before it closes).
+    func send(_ bytes: [UInt8]) {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count <= 0 { return }
+            sent += count
+        }
     }
 
     /// Reads until the server closes the connection; what it sent.

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""The service under load, beside one process per file, in one run.
+
+    python3 Benchmarks/service.py [--duration 10] [--connections 16] [--uploads 256] [--upload-mib 100]
+                                  [--server PATH] [--uti PATH]
+
+1. `wrk` (Debian's package) on loopback against `PUT /identify` of a 4 KiB PNG and of a 2 MiB Word document
+   (both made here): requests/s, p50 and p99 latency, and any answer that was not 200.
+2. The same two files through `uti identify --mime`, one process per file, and through `file --mime-type`, one
+   process per file: files/s with as many processes at once as the machine has cores.
+3. `--uploads` uploads of `--upload-mib` MiB each, all at once, against a fresh server: the server's peak RSS
+   (VmHWM) while it takes them, and whether every one was answered 200.
+
+Without --server and --uti it builds them: the release server (`swift build -c release --product uti-server`) and
+the fully static uti of Benchmarks/startup.py (the fastest a process per file can be). Everything runs on this
+machine: wrk, the uploaders and the server share its cores.
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+import zlib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def make_png(path, size=4096):
+    """A valid PNG of about `size` bytes: a noisy greyscale image, so that compression keeps it that big."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    width = height = 64
+    seed = 12345
+    rows = bytearray()
+    for _ in range(height):
+        rows.append(0)
+        for _ in range(width):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            rows.append(seed >> 23)
+    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+    data += chunk(b"IDAT", zlib.compress(bytes(rows), 9))
+    padding = size - len(data) - 12 - 12
+    if padding > 0:
+        data += chunk(b"tEXt", b"Comment\x00" + b"x" * (padding - 8))
+    data += chunk(b"IEND", b"")
+    with open(path, "wb") as handle:
+        handle.write(data)
+
+
+def make_docx(path, size=2 << 20):
+    """A Word document of about `size` bytes: the parts Word writes, and a stored picture that makes up the size."""
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("[Content_Types].xml", '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+                         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+                         '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+                         compress_type=zipfile.ZIP_DEFLATED)
+        archive.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                         '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+                         compress_type=zipfile.ZIP_DEFLATED)
+        archive.writestr("word/document.xml", '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+                         '<w:body><w:p><w:r><w:t>Benchmark</w:t></w:r></w:p></w:body></w:document>', compress_type=zipfile.ZIP_DEFLATED)
+        archive.writestr("word/media/image1.bin", os.urandom(size - 1500), compress_type=zipfile.ZIP_STORED)
+
+
+def build(product, extra=()):
+    subprocess.run(["swift", "build", "-c", "release", "--product", product, *extra], cwd=ROOT, check=True)
+
+
+def start_server(binary, *arguments):
+    process = subprocess.Popen([binary, "--port", "0", *arguments], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = process.stdout.readline()
+    match = re.search(r":(\d+)\s*$", line)
+    if not match:
+        process.kill()
+        sys.exit(f"service.py: the server said {line!r}")
+    return process, int(match.group(1))
+
+
+def peak_rss_mib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return None
+
+
+def milliseconds(text):
+    value = float(re.match(r"[\d.]+", text).group())
+    return value / 1000 if text.endswith("us") else value * 1000 if text.endswith("s") and not text.endswith("ms") else value
+
+
+def wrk(port, path, name, connections, duration):
+    """requests/s, p50 ms, p99 ms, answers that were not 200, requests."""
+    script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+    script.write('local f = io.open("%s", "rb")\nwrk.method = "PUT"\nwrk.body = f:read("*a")\nf:close()\n'
+                 'wrk.headers["Content-Type"] = "application/octet-stream"\n' % path)
+    script.close()
+    result = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency", "-s", script.name,
+                             f"http://127.0.0.1:{port}/identify?name={name}"], capture_output=True, text=True, check=True)
+    os.unlink(script.name)
+    output = result.stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    p50 = milliseconds(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1))
+    p99 = milliseconds(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1))
+    requests = int(re.search(r"(\d+) requests in", output).group(1))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return rate, p50, p99, int(bad.group(1)) if bad else 0, requests
+
+
+def per_process(argv_for, files, count):
+    """files/s identifying `count` files, one process each, as many at once as there are cores."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+
+    def one(index):
+        argv = argv_for(files[index % len(files)])
+        pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1)])
+        _, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise RuntimeError(f"{' '.join(argv)} failed")
+
+    started = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
+        list(pool.map(one, range(count)))
+    elapsed = time.perf_counter() - started
+    os.close(devnull)
+    return count / elapsed
+
+
+def upload(port, size, chunk, answers):
+    try:
+        connection = socket.create_connection(("127.0.0.1", port))
+        connection.sendall(f"PUT /identify?name=big.bin HTTP/1.1\r\nHost: localhost\r\nContent-Length: {size}\r\nConnection: close\r\n\r\n".encode())
+        sent = 0
+        while sent < size:
+            piece = chunk[: min(len(chunk), size - sent)]
+            connection.sendall(piece)
+            sent += len(piece)
+        received = b""
+        while True:
+            data = connection.recv(65536)
+            if not data:
+                break
+            received += data
+        connection.close()
+        answers.append(received.split(b" ", 2)[1].decode() if received.startswith(b"HTTP/1.1 ") else "none")
+    except OSError as error:
+        answers.append(f"error {error.errno}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=int, default=10, help="seconds of each wrk run")
+    parser.add_argument("--connections", type=int, default=16, help="wrk's connections")
+    parser.add_argument("--processes", type=int, default=1000, help="files identified one process each")
+    parser.add_argument("--uploads", type=int, default=256)
+    parser.add_argument("--upload-mib", type=int, default=100)
+    parser.add_argument("--server", help="the uti-server binary (default: build the release one)")
+    parser.add_argument("--uti", help="the uti binary for one process per file (default: build the static one)")
+    options = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("service.py: needs wrk (apt-get install -y wrk)")
+    server = options.server
+    if not server:
+        build("uti-server")
+        server = os.path.join(ROOT, ".build", "release", "uti-server")
+    uti = options.uti
+    if not uti:
+        build("uti", ["--scratch-path", ".build-static", "-Xswiftc", "-static-executable",
+                      "-Xlinker", "-llzma", "-Xlinker", "-lbz2", "-Xlinker", "-lz"])
+        uti = os.path.join(ROOT, ".build-static", "release", "uti")
+
+    work = tempfile.mkdtemp(prefix="uti-service-bench-")
+    png, docx = os.path.join(work, "photo.png"), os.path.join(work, "report.docx")
+    make_png(png)
+    make_docx(docx)
+    print(f"files: {os.path.getsize(png)} B PNG, {os.path.getsize(docx)} B DOCX; {os.cpu_count()} cores; "
+          f"wrk -t1 -c{options.connections} -d{options.duration}s", flush=True)
+
+    process, port = start_server(server)
+    rows = []
+    try:
+        for path, name in [(png, "photo.png"), (docx, "report.docx")]:
+            wrk(port, path, name, options.connections, 2)  # warm-up
+            rate, p50, p99, bad, requests = wrk(port, path, name, options.connections, options.duration)
+            per_uti = per_process(lambda f: [uti, "identify", "--mime", f], [path], options.processes)
+            per_file = per_process(lambda f: ["file", "--mime-type", f], [path], options.processes)
+            rows.append((name, rate, p50, p99, bad, requests, per_uti, per_file))
+            print(f"{name}: {rate:,.0f} requests/s, p50 {p50:.2f} ms, p99 {p99:.2f} ms, {bad} not 200 of {requests}; "
+                  f"uti identify per process {per_uti:,.0f} files/s, file(1) per process {per_file:,.0f} files/s", flush=True)
+        idle_rss = peak_rss_mib(process.pid)
+    finally:
+        process.terminate()
+        process.wait()
+
+    # Uploads: a fresh server, so that its peak RSS is the uploads'.
+    process, port = start_server(server, "--max-concurrent", str(max(256, options.uploads)))
+    try:
+        before = peak_rss_mib(process.pid)
+        chunk = os.urandom(1 << 20)
+        answers = []
+        threads = [threading.Thread(target=upload, args=(port, options.upload_mib << 20, chunk, answers)) for _ in range(options.uploads)]
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.perf_counter() - started
+        peak = peak_rss_mib(process.pid)
+    finally:
+        process.terminate()
+        process.wait()
+    shutil.rmtree(work, ignore_errors=True)
+    ok = answers.count("200")
+    total_gib = options.uploads * options.upload_mib / 1024
+    print(f"uploads: {options.uploads} x {options.upload_mib} MiB at once ({total_gib:.1f} GiB) in {elapsed:.1f} s: {ok} answered 200; "
+          f"server peak RSS {peak:.1f} MiB (at start {before:.1f} MiB; after the wrk runs {idle_rss:.1f} MiB)", flush=True)
+
+    print()
+    print("| file | requests/s | p50 | p99 | not 200 | `uti identify`, a process per file | `file --mime-type`, a process per file | service / process per file |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, rate, p50, p99, bad, requests, per_uti, per_file in rows:
+        print(f"| {name} | {rate:,.0f} | {p50:.2f} ms | {p99:.2f} ms | {bad} of {requests:,} | {per_uti:,.0f} files/s | {per_file:,.0f} files/s | {rate / per_uti:.1f}x |")
+    print(f"| {options.uploads} uploads of {options.upload_mib} MiB at once | server peak RSS {peak:.1f} MiB | | | {options.uploads - ok} of {options.uploads} | | | |")
+    if ok != options.uploads or any(row[4] for row in rows):
+        sys.exit("service.py: some requests were not answered 200")
+
+
+if __name__ == "__main__":
+    main()

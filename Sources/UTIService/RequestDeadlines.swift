@@ -1,0 +1,125 @@
+import NIOCore
+import NIOHTTPTypes
+
+/// How long a client may take to send a request: the deadlines that cut off slow and stalled clients.
+public struct RequestDeadlines: Sendable, Equatable {
+    /// A whole request head must arrive within this long of the connection opening, or of the end of the
+    /// previous response (so it is also how long an idle kept-alive connection stays open).
+    public var header: Duration
+    /// A body may take this long before the rate below is asked of it.
+    public var body: Duration
+    /// After `body`, a body must arrive at this many bytes a second at least: each byte received extends
+    /// the body's deadline by 1/rate seconds (as Apache's `mod_reqtimeout` does with `MinRate`).
+    public var minimumBodyRate: Int
+
+    public init(header: Duration = .seconds(20), body: Duration = .seconds(20), minimumBodyRate: Int = 500) {
+        self.header = header
+        self.body = body
+        self.minimumBodyRate = minimumBodyRate
+    }
+}
+
+/// Closes a connection whose client is too slow: no complete request head by the header deadline (a
+/// client dribbling header bytes produces no request part, so only this notices it), or a body behind
+/// its deadline. Sits after HTTP decoding, on the connection's event loop.
+final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let deadlines: RequestDeadlines
+    /// When the connection is closed unless the client gets on; `nil` while the server has the turn.
+    private var deadline: NIODeadline?
+    /// The timer that looks at `deadline`; one at a time, moved on when the deadline moved.
+    private var timer: (task: Scheduled<Void>, at: NIODeadline)?
+    private var readingBody = false
+    private var responsesOwed = 0
+
+    init(deadlines: RequestDeadlines) {
+        self.deadlines = deadlines
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { awaitHead(context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        disarm()
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        awaitHead(context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        disarm()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            readingBody = true
+            responsesOwed += 1
+            arm(context, at: .now() + Self.timeAmount(deadlines.body))
+        case .body(let buffer):
+            if readingBody, let current = deadline, deadlines.minimumBodyRate > 0 {
+                let earned = Int64(buffer.readableBytes) * 1_000_000_000 / Int64(deadlines.minimumBodyRate)
+                deadline = current + .nanoseconds(earned)
+            }
+        case .end:
+            readingBody = false
+            disarm()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            responsesOwed = max(0, responsesOwed - 1)
+            if responsesOwed == 0 && !readingBody { awaitHead(context) }
+        }
+        context.write(data, promise: promise)
+    }
+
+    private func awaitHead(_ context: ChannelHandlerContext) {
+        arm(context, at: .now() + Self.timeAmount(deadlines.header))
+    }
+
+    private func arm(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        self.deadline = deadline
+        if let timer {
+            guard deadline < timer.at else { return }
+            timer.task.cancel()
+        }
+        schedule(context, at: deadline)
+    }
+
+    private func schedule(_ context: ChannelHandlerContext, at instant: NIODeadline) {
+        let loop = context.eventLoop.assumeIsolated()
+        let task = loop.scheduleTask(deadline: instant) { [self] in
+            timer = nil
+            guard let deadline else { return }
+            if deadline <= .now() {
+                self.deadline = nil
+                context.close(promise: nil)
+            } else {
+                schedule(context, at: deadline)
+            }
+        }
+        timer = (task, instant)
+    }
+
+    private func disarm() {
+        deadline = nil
+        timer?.task.cancel()
+        timer = nil
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

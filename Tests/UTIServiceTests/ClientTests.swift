@@ -1,0 +1,203 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+import NIOHTTP1
+import TestSupport
+import Testing
+
+/// The real server asked by a real HTTP client library (AsyncHTTPClient), as a Swift or any other program would.
+extension RunningServer {
+    func request(_ path: String, method: HTTPMethod = .GET, body: [UInt8]? = nil, headers: [(String, String)] = [])
+        async throws -> (status: Int, body: String, contentType: String?, headers: HTTPHeaders) {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 16 << 20)
+        return (Int(response.status.code), String(buffer: bytes), response.headers.first(name: "content-type"), response.headers)
+    }
+
+    /// Whether a new connection to the server is refused (it no longer listens).
+    var refusesConnections: Bool {
+        (try? RawConnection(port: port)) == nil
+    }
+
+    /// Waits for the server to exit, at most `limit` seconds; its exit status, or `nil` if it did not.
+    func exitStatus(within limit: Int) -> Int32? {
+        for _ in 0..<(limit * 20) {
+            if !process.isRunning { return process.terminationStatus }
+            usleep(50_000)
+        }
+        return nil
+    }
+}
+
+@Suite("uti-server, asked by AsyncHTTPClient")
+struct ClientTests {
+    @Test("every endpoint answers what it documents")
+    func everyEndpoint() async throws {
+        let server = try RunningServer()
+        #expect(try await server.request("/healthz").body == "ok\n")
+        #expect(try await server.request("/version").body.hasPrefix("uti "))
+        for method in [HTTPMethod.PUT, .POST] {
+            let identified = try await server.request("/identify?name=photo.png", method: method, body: png)
+            #expect(identified.status == 200 && identified.contentType == "application/json")
+            #expect(identified.body.contains("\"identifier\":\"public.png\"") && identified.body.contains("\"path\":\"photo.png\""), "\(identified)")
+        }
+        let plain = try await server.request("/identify", method: .PUT, body: png, headers: [("Accept", "text/plain")])
+        #expect(plain.body == "image/png\n")
+        let detected = try await server.request("/detect/stream", method: .PUT, body: Array("a,b\n1,2\n".utf8), headers: [("File-Name", "t.csv")])
+        #expect(detected.body == "text/csv" && detected.contentType?.hasPrefix("text/plain") == true)
+        let boundary = "----uti-boundary"
+        let multipart = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a.png\"\r\n\r\n".utf8) + png
+            + Array("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"b\"; filename=\"b.txt\"\r\n\r\nwords\n\r\n--\(boundary)--\r\n".utf8)
+        let parts = try await server.request("/identify", method: .POST, body: multipart,
+                                             headers: [("Content-Type", "multipart/form-data; boundary=\(boundary)")])
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(parts.body.utf8)) as? [[String: Any]])
+        #expect(objects.map { $0["mimeType"] as? String } == ["image/png", "text/plain"])
+        #expect(try await server.request("/types/public.jpeg").body.contains("\"preferredMIMEType\":\"image/jpeg\""))
+        #expect(try await server.request("/types?mime=application/pdf").body.contains("\"identifier\":\"com.adobe.pdf\""))
+        #expect(try await server.request("/conforms?type=public.png&to=public.image").body.contains("\"conforms\":true"))
+        let mimeTypes = try await server.request("/mime-types")
+        #expect(mimeTypes.status == 200 && mimeTypes.body.contains("\"image/png\""))
+        let details = try await server.request("/mime-types/image/png")
+        #expect(details.status == 200 && details.body.contains("public.png"), "\(details)")
+        let document = try await server.request("/openapi.json")
+        #expect(document.status == 200 && document.contentType == "application/json")
+        let metrics = try await server.request("/metrics")
+        #expect(metrics.body.contains("uti_http_requests_total") && metrics.body.contains("family=\"image\""), "\(metrics.body.prefix(500))")
+        // Routing is off: its routes say so.
+        #expect(try await server.request("/apps").status == 404)
+    }
+
+    @Test("every error is a problem document with the right status", arguments: [
+        ("/types/com.example.nobody-declares-this", HTTPMethod.GET, 404),
+        ("/types?conformingTo=no.such.type", .GET, 400),
+        ("/conforms?to=public.text", .GET, 400),
+        ("/mime-types/no/such", .GET, 404),
+        ("/no/such/route", .GET, 404),
+        ("/identify", .DELETE, 405),
+        ("/detect/stream", .GET, 405),
+        ("/identify?name=caf%E9.png", .PUT, 400),
+    ])
+    func problems(path: String, method: HTTPMethod, status: Int) async throws {
+        let server = try RunningServer()
+        let answer = try await server.request(path, method: method)
+        #expect(answer.status == status, "\(path): \(answer)")
+        #expect(answer.contentType == "application/problem+json", "\(path)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+        #expect(object["status"] as? Int == status && (object["detail"] as? String)?.isEmpty == false, "\(answer.body)")
+    }
+
+    @Test("SIGTERM: no new connections, the request in flight is answered, exit status 0")
+    func gracefulShutdownWithARequestInFlight() async throws {
+        let server = try RunningServer(["--max-concurrent", "1"])
+        let (chunks, more) = AsyncStream<ByteBuffer>.makeStream()
+        let body = png + [UInt8](repeating: 0, count: 100_000)
+        more.yield(ByteBuffer(bytes: body[..<1000]))
+        var request = HTTPClientRequest(url: server.base + "/identify?name=late.png")
+        request.method = .PUT
+        request.body = .stream(chunks, length: .known(Int64(body.count)))
+        let response = Task { try await HTTPClient.shared.execute(request, timeout: .seconds(120)) }
+        // In flight once the server turns others away (--max-concurrent 1); asked a bounded number of times.
+        var busy = false
+        for _ in 0..<400 where !busy {
+            busy = try await server.request("/healthz").status == 503
+            if !busy { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(busy, "the upload never reached its handler")
+        server.process.terminate()
+        var refusing = false
+        for _ in 0..<400 where !refusing {
+            refusing = server.refusesConnections
+            if !refusing { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(refusing, "the server still accepts connections after SIGTERM")
+        #expect(server.process.isRunning, "the server waits for the request in flight")
+        more.yield(ByteBuffer(bytes: body[1000...]))
+        more.finish()
+        let answer = try await response.value
+        let text = String(buffer: try await answer.body.collect(upTo: 1 << 20))
+        #expect(answer.status.code == 200 && text.contains("\"identifier\":\"public.png\""), "\(text)")
+        #expect(server.exitStatus(within: 60) == 0)
+    }
+
+    @Test("a request still in flight when the grace period ends is cancelled; exit status 0")
+    func gracePeriodEnds() async throws {
+        let server = try RunningServer(["--grace-period", "1", "--max-concurrent", "1"])
+        let stalled = try RawConnection(port: server.port)
+        stalled.send("PUT /identify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\nabc")
+        var busy = false
+        for _ in 0..<400 where !busy {
+            busy = try await server.request("/healthz").status == 503
+            if !busy { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(busy)
+        server.process.terminate()
+        #expect(server.exitStatus(within: 60) == 0)
+    }
+
+    @Test("1,000 connections at once, each with an upload in flight: every one answered")
+    func thousandConnections() throws {
+        let server = try RunningServer(["--max-concurrent", "1000"])
+        // All connected before any request is sent, so the server holds 1,000 connections at once.
+        let connections = try (0..<1000).map { _ in try RawConnection(port: server.port) }
+        let request = Array("PUT /identify?name=x.png HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(png.count)\r\nConnection: close\r\n\r\n".utf8) + png
+        for connection in connections { connection.send(request) }
+        var answered = 0
+        for connection in connections {
+            let answer = connection.readToEnd()
+            if answer.hasPrefix("HTTP/1.1 200") && answer.contains("\"identifier\":\"public.png\"") { answered += 1 }
+        }
+        #expect(answered == 1000)
+        #expect(try server.curl("/healthz").status == 200)
+    }
+}
+
+@Suite("uti-server: slow clients")
+struct SlowClientTests {
+    /// Sends `bytes` one a tenth of a second until the server closes the connection, at most `limit` bytes;
+    /// whether it closed it.
+    func dribble(_ connection: RawConnection, limit: Int) -> Bool {
+        var pending = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
+        for _ in 0..<limit {
+            connection.send("x")
+            if poll(&pending, 1, 100) > 0 {
+                var byte: UInt8 = 0
+                if recv(connection.socket, &byte, 1, 0) <= 0 { return true }
+            }
+        }
+        return false
+    }
+
+    @Test("a client dribbling its request head is cut off by --header-timeout, however long the idle timeout")
+    func dribbledHead() throws {
+        let server = try RunningServer(["--header-timeout", "1", "--idle-timeout", "3600"])
+        let connection = try RawConnection(port: server.port)
+        connection.send("PUT /identify HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+        #expect(dribble(connection, limit: 600), "still open after a minute of dribbling")
+        #expect(try server.curl("/healthz").status == 200)
+    }
+
+    @Test("a body slower than --min-body-rate is cut off after --body-timeout")
+    func dribbledBody() throws {
+        let server = try RunningServer(["--body-timeout", "1", "--min-body-rate", "100", "--idle-timeout", "3600"])
+        let connection = try RawConnection(port: server.port)
+        connection.send("PUT /identify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n\r\n")
+        #expect(dribble(connection, limit: 600), "still open after a minute of dribbling")
+        #expect(try server.curl("/healthz").status == 200)
+    }
+
+    @Test("an idle kept-alive connection is closed after --header-timeout; a prompt one is served")
+    func keptAlive() throws {
+        let server = try RunningServer(["--header-timeout", "1", "--idle-timeout", "3600"])
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let answer = connection.readToEnd()
+        #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("ok\n"), "\(answer)")
+    }
+}
