@@ -113,7 +113,6 @@ package enum OpenAPIDocument {
               "schema": {
                 "type": "object",
                 "additionalProperties": {
-                  "type": "string",
                   "contentMediaType": "application/octet-stream"
                 }
               },
@@ -220,7 +219,6 @@ package enum OpenAPIDocument {
               "schema": {
                 "type": "object",
                 "additionalProperties": {
-                  "type": "string",
                   "contentMediaType": "application/octet-stream"
                 }
               },
@@ -349,7 +347,8 @@ package enum OpenAPIDocument {
             "required": true,
             "schema": {
               "type": "string"
-            }
+            },
+            "example": "public.png"
           }
         ],
         "responses": {
@@ -378,7 +377,8 @@ package enum OpenAPIDocument {
             "in": "query",
             "required": false,
             "schema": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1
             },
             "description": "A filename extension."
           },
@@ -387,7 +387,8 @@ package enum OpenAPIDocument {
             "in": "query",
             "required": false,
             "schema": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1
             },
             "description": "A MIME type."
           },
@@ -396,9 +397,11 @@ package enum OpenAPIDocument {
             "in": "query",
             "required": false,
             "schema": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1
             },
-            "description": "Keep subtypes of this identifier."
+            "description": "Keep subtypes of this identifier.",
+            "example": "public.image"
           },
           {
             "name": "q",
@@ -426,6 +429,9 @@ package enum OpenAPIDocument {
           },
           "400": {
             "$ref": "#/components/responses/Problem"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem"
           }
         }
       }
@@ -439,16 +445,20 @@ package enum OpenAPIDocument {
             "in": "query",
             "required": true,
             "schema": {
-              "type": "string"
-            }
+              "type": "string",
+              "minLength": 1
+            },
+            "example": "public.png"
           },
           {
             "name": "to",
             "in": "query",
             "required": true,
             "schema": {
-              "type": "string"
-            }
+              "type": "string",
+              "minLength": 1
+            },
+            "example": "public.image"
           }
         ],
         "responses": {
@@ -535,18 +545,24 @@ package enum OpenAPIDocument {
             "in": "query",
             "required": true,
             "schema": {
-              "type": "string"
+              "type": "string",
+              "pattern": "^[^/\u0000]+$",
+              "maxLength": 255
             },
-            "description": "The name to deliver under."
+            "description": "The name to deliver under.",
+            "example": "photo.png"
           },
           {
             "name": "to",
             "in": "query",
             "required": false,
             "schema": {
-              "type": "string"
+              "type": "string",
+              "maxLength": 255,
+              "pattern": "^[A-Za-z0-9-]+(?:[.][A-Za-z0-9-]+)*[.]?$"
             },
-            "description": "Deliver to this app (it must open the type)."
+            "description": "Deliver to this app (it must open the type).",
+            "example": "com.example.viewer"
           }
         ],
         "requestBody": {
@@ -650,8 +666,11 @@ package enum OpenAPIDocument {
             "in": "path",
             "required": true,
             "schema": {
-              "type": "string"
-            }
+              "type": "string",
+              "maxLength": 255,
+              "pattern": "^[A-Za-z0-9-]+(?:[.][A-Za-z0-9-]+)*[.]?$"
+            },
+            "example": "com.example.viewer"
           }
         ],
         "responses": {
@@ -683,8 +702,11 @@ package enum OpenAPIDocument {
             "in": "path",
             "required": true,
             "schema": {
-              "type": "string"
-            }
+              "type": "string",
+              "maxLength": 255,
+              "pattern": "^[A-Za-z0-9-]+(?:[.][A-Za-z0-9-]+)*[.]?$"
+            },
+            "example": "com.example.viewer"
           }
         ],
         "responses": {
@@ -782,7 +804,8 @@ package enum OpenAPIDocument {
             "required": true,
             "schema": {
               "type": "string"
-            }
+            },
+            "example": "image"
           },
           {
             "name": "subtype",
@@ -790,7 +813,8 @@ package enum OpenAPIDocument {
             "required": true,
             "schema": {
               "type": "string"
-            }
+            },
+            "example": "png"
           }
         ],
         "responses": {

@@ -210,6 +210,12 @@ public struct UTIService: Sendable {
     /// `GET /types?extension=&mime=&conformingTo=&q=`: `uti types --json`'s objects, as an array.
     func types(_ request: Request) throws -> Response {
         let query = request.uri.queryParameters
+        for name in ["extension", "mime", "conformingTo"] where query.get(name)?.isEmpty == true {
+            throw HTTPError(.badRequest, message: "\(name)= needs a value")
+        }
+        if let conformingTo = query.get("conformingTo"), UTType(conformingTo) == nil {
+            throw HTTPError(.notFound, message: "unknown type identifier '\(conformingTo)'")
+        }
         let words = query.get("q").map { $0.split(separator: " ").map(String.init) } ?? []
         do {
             let types = try TypeQuery.types(filenameExtension: query.get("extension"), mimeType: query.get("mime"),

@@ -76,7 +76,7 @@ struct ClientTests {
 
     @Test("every error is a problem document with the right status", arguments: [
         ("/types/com.example.nobody-declares-this", HTTPMethod.GET, 404),
-        ("/types?conformingTo=no.such.type", .GET, 400),
+        ("/types?conformingTo=no.such.type", .GET, 404),
         ("/conforms?to=public.text", .GET, 400),
         ("/mime-types/no/such", .GET, 404),
         ("/no/such/route", .GET, 404),

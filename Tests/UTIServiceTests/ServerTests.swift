@@ -163,7 +163,7 @@ struct ServerTypeTests {
 
     @Test("unknown types, bad queries, unknown routes and wrong methods get the right 4xx as problem documents", arguments: [
         ("/types/com.example.nobody-declares-this", [String](), 404),
-        ("/types?conformingTo=no.such.type", [], 400),
+        ("/types?conformingTo=no.such.type", [], 404),
         ("/conforms?type=public.text", [], 400),
         ("/no/such/route", [], 404),
         ("/identify", ["-X", "DELETE"], 405),
