@@ -116,6 +116,7 @@ let package = Package(
             name: "UTIService",
             dependencies: [
                 "FileIdentification", "UniformTypeIdentifiers", "DocumentRouting", "UTIReports",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

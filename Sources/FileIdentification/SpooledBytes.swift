@@ -54,7 +54,17 @@ public final class SpooledBytes {
     /// Adds bytes at the end.
     /// - Throws: `Errno` when the temporary file cannot be made or written (`ENOSPC` on a full disk).
     public func append(_ bytes: some Collection<UInt8>) throws(Errno) {
-        var rest = bytes[...]
+        let appended: Result<Void, Errno>? = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(Errno) in try append(UnsafeRawBufferPointer(buffer)) }
+        }
+        if let appended { return try appended.get() }
+        try ContiguousArray(bytes).withUnsafeBytes { raw in Result { () throws(Errno) in try append(raw) } }.get()
+    }
+
+    /// Adds the bytes of `raw` at the end, copied once (a server's receive buffers).
+    /// - Throws: `Errno` when the temporary file cannot be made or written (`ENOSPC` on a full disk).
+    public func append(_ raw: UnsafeRawBufferPointer) throws(Errno) {
+        var rest = raw[...]
         // Memory holds a prefix of the bytes: once any went to the file, every later one does.
         if file == nil, memory.count < memoryLimit {
             var room = min(memoryLimit - memory.count, rest.count)
@@ -62,9 +72,11 @@ public final class SpooledBytes {
                 room = budget.take(upTo: room)
                 reserved += room
             }
-            let taken = rest.prefix(room)
-            memory.append(contentsOf: taken)
-            rest = rest.dropFirst(taken.count)
+            if room > 0 {
+                if memory.isEmpty { memory.reserveCapacity(min(memoryLimit, max(room, expectedCount))) }
+                memory.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest.prefix(room)).assumingMemoryBound(to: UInt8.self))
+                rest = rest.dropFirst(room)
+            }
         }
         if !rest.isEmpty {
             let file: FileDescriptor
@@ -74,10 +86,14 @@ public final class SpooledBytes {
                 file = try makeFile()
                 self.file = file
             }
-            try file.writeAll(rest)
+            try file.writeAll(UnsafeRawBufferPointer(rebasing: rest))
         }
-        count += bytes.count
+        count += raw.count
     }
+
+    /// How many bytes are expected in all (a request's `Content-Length`), so that memory is reserved once;
+    /// 0 when unknown.
+    public var expectedCount = 0
 
     private func makeFile() throws(Errno) -> FileDescriptor {
         let directory = try FileDescriptor.open(temporaryDirectory, .readOnly, options: [.directory])

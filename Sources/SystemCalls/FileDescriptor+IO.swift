@@ -112,23 +112,28 @@ extension FileDescriptor {
     ///
     /// The corresponding C function is `write`.
     package func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
-        FaultInjection.step()
-        let limit = Self.fileSizeLimit
-        let failure = ContiguousArray(bytes).withUnsafeBytes { raw -> Errno? in
-            guard let base = raw.baseAddress else { return nil }
-            var offset = 0
-            while offset < raw.count {
-                if let limit {
-                    let position = Glibc.lseek(rawValue, 0, SEEK_CUR)
-                    if position >= 0 && position >= limit { return .fileTooLarge }
-                }
-                let written = Self.retrying { Glibc.write(rawValue, base + offset, raw.count - offset) }
-                if written < 0 { return Errno(rawValue: errno) }
-                offset += written
-            }
-            return nil
+        let written: Result<Void, Errno>? = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(Errno) in try writeAll(UnsafeRawBufferPointer(buffer)) }
         }
-        if let failure { throw failure }
+        if let written { return try written.get() }
+        try ContiguousArray(bytes).withUnsafeBytes { raw in Result { () throws(Errno) in try writeAll(raw) } }.get()
+    }
+
+    /// Writes all of `raw`, as `writeAll(_:)` does, without copying it first.
+    package func writeAll(_ raw: UnsafeRawBufferPointer) throws(Errno) {
+        FaultInjection.step()
+        guard let base = raw.baseAddress else { return }
+        let limit = Self.fileSizeLimit
+        var offset = 0
+        while offset < raw.count {
+            if let limit {
+                let position = Glibc.lseek(rawValue, 0, SEEK_CUR)
+                if position >= 0 && position >= limit { throw .fileTooLarge }
+            }
+            let written = Self.retrying { Glibc.write(rawValue, base + offset, raw.count - offset) }
+            if written < 0 { throw Errno(rawValue: errno) }
+            offset += written
+        }
     }
 
     /// The soft `RLIMIT_FSIZE` in bytes, `nil` when there is none.

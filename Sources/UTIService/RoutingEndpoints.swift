@@ -4,6 +4,7 @@ import Hummingbird
 import HTTPTypes
 import Synchronization
 import UTIReports
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -81,7 +82,7 @@ final class RoutingEndpoints: Sendable {
             guard spool.count + buffer.readableBytes <= maximumBodySize else {
                 throw HTTPError(.contentTooLarge, message: "the body is larger than \(maximumBodySize) bytes")
             }
-            try spool.append(buffer.readableBytesView)
+            try buffer.withUnsafeReadableBytes { raw throws(Errno) in try spool.append(raw) }
         }
         let router = try currentRouter()
         if let target = query.get("to"), !router.isRegistered(target) {

@@ -6,6 +6,7 @@ public import FileIdentification
 public import DocumentRouting
 import UniformTypeIdentifiers
 import UTIReports
+import SystemPackage
 
 /// The HTTP service: identification (uti's own API and Apache Tika's detector API) over HTTP.
 ///
@@ -139,8 +140,7 @@ public struct UTIService: Sendable {
         let name = uploadName(request)
         let identification = try await identification(of: request, named: name)
         if acceptsPlainText(request) { return text(identification.mimeType + "\n") }
-        let json = IdentificationReport(identification, path: name ?? "-").json.rendered + "\n"
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
+        return json(IdentificationReport(identification, path: name ?? "-").json)
     }
 
     /// `multipart/form-data` with several files: one object per part, in order, as a JSON array (or, with
@@ -178,11 +178,16 @@ public struct UTIService: Sendable {
     private func spool(_ request: Request) async throws -> SpooledBytes {
         let spool = SpooledBytes(budget: bodyMemory)
         let limit = configuration.maximumBodySize
+        if let declared = request.headers[.contentLength].flatMap(Int.init) {
+            // Refused before a byte of it is read.
+            guard declared <= limit else { throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes") }
+            spool.expectedCount = declared
+        }
         for try await buffer in request.body {
             guard spool.count + buffer.readableBytes <= limit else {
                 throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes")
             }
-            try spool.append(buffer.readableBytesView)
+            try buffer.withUnsafeReadableBytes { raw throws(Errno) in try spool.append(raw) }
         }
         return spool
     }
@@ -241,7 +246,9 @@ public struct UTIService: Sendable {
     }
 
     private func json(_ value: JSONValue) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: value.rendered + "\n")))
+        var bytes = value.renderedUTF8
+        bytes.append(0x0A)
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// The name of the uploaded file, as the client gave it.
