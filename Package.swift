@@ -133,6 +133,7 @@ let package = Package(
             dependencies: [
                 "UTIService", "FileIdentification", "UniformTypeIdentifiers", "DocumentRouting", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

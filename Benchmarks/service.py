@@ -7,7 +7,8 @@
 1. `wrk` (Debian's package) on loopback against `PUT /identify` of a 4 KiB PNG and of a 2 MiB Word document
    (both made here): requests/s, p50 and p99 latency, and any answer that was not 200.
 2. The same two files through `uti identify --mime`, one process per file, and through `file --mime-type`, one
-   process per file: files/s with as many processes at once as the machine has cores.
+   process per file: files/s with one process at a time (a script that runs the command per file) and with as many
+   at once as the machine has cores.
 3. `--uploads` uploads of `--upload-mib` MiB each, all at once, against a fresh server: the server's peak RSS
    (VmHWM) while it takes them, and whether every one was answered 200.
 
@@ -115,8 +116,8 @@ def wrk(port, path, name, connections, duration):
     return rate, p50, p99, int(bad.group(1)) if bad else 0, requests
 
 
-def per_process(argv_for, files, count):
-    """files/s identifying `count` files, one process each, as many at once as there are cores."""
+def per_process(argv_for, files, count, parallel):
+    """files/s identifying `count` files, one process each, `parallel` at once."""
     devnull = os.open(os.devnull, os.O_WRONLY)
 
     def one(index):
@@ -127,7 +128,7 @@ def per_process(argv_for, files, count):
             raise RuntimeError(f"{' '.join(argv)} failed")
 
     started = time.perf_counter()
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
+    with concurrent.futures.ThreadPoolExecutor(parallel) as pool:
         list(pool.map(one, range(count)))
     elapsed = time.perf_counter() - started
     os.close(devnull)
@@ -190,11 +191,15 @@ def main():
         for path, name in [(png, "photo.png"), (docx, "report.docx")]:
             wrk(port, path, name, options.connections, 2)  # warm-up
             rate, p50, p99, bad, requests = wrk(port, path, name, options.connections, options.duration)
-            per_uti = per_process(lambda f: [uti, "identify", "--mime", f], [path], options.processes)
-            per_file = per_process(lambda f: ["file", "--mime-type", f], [path], options.processes)
-            rows.append((name, rate, p50, p99, bad, requests, per_uti, per_file))
-            print(f"{name}: {rate:,.0f} requests/s, p50 {p50:.2f} ms, p99 {p99:.2f} ms, {bad} not 200 of {requests}; "
-                  f"uti identify per process {per_uti:,.0f} files/s, file(1) per process {per_file:,.0f} files/s", flush=True)
+            cores = os.cpu_count()
+            per_uti = per_process(lambda f: [uti, "identify", "--mime", f], [path], options.processes, 1)
+            per_uti_parallel = per_process(lambda f: [uti, "identify", "--mime", f], [path], options.processes, cores)
+            per_file = per_process(lambda f: ["file", "--mime-type", f], [path], options.processes, 1)
+            per_file_parallel = per_process(lambda f: ["file", "--mime-type", f], [path], options.processes, cores)
+            rows.append((name, rate, p50, p99, bad, requests, per_uti, per_uti_parallel, per_file, per_file_parallel))
+            print(f"{name}: {rate:,.0f} requests/s, p50 {p50:.2f} ms, p99 {p99:.2f} ms, {bad} not 200 of {requests}; a process per file, "
+                  f"one at a time / {cores} at a time: uti identify {per_uti:,.0f} / {per_uti_parallel:,.0f} files/s, "
+                  f"file(1) {per_file:,.0f} / {per_file_parallel:,.0f} files/s", flush=True)
         idle_rss = peak_rss_mib(process.pid)
     finally:
         process.terminate()
@@ -224,11 +229,14 @@ def main():
           f"server peak RSS {peak:.1f} MiB (at start {before:.1f} MiB; after the wrk runs {idle_rss:.1f} MiB)", flush=True)
 
     print()
-    print("| file | requests/s | p50 | p99 | not 200 | `uti identify`, a process per file | `file --mime-type`, a process per file | service / process per file |")
+    cores = os.cpu_count()
+    print(f"| file | service requests/s | p50 | p99 | not 200 | `uti identify`, a process per file (1 / {cores} at a time) "
+          f"| `file --mime-type`, a process per file (1 / {cores} at a time) | service / `uti identify` per file (1 / {cores}) |")
     print("|---|---|---|---|---|---|---|---|")
-    for name, rate, p50, p99, bad, requests, per_uti, per_file in rows:
-        print(f"| {name} | {rate:,.0f} | {p50:.2f} ms | {p99:.2f} ms | {bad} of {requests:,} | {per_uti:,.0f} files/s | {per_file:,.0f} files/s | {rate / per_uti:.1f}x |")
-    print(f"| {options.uploads} uploads of {options.upload_mib} MiB at once | server peak RSS {peak:.1f} MiB | | | {options.uploads - ok} of {options.uploads} | | | |")
+    for name, rate, p50, p99, bad, requests, per_uti, per_uti_parallel, per_file, per_file_parallel in rows:
+        print(f"| {name} | {rate:,.0f} | {p50:.2f} ms | {p99:.2f} ms | {bad} of {requests:,} | {per_uti:,.0f} / {per_uti_parallel:,.0f} files/s "
+              f"| {per_file:,.0f} / {per_file_parallel:,.0f} files/s | {rate / per_uti:.1f}x / {rate / per_uti_parallel:.1f}x |")
+    print(f"\n{options.uploads} uploads of {options.upload_mib} MiB at once: server peak RSS {peak:.1f} MiB, {ok} of {options.uploads} answered 200, {elapsed:.1f} s")
     if ok != options.uploads or any(row[4] for row in rows):
         sys.exit("service.py: some requests were not answered 200")
 

@@ -2,6 +2,7 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import Metrics
+import Synchronization
 import UniformTypeIdentifiers
 
 /// One structured log line per request (method, route, status, bytes in and out, duration, request id)
@@ -22,11 +23,11 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             "bytesIn": .stringConvertible(bytesIn), "bytesOut": .stringConvertible(bytesOut),
             "durationMs": .string(String(format: "%.3f", Double(nanoseconds) / 1e6)), "requestID": .string(context.id),
         ])
-        let dimensions = [("route", route), ("status", String(status))]
-        Counter(label: "uti_http_requests_total", dimensions: dimensions).increment()
-        Metrics.Timer(label: "uti_http_request_duration_seconds", dimensions: [("route", route)]).recordNanoseconds(nanoseconds)
-        Counter(label: "uti_http_request_bytes_total", dimensions: [("route", route)]).increment(by: bytesIn)
-        Counter(label: "uti_http_response_bytes_total", dimensions: [("route", route)]).increment(by: bytesOut)
+        let metrics = MetricHandles.shared.route(route, status: Int(status))
+        metrics.requests.increment()
+        metrics.duration.recordNanoseconds(nanoseconds)
+        metrics.bytesIn.increment(by: bytesIn)
+        metrics.bytesOut.increment(by: bytesOut)
         return response
     }
 }
@@ -43,6 +44,49 @@ enum TypeFamily {
     }
 
     static func count(_ type: UTType) {
-        Counter(label: "uti_identified_total", dimensions: [("family", name(of: type))]).increment()
+        MetricHandles.shared.identified(family: name(of: type)).increment()
+    }
+}
+
+/// The metric objects of each route, status and family, made once: asking the metrics factory for them on
+/// every request costs a lookup under its lock for each.
+final class MetricHandles: Sendable {
+    static let shared = MetricHandles()
+
+    struct Route: Sendable {
+        let requests: Counter
+        let duration: Metrics.Timer
+        let bytesIn: Counter
+        let bytesOut: Counter
+    }
+
+    private struct Key: Hashable {
+        let route: String
+        let status: Int
+    }
+
+    private let routes = Mutex<[Key: Route]>([:])
+    private let families = Mutex<[String: Counter]>([:])
+
+    func route(_ route: String, status: Int) -> Route {
+        routes.withLock { cache in
+            if let handles = cache[Key(route: route, status: status)] { return handles }
+            let handles = Route(
+                requests: Counter(label: "uti_http_requests_total", dimensions: [("route", route), ("status", String(status))]),
+                duration: Metrics.Timer(label: "uti_http_request_duration_seconds", dimensions: [("route", route)]),
+                bytesIn: Counter(label: "uti_http_request_bytes_total", dimensions: [("route", route)]),
+                bytesOut: Counter(label: "uti_http_response_bytes_total", dimensions: [("route", route)]))
+            cache[Key(route: route, status: status)] = handles
+            return handles
+        }
+    }
+
+    func identified(family: String) -> Counter {
+        families.withLock { cache in
+            if let counter = cache[family] { return counter }
+            let counter = Counter(label: "uti_identified_total", dimensions: [("family", family)])
+            cache[family] = counter
+            return counter
+        }
     }
 }

@@ -3,6 +3,7 @@ import DocumentRouting
 import FileIdentification
 import SystemCalls
 import Hummingbird
+import Logging
 import Metrics
 import Prometheus
 import ServiceLifecycle
@@ -87,6 +88,7 @@ struct UTIServer: AsyncParsableCommand {
             throw ExitCode(2)
         }
         MetricsSystem.bootstrap(PrometheusMetricsFactory())
+        LoggingSystem.bootstrap(LogfmtLogHandler.init)
         var routingSetup: (registry: Registry, token: [UInt8])?
         if routing, let tokenFile {
             let bytes: [UInt8]
