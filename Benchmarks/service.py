@@ -163,6 +163,7 @@ def main():
     parser.add_argument("--processes", type=int, default=1000, help="files identified one process each")
     parser.add_argument("--uploads", type=int, default=256)
     parser.add_argument("--upload-mib", type=int, default=100)
+    parser.add_argument("--uploads-only", action="store_true", help="only part 3")
     parser.add_argument("--server", help="the uti-server binary (default: build the release one)")
     parser.add_argument("--uti", help="the uti binary for one process per file (default: build the static one)")
     options = parser.parse_args()
@@ -188,7 +189,7 @@ def main():
     process, port = start_server(server)
     rows = []
     try:
-        for path, name in [(png, "photo.png"), (docx, "report.docx")]:
+        for path, name in [] if options.uploads_only else [(png, "photo.png"), (docx, "report.docx")]:
             wrk(port, path, name, options.connections, 2)  # warm-up
             rate, p50, p99, bad, requests = wrk(port, path, name, options.connections, options.duration)
             cores = os.cpu_count()

@@ -1,3 +1,5 @@
+import HummingbirdCore
+import Logging
 import NIOCore
 import NIOHTTPTypes
 
@@ -121,5 +123,26 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     static func timeAmount(_ duration: Duration) -> TimeAmount {
         let (seconds, attoseconds) = duration.components
         return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+/// HTTP/1 connections whose reads are at most `maximumRead` bytes. What a connection holds while its
+/// request waits for the handler is a few reads (the queues between the socket and the handler count
+/// messages, not bytes), so this is what bounds the memory of many uploads at once.
+struct BoundedReadHTTP1Channel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+
+    let inner: HTTP1Channel
+    let maximumRead: Int
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.syncOptions?.setOption(
+                ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: maximumRead))
+        }.flatMap { inner.setup(channel: channel, logger: logger) }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
     }
 }

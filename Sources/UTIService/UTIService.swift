@@ -1,5 +1,6 @@
 public import Hummingbird
 public import Prometheus
+import HummingbirdCore
 import HTTPTypes
 import Synchronization
 public import FileIdentification
@@ -37,7 +38,7 @@ public struct UTIService: Sendable {
         public init(host: String = "127.0.0.1", port: Int = 8080, maximumBodySize: Int = 4 << 30, version: String,
                     routing: (registry: Registry, token: [UInt8])? = nil, maximumConcurrentRequests: Int = 256,
                     idleTimeout: Duration = .seconds(30), deadlines: RequestDeadlines = RequestDeadlines(),
-                    bodyMemory: Int = 64 << 20) {
+                    bodyMemory: Int = 32 << 20) {
             self.host = host
             self.port = port
             self.maximumBodySize = maximumBodySize
@@ -118,11 +119,16 @@ public struct UTIService: Sendable {
 
     /// The application, listening where the configuration says; `onRunning` is told the port it got.
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let deadlines = configuration.deadlines
+        let deadlines = configuration.deadlines, idleTimeout = configuration.idleTimeout
         return Application(
             router: router(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(deadlines: deadlines)],
-                                                idleTimeout: RequestDeadlineHandler.timeAmount(configuration.idleTimeout))),
+            server: HTTPServerBuilder { responder in
+                BoundedReadHTTP1Channel(
+                    inner: HTTP1Channel(responder: responder, configuration: HTTP1Channel.Configuration(
+                        additionalChannelHandlers: [RequestDeadlineHandler(deadlines: deadlines)],
+                        idleTimeout: RequestDeadlineHandler.timeAmount(idleTimeout))),
+                    maximumRead: 16 << 10)
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "uti/\(configuration.version)"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }
         )

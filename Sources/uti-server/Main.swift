@@ -4,6 +4,8 @@ import FileIdentification
 import SystemCalls
 import Hummingbird
 import Logging
+import NIOCore
+import NIOPosix
 import Metrics
 import Prometheus
 import ServiceLifecycle
@@ -14,8 +16,22 @@ import Foundation
 import Glibc
 #endif
 
-/// `uti-server` (also started as `uti serve`): the HTTP service.
+/// Starts `UTIServer` with SwiftNIO's event loops as Swift Concurrency's global executor: request handlers
+/// then run on the threads that do the I/O, one per core, rather than hopping to a second pool of threads
+/// and back for every request (fewer threads than cores would otherwise be contending for them).
 @main
+enum UTIServerMain {
+    static func main() {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        Task {
+            await UTIServer.main()
+            exit(0)
+        }
+        dispatchMain()
+    }
+}
+
+/// `uti-server` (also started as `uti serve`): the HTTP service.
 struct UTIServer: AsyncParsableCommand {
     static let version = "0.1.0"
 
@@ -33,7 +49,7 @@ struct UTIServer: AsyncParsableCommand {
     @Option(name: .customLong("body-memory"), help: ArgumentHelp(
         "The bytes of request bodies kept in memory, all requests together (each keeps at most its first MiB); the rest go to private temporary files.",
         valueName: "bytes"))
-    var bodyMemory = 64 << 20
+    var bodyMemory = 32 << 20
     @Option(name: .customLong("max-concurrent"), help: "Requests handled at once; beyond, 503 with Retry-After.")
     var maximumConcurrentRequests = 256
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection silent for this many seconds.", valueName: "seconds"))
