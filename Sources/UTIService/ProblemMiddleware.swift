@@ -74,10 +74,17 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func problem(_ status: HTTPResponse.Status, detail: String?, headers: HTTPFields) -> Response {
-        var members: [(String, JSONValue)] = [("type", "about:blank"), ("title", .string(status.reasonPhrase)), ("status", .integer(status.code))]
-        if let detail { members.append(("detail", .string(detail))) }
         var fields = headers
         fields[.contentType] = "application/problem+json"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(members).rendered + "\n")))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: document(status, detail: detail))))
+    }
+
+    /// The problem document's bytes, with a final line break.
+    static func document(_ status: HTTPResponse.Status, detail: String?) -> [UInt8] {
+        var members: [(String, JSONValue)] = [("type", "about:blank"), ("title", .string(status.reasonPhrase)), ("status", .integer(status.code))]
+        if let detail { members.append(("detail", .string(detail))) }
+        var bytes = JSONValue.object(members).renderedUTF8
+        bytes.append(0x0A)
+        return bytes
     }
 }

@@ -1,6 +1,9 @@
 import HummingbirdCore
 import Logging
+import Hummingbird
+import HTTPTypes
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
 /// How long a client may take to send a request: the deadlines that cut off slow and stalled clients.
@@ -84,6 +87,27 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
             if responsesOwed == 0 && !readingBody { awaitHead(context) }
         }
         context.write(data, promise: promise)
+    }
+
+    /// Bytes that are not an HTTP request, before a request has begun (a header line without a colon, a
+    /// `Content-Length` that is not a number, a head past the size limit): a 400 problem document, and the
+    /// connection closed, as after any error the client made in the framing. (Errors within a body reach the
+    /// handler reading it, which answers them the same way.)
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parserError = error as? HTTPParserError, !readingBody, responsesOwed == 0 else {
+            context.fireErrorCaught(error)
+            return
+        }
+        disarm()
+        let body = ProblemMiddleware<BasicRequestContext>.document(.badRequest, detail: "the request is not HTTP/1.1 (\(parserError))")
+        var fields = HTTPFields()
+        fields[.contentType] = "application/problem+json"
+        fields[.contentLength] = String(body.count)
+        fields[.connection] = "close"
+        responsesOwed += 1
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: .badRequest, headerFields: fields))), promise: nil)
+        context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     private func awaitHead(_ context: ChannelHandlerContext) {

@@ -201,3 +201,33 @@ struct SlowClientTests {
         #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("ok\n"), "\(answer)")
     }
 }
+
+@Suite("uti-server: requests that are not HTTP")
+struct MalformedRequestTests {
+    @Test("bytes that are not an HTTP request get a 400 problem document and a closed connection", arguments: [
+        "GET /healthz HTTP/1.1\r\nA header line without a colon\r\n\r\n",
+        "PUT /identify HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\nxyz",
+        "PUT /identify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nxyz",
+        "NOT HTTP AT ALL\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nX-Long: " + String(repeating: "a", count: 100_000) + "\r\n\r\n",
+    ])
+    func notHTTP(request: String) throws {
+        let server = try RunningServer()
+        let connection = try RawConnection(port: server.port)
+        connection.send(request)
+        let answer = connection.readToEnd()
+        #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
+        #expect(answer.lowercased().contains("content-type: application/problem+json"), "\(answer.prefix(300))")
+        #expect(answer.contains("\"status\":400") && answer.contains("\"detail\":\"the request is not HTTP/1.1"), "\(answer.prefix(400))")
+        #expect(try server.curl("/healthz").status == 200, "the server goes on")
+    }
+
+    @Test("a chunked body whose framing breaks gets a 400 problem document")
+    func brokenChunks() throws {
+        let server = try RunningServer()
+        let connection = try RawConnection(port: server.port)
+        connection.send("PUT /identify HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n")
+        let answer = connection.readToEnd()
+        #expect(answer.hasPrefix("HTTP/1.1 400") && answer.contains("application/problem+json"), "\(answer.prefix(300))")
+    }
+}
