@@ -37,10 +37,22 @@ extension UTI {
         @Option(help: ArgumentHelp("The name of standard input, so that its extension counts.", valueName: "name"))
         var name: String?
 
+        @Flag(help: ArgumentHelp(
+            "Read records from standard input (give -): a 4-byte big-endian name length, the name, an 8-byte big-endian content length, the content; print one JSON line per record, in order.",
+            discussion: "For many files through one process when the bytes are at hand rather than a path (Spark's binaryFile rows). See docs/CommandLine.md for the framing."))
+        var framed = false
+
         @Argument(help: "Files to identify; - reads standard input.")
         var paths: [String]
 
         func validate() throws {
+            if framed {
+                guard paths == ["-"] else { throw ValidationError("--framed reads records from standard input: give - and no other file.") }
+                if mime || noContent || followSymlinks || name != nil {
+                    throw ValidationError("--framed answers in JSON for each record: --mime, --no-content, -L and --name do not apply.")
+                }
+                return
+            }
             if paths.isEmpty { throw ValidationError("Give at least one file (or - for standard input).") }
             if mime && json { throw ValidationError("--mime and --json cannot be combined.") }
             if name != nil && !paths.contains("-") { throw ValidationError("--name names standard input: give - among the files.") }
@@ -52,7 +64,7 @@ extension UTI {
         }
 
         func run() throws {
-            let status = job.run()
+            let status = framed ? FramedIdentifyJob(typeFiles: typeOptions.typeFiles).run() : job.run()
             if status != 0 { throw ExitCode(status) }
         }
     }
