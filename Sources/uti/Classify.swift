@@ -30,6 +30,9 @@ extension UTI {
         @Option(help: "table (default), ndjson, csv or tsv; with --summary: table or json.")
         var format: Format = .table
 
+        @Flag(help: "With --format ndjson: each record is `uti identify --json`'s object (description, conformsTo, evidence ...) with size and error.")
+        var details = false
+
         @Flag(help: "Counts and bytes per type, rolled up the conformance tree, instead of one record per entry.")
         var summary = false
 
@@ -67,6 +70,7 @@ extension UTI {
             if directories.isEmpty && filesFrom == nil { throw ValidationError("Give a directory to classify, or --files-from.") }
             if filesFrom != nil && !directories.isEmpty { throw ValidationError("--files-from and directories cannot be combined.") }
             if nulSeparated && filesFrom == nil { throw ValidationError("-0 goes with --files-from.") }
+            if details && (format != .ndjson || summary) { throw ValidationError("--details goes with --format ndjson.") }
             if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more.") }
             if summary && ![.table, .json].contains(format) { throw ValidationError("--summary prints a table or --format json.") }
             if !summary && format == .json { throw ValidationError("--format json is for --summary; records are ndjson.") }
@@ -104,7 +108,7 @@ extension UTI {
             var progress = Progress()
             var tally = Tally()
             var failed = false
-            let writer = RecordWriter(format: format)
+            let writer = RecordWriter(format: format, details: details)
             if !summary, let header = writer.header { output.line(header) }
             classification.forEachBatch { batch in
                 for entry in batch {
@@ -141,6 +145,8 @@ extension UTI {
 /// One record per entry in the chosen format.
 struct RecordWriter {
     let format: UTI.Classify.Format
+    /// ndjson records as `uti identify --json`'s objects, with size and error.
+    var details = false
 
     static let columns = ["path", "identifier", "mimeType", "size", "confidence", "mismatch", "error"]
 
@@ -167,6 +173,17 @@ struct RecordWriter {
             entry.error?.message ?? "",
         ]
         switch format {
+        case .ndjson where details:
+            var members: [(String, JSONValue)]
+            if let identification, case .object(let report) = IdentificationReport(identification, path: path, pathEscaped: !entry.path.isValidUTF8).json {
+                members = report
+            } else {
+                members = [("path", .string(path))]
+                if !entry.path.isValidUTF8 { members.append(("pathEscaped", .boolean(true))) }
+                members += [("identifier", .null), ("mimeType", .null), ("conformsTo", .null), ("confidence", .null), ("mismatch", .null)]
+            }
+            members += [("size", JSONValue(entry.size)), ("error", JSONValue(entry.error?.message))]
+            return JSONValue.object(members).rendered
         case .ndjson, .json:
             var members: [(String, JSONValue)] = [
                 ("path", .string(path)),

@@ -81,6 +81,28 @@ struct ClassifyCommandTests {
         #expect(records[2]["path"] as? String == files.path + "/docs/tab\tname.txt")
     }
 
+    @Test("--details: each ndjson record is uti identify --json's object, with size and error")
+    func details() throws {
+        let files = try tree()
+        let list = [files.path + "/image.png", files.path + "/gone.txt", files.path + "/docs/photo.jpg"].joined(separator: "\n") + "\n"
+        let result = try UTIBinary.run(["classify", "--files-from", "-", "--sorted", "--format", "ndjson", "--details"], input: Data(list.utf8))
+        #expect(result.status == 1, "one path could not be read")
+        let records = try result.lines.map(jsonObject)
+        #expect(records.count == 3)
+        for index in [0, 2] {
+            let path = try #require(records[index]["path"] as? String)
+            let identified = try jsonObject(try UTIBinary.run(["identify", "--json", path]).standardOutput)
+            var expected = identified
+            expected["size"] = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+            expected["error"] = NSNull()
+            let canonical = { (object: [String: Any]) in try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) }
+            #expect(try canonical(records[index]) == canonical(expected), "\(records[index]) against \(expected)")
+        }
+        #expect(records[2]["mismatch"] as? Bool == true && records[2]["conformsTo"] is [String])
+        #expect(records[1]["error"] as? String == "No such file or directory" && records[1]["identifier"] is NSNull)
+        #expect(try UTIBinary.run(["classify", "--details", files.path]).status == 64, "--details goes with ndjson")
+    }
+
     @Test func namesThatAreNotUTF8AreKeptAndMarked() throws {
         let files = try TemporaryDirectory()
         let raw = Array(files.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".txt".utf8)
