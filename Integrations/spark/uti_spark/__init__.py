@@ -1,0 +1,256 @@
+"""uti on Apache Spark: identify every file of a collection too large for one machine.
+
+Two inputs, one output schema (`SCHEMA`, the fields of `uti identify --json`):
+
+- `classify_paths(spark, paths)` / `classify_roots(spark, roots)`: paths on a file system every executor sees. Each
+  partition streams its paths through one `uti classify --files-from - -0 --format ndjson --details` process.
+- `classify_content(spark, frame)`: bytes Spark reads itself (`spark.read.format("binaryFile")`, any
+  Hadoop-compatible store). Each partition writes names and bytes to one `uti identify --framed -` process.
+
+The uti binary is found as `uti_binary` says: a path, or a name shipped with `spark-submit --files` (looked up
+with `SparkFiles.get`), or `uti` on the executors' PATH. A missing binary, or uti failing, fails the task with
+an error naming the partition; a file uti cannot read is a row with its `error`, never a lost row.
+"""
+import json
+import os
+import shutil
+import subprocess
+import threading
+from urllib.parse import unquote
+
+from pyspark import StorageLevel
+
+from pyspark.sql import functions as F
+from pyspark.sql.types import ArrayType, BooleanType, LongType, StringType, StructField, StructType
+
+__all__ = ["SCHEMA", "FAMILIES", "classify_paths", "classify_roots", "classify_content", "read_content", "summary", "record"]
+
+SCHEMA = StructType([
+    StructField("path", StringType(), False),
+    StructField("pathEscaped", BooleanType(), False),
+    StructField("identifier", StringType(), True),
+    StructField("mimeType", StringType(), True),
+    StructField("description", StringType(), True),
+    StructField("conformsTo", ArrayType(StringType()), True),
+    StructField("mismatch", BooleanType(), True),
+    StructField("confidence", StringType(), True),
+    StructField("rule", StringType(), True),
+    StructField("size", LongType(), True),
+    StructField("error", StringType(), True),
+])
+
+# Top-level families for `summary`, checked in this order (as `uti classify --summary` and uti-server's metrics do).
+FAMILIES = [("image", "public.image"), ("audio", "public.audio"), ("video", "public.movie"), ("font", "public.font"),
+            ("archive", "public.archive"), ("executable", "public.executable"), ("document", "public.composite-content"),
+            ("text", "public.text")]
+
+
+class UTIFailure(RuntimeError):
+    """uti could not be run, or failed, on one partition."""
+
+
+def _binary(uti_binary):
+    """The uti executable on this executor."""
+    candidates = []
+    if uti_binary and os.sep in uti_binary:
+        candidates.append(uti_binary)
+    else:
+        name = uti_binary or "uti"
+        try:
+            from pyspark import SparkFiles
+            candidates.append(SparkFiles.get(name))
+        except Exception:
+            pass
+        found = shutil.which(name)
+        if found:
+            candidates.append(found)
+    for candidate in candidates:
+        if os.path.isfile(candidate):
+            if not os.access(candidate, os.X_OK):
+                os.chmod(candidate, os.stat(candidate).st_mode | 0o111)
+            return candidate
+    raise UTIFailure(f"no uti binary {uti_binary or 'uti'!r} on this executor: ship it with spark-submit --files, "
+                     "or install it on the executors' PATH")
+
+
+def _row(obj, size=None):
+    """A SCHEMA row from one JSON object of uti's."""
+    evidence = obj.get("evidence") or {}
+    return (obj["path"], bool(obj.get("pathEscaped", False)), obj.get("identifier"), obj.get("mimeType"), obj.get("description"),
+            obj.get("conformsTo"), obj.get("mismatch"), obj.get("confidence"), evidence.get("rule"),
+            obj.get("size", size), obj.get("error"))
+
+
+def _run(argv, feed, index, what):
+    """Runs uti with `feed(stdin)` writing its input from another thread; yields its output lines as objects."""
+    try:
+        process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as error:
+        raise UTIFailure(f"partition {index}: cannot run {argv[0]}: {error}") from error
+    errors = []
+    stderr_lines = []
+
+    def write():
+        try:
+            feed(process.stdin)
+        except BrokenPipeError:
+            pass
+        except BaseException as error:  # reported below, after uti's own words
+            errors.append(error)
+        finally:
+            try:
+                process.stdin.close()
+            except OSError:
+                pass
+
+    def drain():
+        for line in process.stderr:
+            if len(stderr_lines) < 50:
+                stderr_lines.append(line.decode("utf-8", "replace").rstrip())
+
+    threads = [threading.Thread(target=write, daemon=True), threading.Thread(target=drain, daemon=True)]
+    for thread in threads:
+        thread.start()
+    for line in process.stdout:
+        yield json.loads(line)
+    status = process.wait()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise UTIFailure(f"partition {index}: feeding uti failed: {errors[0]!r}") from errors[0]
+    # classify: 1 means some entry could not be read, and its record says so; identify --framed: 1 likewise.
+    if status not in (0, 1):
+        raise UTIFailure(f"partition {index}: {what} exited with status {status}: " + " | ".join(stderr_lines[-5:]))
+
+
+def _classify_partition(uti_binary, arguments, feed_paths):
+    def run(index, iterator):
+        binary = _binary(uti_binary)
+        items = list(iterator) if not feed_paths else iterator
+        if feed_paths:
+            def feed(stdin):
+                for path in items:
+                    stdin.write(os.fsencode(path) + b"\0")
+            argv = [binary, "classify", "--files-from", "-", "-0", "--format", "ndjson", "--details"] + arguments
+            yield from (_row(obj) for obj in _run(argv, feed, index, "uti classify"))
+        else:
+            if not items:
+                return
+            argv = [binary, "classify", "--format", "ndjson", "--details"] + arguments + ["--"] + [os.fsencode(p) for p in items]
+            yield from (_row(obj) for obj in _run(argv, lambda stdin: None, index, "uti classify"))
+    return run
+
+
+def classify_paths(spark, paths, uti_binary=None, partitions=None, include_hidden=False):
+    """Every path of `paths` (an RDD or a list of str; names that are not UTF-8 as `os.fsdecode` gives them),
+    classified where it lies: a DataFrame of SCHEMA, one row per path."""
+    rdd = paths if hasattr(paths, "mapPartitionsWithIndex") else spark.sparkContext.parallelize(list(paths), partitions)
+    arguments = ["--include-hidden"] if include_hidden else []
+    return spark.createDataFrame(rdd.mapPartitionsWithIndex(_classify_partition(uti_binary, arguments, True)), SCHEMA)
+
+
+def classify_roots(spark, roots, uti_binary=None, partitions=None, include_hidden=False):
+    """Every entry of the trees under `roots`, as `uti classify ROOT...` gives them on one machine: the driver
+    lists each root's own entries, and each partition walks its share of them with one uti process."""
+    units = []
+    for root in roots:
+        root = root.rstrip(os.sep) or os.sep
+        for entry in sorted(os.listdir(root)):
+            if include_hidden or not entry.startswith("."):
+                units.append(os.path.join(root, entry))
+    arguments = ["--include-hidden"] if include_hidden else []
+    count = partitions or max(1, min(len(units), spark.sparkContext.defaultParallelism * 4))
+    walked = spark.sparkContext.parallelize(units, count).mapPartitionsWithIndex(_classify_partition(uti_binary, arguments, False))
+    # The roots themselves, as `uti classify` lists them too.
+    top = spark.sparkContext.parallelize([r.rstrip(os.sep) or os.sep for r in roots], 1) \
+        .mapPartitionsWithIndex(_classify_partition(uti_binary, arguments + ["--max-depth", "0"], False))
+    return spark.createDataFrame(top.union(walked), SCHEMA)
+
+
+def record(name, content):
+    """One record of `uti identify --framed -`: name length (4 bytes) and name, content length (8 bytes) and content."""
+    return len(name).to_bytes(4, "big") + name + len(content).to_bytes(8, "big") + content
+
+
+def _display_name(path, encoded=False):
+    """A file's path as uti's records name it: the local path of a `file:` URI, else the URI as it is. The
+    binaryFile source's `path` column is not percent-encoded; `DataFrame.inputFiles()` is (`encoded`)."""
+    if path.startswith("file:") and not (path.startswith("file://") and not path.startswith("file:///")):
+        local = path[len("file://"):] if path.startswith("file:///") else path[len("file:"):]
+        return unquote(local) if encoded else local
+    return path
+
+
+def classify_content(spark, frame, uti_binary=None, path_column="path", content_column="content"):
+    """Rows of `frame` (a path and its bytes, as `spark.read.format("binaryFile")` gives them) identified by
+    their names and bytes: a DataFrame of SCHEMA, one row per input row, `path` as `_display_name` gives it."""
+    def run(index, iterator):
+        binary = _binary(uti_binary)
+        rows = []
+
+        def feed(stdin):
+            for row in iterator:
+                name = _display_name(row[0])
+                content = bytes(row[1]) if row[1] is not None else b""
+                rows.append(len(content))
+                stdin.write(record(os.fsencode(name), content))
+
+        for position, obj in enumerate(_run([binary, "identify", "--framed", "-"], feed, index, "uti identify --framed")):
+            yield _row(obj, size=rows[position] if position < len(rows) else None)
+
+    selected = frame.select(path_column, content_column)
+    # binaryFile makes a partition for every few small files; one uti process for each of those is waste.
+    target = spark.sparkContext.defaultParallelism * 4
+    if selected.rdd.getNumPartitions() > target:
+        selected = selected.coalesce(target)
+    return spark.createDataFrame(selected.rdd.mapPartitionsWithIndex(run), SCHEMA)
+
+
+def read_content(spark, root, uti_binary=None, recursive=True):
+    """`classify_content` of every file under `root` (any Hadoop-compatible URI), read by Spark's binaryFile
+    source, and not one row lost: files the source skips (empty ones) or cannot read come back as rows too,
+    the empty ones identified as empty, the unreadable ones with their `error`. The result is persisted
+    (it is computed once, to learn which files came back)."""
+    # Unreadable files (Java reports them as missing) are left to the reconciliation below, not a failed job.
+    reader = spark.read.format("binaryFile").option("ignoreCorruptFiles", "true").option("ignoreMissingFiles", "true")
+    if recursive:
+        reader = reader.option("recursiveFileLookup", "true")
+    frame = reader.load(root)
+    listed = spark.createDataFrame([(_display_name(uri, encoded=True), uri) for uri in frame.inputFiles()], "path string, uri string")
+    read = classify_content(spark, frame, uti_binary).persist(StorageLevel.MEMORY_AND_DISK)
+    missing = listed.join(read.select("path"), on="path", how="left_anti").collect()
+    if not missing:
+        return read
+    # What the file system says of each file the scan did not return decides its row.
+    jvm = spark._jvm
+    configuration = spark._jsc.hadoopConfiguration()
+    empty, extra = [], []
+    for name, uri in missing:
+        path = jvm.org.apache.hadoop.fs.Path(jvm.java.net.URI(uri))
+        try:
+            length = path.getFileSystem(configuration).getFileStatus(path).getLen()
+        except Exception as error:  # gone since the listing
+            extra.append((name, False, None, None, None, None, None, None, None, None, str(error).splitlines()[0]))
+            continue
+        if length == 0:
+            empty.append((name, bytearray()))
+        else:
+            extra.append((name, False, None, None, None, None, None, None, None, length, "Spark could not read the file"))
+    if empty:
+        read = read.union(classify_content(spark, spark.createDataFrame(empty, "path string, content binary"), uti_binary))
+    if extra:
+        read = read.union(spark.createDataFrame(extra, SCHEMA))
+    return read
+
+
+def summary(frame):
+    """Counts by type and by top-level family (`family`, `identifier`, `count`), with Spark SQL."""
+    family = F.lit("data")
+    for name, identifier in reversed(FAMILIES):
+        family = F.when(F.array_contains(F.col("conformsTo"), identifier) | (F.col("identifier") == identifier), F.lit(name)).otherwise(family)
+    family = F.when(F.col("error").isNotNull(), F.lit("error")).otherwise(family)
+    with_family = frame.withColumn("family", family)
+    by_type = with_family.groupBy("family", "identifier").count()
+    by_family = with_family.groupBy("family").count().withColumn("identifier", F.lit(None).cast("string"))
+    return by_family.select("family", "identifier", "count").union(by_type.select("family", "identifier", "count")) \
+        .orderBy(F.col("family"), F.col("identifier").isNotNull(), F.desc("count"))
