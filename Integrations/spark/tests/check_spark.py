@@ -191,7 +191,8 @@ def main():
             listing += [os.fsdecode(os.path.join(directory, name)) for name in names if not _utf8(name)]
 
         spark = (SparkSession.builder.master("local[2]").appName("uti check")
-                 .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4").getOrCreate())
+                 .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+                 .config("spark.sql.shuffle.partitions", "4").getOrCreate())
         spark.sparkContext.setLogLevel("ERROR")
 
         def rows(frame):

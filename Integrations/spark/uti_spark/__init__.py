@@ -228,9 +228,12 @@ def read_content(spark, root, uti_binary=None, recursive=True):
     for name, uri in missing:
         path = jvm.org.apache.hadoop.fs.Path(jvm.java.net.URI(uri))
         try:
-            length = path.getFileSystem(configuration).getFileStatus(path).getLen()
-        except Exception as error:  # gone since the listing
-            extra.append((name, False, None, None, None, None, None, None, None, None, str(error).splitlines()[0]))
+            system = path.getFileSystem(configuration)
+            length = system.getFileStatus(path).getLen()
+            if length == 0:
+                system.open(path).close()   # empty, and readable?
+        except Exception as error:  # gone since the listing, or not readable
+            extra.append((name, False, None, None, None, None, None, None, None, None, _java_message(error)))
             continue
         if length == 0:
             empty.append((name, bytearray()))
@@ -241,6 +244,15 @@ def read_content(spark, root, uti_binary=None, recursive=True):
     if extra:
         read = read.union(spark.createDataFrame(extra, SCHEMA))
     return read
+
+
+def _java_message(error):
+    """The Java exception's own message, from a py4j error."""
+    text = str(error)
+    for line in text.splitlines():
+        if "Exception:" in line:
+            return line.split("Exception:", 1)[1].strip()
+    return text.splitlines()[0] if text else repr(error)
 
 
 def summary(frame):

@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Spark integration (Integrations/spark), run by its own check against `uti classify`: pyspark from
+/// `.build-python` (`.ci/run` installs it) with the machine's Java.
+enum SparkIntegration {
+    static let repository = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let python = repository.appending(path: ".build-python/bin/python").path
+
+    static var isAvailable: Bool {
+        guard FileManager.default.isExecutableFile(atPath: python),
+              ["/usr/bin/java", "/usr/local/bin/java"].contains(where: FileManager.default.isExecutableFile(atPath:))
+                || ProcessInfo.processInfo.environment["JAVA_HOME"] != nil else { return false }
+        let process = Process()
+        process.executableURL = URL(filePath: python)
+        process.arguments = ["-c", "import pyspark"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
+
+@Suite("uti on Apache Spark", .serialized, .tags(.stress), Tools.wholeSuiteOnly,
+       .enabled(if: SparkIntegration.isAvailable, "needs .build-python with pyspark (.ci/run installs it) and Java"))
+struct SparkIntegrationTests {
+    @Test("20,000 files (unreadable, empty, names with line breaks and not UTF-8): paths and content, in local mode and on a standalone cluster of two workers, give exactly uti classify's records",
+          .timeLimit(.minutes(20)))
+    func sameAsClassify() throws {
+        var arguments = [SparkIntegration.repository.appending(path: "Integrations/spark/tests/check_spark.py").path,
+                         "--uti", UTIBinary.url.path, "--files", "20000", "--expect-unreadable"]
+        let executable: URL
+        if getuid() == 0 {
+            // Root reads files of mode 000; without the capabilities that let it, it cannot, as anyone else.
+            executable = URL(filePath: "/usr/bin/setpriv")
+            arguments = ["--bounding-set", "-dac_override,-dac_read_search", SparkIntegration.python] + arguments
+        } else {
+            executable = URL(filePath: SparkIntegration.python)
+        }
+        let result = try UTIBinary.run(executable: executable, arguments)
+        let report = result.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("[Stage") }.joined(separator: "\n")
+        #expect(result.status == 0, "\(report)\n\(result.standardError.suffix(3000))")
+        #expect(result.standardOutput.contains("all match"), "\(report)")
+        for run in ["local, paths (roots)", "local, paths (listing)", "local, content", "cluster, paths (roots)", "cluster, paths (listing)", "cluster, content"] {
+            #expect(result.standardOutput.contains(run + ":"), "\(run) did not run: \(report)")
+        }
+    }
+}
