@@ -19,7 +19,6 @@ shares this machine's cores, so two workers of one core each are all the machine
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,8 +32,9 @@ sys.path.insert(0, os.path.join(INTEGRATION, "tests"))
 def job_seconds(event_log_dir):
     """Seconds from the first task's launch to the last task's end, from Spark's event log."""
     first, last = None, None
-    for name in os.listdir(event_log_dir):
-        with open(os.path.join(event_log_dir, name), errors="replace") as handle:
+    logs = [os.path.join(directory, name) for directory, _, names in os.walk(event_log_dir) for name in names]
+    for log in logs:  # Spark 4 writes a directory of rolling files
+        with open(log, errors="replace") as handle:
             for line in handle:
                 if '"SparkListenerTaskEnd"' not in line:
                     continue
@@ -88,7 +88,8 @@ def main():
                     submitted = subprocess.run(
                         [os.path.join(spark_home, "bin", "spark-submit"), "--master", cluster.url, "--files", uti,
                          "--conf", "spark.ui.enabled=false", "--conf", "spark.eventLog.enabled=true",
-                         "--conf", f"spark.eventLog.dir={events}", "--conf", "spark.executor.memory=1g",
+                         "--conf", f"spark.eventLog.dir={events}", "--conf", "spark.eventLog.compress=false",
+                         "--conf", "spark.eventLog.rolling.enabled=false", "--conf", "spark.executor.memory=1g",
                          os.path.join(INTEGRATION, "uti_classify.py")] + arguments + ["--output", output, "--uti", os.path.basename(uti)],
                         env=environment, capture_output=True, text=True, errors="replace")
                     wall = time.perf_counter() - started
@@ -102,13 +103,7 @@ def main():
             finally:
                 cluster.stop()
     finally:
-        for directory, _, names in os.walk(os.fsencode(tree)):
-            for name in names:
-                try:
-                    os.chmod(os.path.join(directory, name), 0o600)
-                except OSError:
-                    pass
-        shutil.rmtree(scratch, ignore_errors=True)
+        check_spark.remove(scratch)
 
     print()
     print(f"| run | rows | wall time | files/s | tasks only | files/s (tasks) | overhead per file over `uti classify` (wall / tasks) |")

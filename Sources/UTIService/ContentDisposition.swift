@@ -78,13 +78,20 @@ package enum UploadName {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            guard let high = iterator.next().flatMap(PercentEncoding.hexValue), let low = iterator.next().flatMap(PercentEncoding.hexValue) else {
+                return nil
+            }
             bytes.append(high << 4 | low)
         }
         return bytes
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+}
+
+/// Percent-encoding (RFC 3986), as request targets and RFC 8187 header values use it.
+enum PercentEncoding {
+    /// The value of a hexadecimal digit, `nil` for any other byte.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

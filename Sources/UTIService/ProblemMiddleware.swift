@@ -44,7 +44,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else {
+                guard index + 2 < bytes.count, let high = PercentEncoding.hexValue(bytes[index + 1]),
+                      let low = PercentEncoding.hexValue(bytes[index + 2]) else {
                     return "has a '%' not followed by two hexadecimal digits"
                 }
                 decoded.append(high << 4 | low)
@@ -55,15 +56,6 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             }
         }
         return String(validating: decoded, as: UTF8.self) == nil ? "has percent-escapes that are not UTF-8" : nil
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Whether `path` matches a route's pattern, `{name}` standing for one segment.

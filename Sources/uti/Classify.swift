@@ -60,6 +60,9 @@ extension UTI {
         @Flag(name: .customShort("0"), help: "With --files-from: paths are separated by NUL bytes, as `find -print0` writes them.")
         var nulSeparated = false
 
+        @Option(help: ArgumentHelp("Identify with this many threads (default: one per processor); a job scheduler that gives the process fewer cores says so here.", valueName: "n"))
+        var jobs: Int?
+
         @Flag(help: "Print entries in a stable order (names sorted within each directory) rather than as they are done.")
         var sorted = false
 
@@ -72,6 +75,7 @@ extension UTI {
             if nulSeparated && filesFrom == nil { throw ValidationError("-0 goes with --files-from.") }
             if details && (format != .ndjson || summary) { throw ValidationError("--details goes with --format ndjson.") }
             if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must be 0 or more.") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
             if summary && ![.table, .json].contains(format) { throw ValidationError("--summary prints a table or --format json.") }
             if !summary && format == .json { throw ValidationError("--format json is for --summary; records are ndjson.") }
         }
@@ -87,8 +91,9 @@ extension UTI {
                 supertypes.append(type)
             }
             let identifier = FileIdentifier()
-            let options = ClassificationOptions(includeHidden: includeHidden, maxDepth: maxDepth, oneFileSystem: oneFileSystem,
+            var options = ClassificationOptions(includeHidden: includeHidden, maxDepth: maxDepth, oneFileSystem: oneFileSystem,
                                                 exclude: exclude, sorted: sorted)
+            if let jobs { options.workers = jobs }
             let classification: Classification
             var list: FileDescriptor?
             if let filesFrom {

@@ -103,6 +103,15 @@ struct ClassifyCommandTests {
         #expect(try UTIBinary.run(["classify", "--details", files.path]).status == 64, "--details goes with ndjson")
     }
 
+    @Test("--jobs N: the same records with one thread as with one per processor; 0 is refused")
+    func jobs() throws {
+        let files = try tree()
+        let one = try UTIBinary.run(["classify", "--format", "ndjson", "--sorted", "--jobs", "1", files.path])
+        let every = try UTIBinary.run(["classify", "--format", "ndjson", "--sorted", files.path])
+        #expect(one.status == 0 && one.standardOutput == every.standardOutput && !one.lines.isEmpty)
+        #expect(try UTIBinary.run(["classify", "--jobs", "0", files.path]).status == 64)
+    }
+
     @Test func namesThatAreNotUTF8AreKeptAndMarked() throws {
         let files = try TemporaryDirectory()
         let raw = Array(files.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".txt".utf8)

@@ -123,20 +123,36 @@ def _run(argv, feed, index, what):
         raise UTIFailure(f"partition {index}: {what} exited with status {status}: " + " | ".join(stderr_lines[-5:]))
 
 
+def _task_cpus():
+    """The cores Spark gives this task (`spark.task.cpus`): uti classify uses that many threads, not one per
+    processor of the machine, which the executor's other tasks share."""
+    try:
+        from pyspark import TaskContext
+        context = TaskContext.get()
+        return max(1, int(context.cpus())) if context is not None else None
+    except Exception:
+        return None
+
+
 def _classify_partition(uti_binary, arguments, feed_paths):
     def run(index, iterator):
         binary = _binary(uti_binary)
+        cpus = _task_cpus()
+        if cpus:
+            arguments_here = arguments + ["--jobs", str(cpus)]
+        else:
+            arguments_here = arguments
         items = list(iterator) if not feed_paths else iterator
         if feed_paths:
             def feed(stdin):
                 for path in items:
                     stdin.write(os.fsencode(path) + b"\0")
-            argv = [binary, "classify", "--files-from", "-", "-0", "--format", "ndjson", "--details"] + arguments
+            argv = [binary, "classify", "--files-from", "-", "-0", "--format", "ndjson", "--details"] + arguments_here
             yield from (_row(obj) for obj in _run(argv, feed, index, "uti classify"))
         else:
             if not items:
                 return
-            argv = [binary, "classify", "--format", "ndjson", "--details"] + arguments + ["--"] + [os.fsencode(p) for p in items]
+            argv = [binary, "classify", "--format", "ndjson", "--details"] + arguments_here + ["--"] + [os.fsencode(p) for p in items]
             yield from (_row(obj) for obj in _run(argv, lambda stdin: None, index, "uti classify"))
     return run
 
@@ -218,6 +234,10 @@ def read_content(spark, root, uti_binary=None, recursive=True):
     frame = reader.load(root)
     listed = spark.createDataFrame([(_display_name(uri, encoded=True), uri) for uri in frame.inputFiles()], "path string, uri string")
     read = classify_content(spark, frame, uti_binary).persist(StorageLevel.MEMORY_AND_DISK)
+    unnamed = _unnameable(root, recursive)
+    if unnamed:
+        # Names Hadoop cannot represent (not UTF-8) never reach Spark's readers: uti reads those on the driver.
+        read = read.union(spark.createDataFrame(list(_classify_on_driver(uti_binary, unnamed)), SCHEMA))
     missing = listed.join(read.select("path"), on="path", how="left_anti").collect()
     if not missing:
         return read
@@ -244,6 +264,34 @@ def read_content(spark, root, uti_binary=None, recursive=True):
     if extra:
         read = read.union(spark.createDataFrame(extra, SCHEMA))
     return read
+
+
+def _unnameable(root, recursive):
+    """Under a local `root` (a path, or a `file:` URI), the files whose names are not UTF-8, as bytes."""
+    local = root if "://" not in root and not root.startswith("file:") else _display_name(root)
+    if local.startswith(("hdfs:", "s3a:", "s3:", "gs:", "abfs:", "wasb:")) or "://" in local or not os.path.isdir(local):
+        return []
+    found = []
+    for directory, subdirectories, names in os.walk(os.fsencode(local)):
+        if not recursive:
+            subdirectories[:] = []
+        for name in names:
+            path = os.path.join(directory, name)
+            try:
+                path.decode("utf-8")
+            except UnicodeDecodeError:
+                if os.path.isfile(path) or not os.path.exists(path):
+                    found.append(path)
+    return found
+
+
+def _classify_on_driver(uti_binary, paths):
+    """SCHEMA rows for `paths` (bytes), by one uti classify on the driver."""
+    def feed(stdin):
+        for path in paths:
+            stdin.write(path + b"\0")
+    argv = [_binary(uti_binary), "classify", "--files-from", "-", "-0", "--format", "ndjson", "--details"]
+    return (_row(obj) for obj in _run(argv, feed, "driver", "uti classify"))
 
 
 def _java_message(error):
