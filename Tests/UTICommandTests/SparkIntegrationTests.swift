@@ -45,7 +45,8 @@ struct SparkIntegrationTests {
         let report = result.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("[Stage") }.joined(separator: "\n")
         #expect(result.status == 0, "\(report)\n\(result.standardError.suffix(3000))")
         #expect(result.standardOutput.contains("all match"), "\(report)")
-        for run in ["local, paths (roots)", "local, paths (listing)", "local, content", "cluster, paths (roots)", "cluster, paths (listing)", "cluster, content"] {
+        for run in ["local, paths (roots)", "local, paths (listing)", "local, content", "local, missing binary", "local, uti failing",
+                    "cluster, paths (roots)", "cluster, paths (listing)", "cluster, content"] {
             #expect(result.standardOutput.contains(run + ":"), "\(run) did not run: \(report)")
         }
     }

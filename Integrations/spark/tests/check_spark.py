@@ -201,15 +201,21 @@ def main():
         ok &= compare("local, paths (roots)", rows(uti_spark.classify_roots(spark, [root], uti)), expected)
         ok &= compare("local, paths (listing)", rows(uti_spark.classify_paths(spark, listing, uti, partitions=8)), expected)
         ok &= compare("local, content", rows(uti_spark.read_content(spark, root, uti)), files_only)
-        # A missing binary is a clear error naming the partition.
-        try:
-            uti_spark.classify_paths(spark, listing[:10], "/nonexistent/uti", partitions=2).collect()
-            print("FAILED: a missing uti binary went unnoticed", flush=True)
-            ok = False
-        except Exception as error:
-            named = "partition" in str(error) or "no uti binary" in str(error)
-            print(f"local, missing binary: {'ok' if named else 'FAILED: the error does not say'}", flush=True)
-            ok &= named
+        # A missing binary, and uti failing, are clear errors naming the partition.
+        failing = os.path.join(scratch, "failing-uti")
+        with open(failing, "w") as handle:
+            handle.write("#!/bin/sh\ncat >/dev/null\necho 'uti: the disk is on fire' >&2\nexit 2\n")
+        os.chmod(failing, 0o755)
+        for label, binary, words in [("missing binary", "/nonexistent/uti", ["partition", "no uti binary"]),
+                                     ("uti failing", failing, ["partition", "status 2", "the disk is on fire"])]:
+            try:
+                uti_spark.classify_paths(spark, listing[:10], binary, partitions=2).collect()
+                print(f"local, {label}: FAILED: went unnoticed", flush=True)
+                ok = False
+            except Exception as error:
+                said = all(word in str(error) for word in words)
+                print(f"local, {label}: {'ok' if said else 'FAILED: the error does not say ' + repr(words)}", flush=True)
+                ok &= said
 
         if not options.no_cluster:
             spark_home = os.path.dirname(pyspark.__file__)

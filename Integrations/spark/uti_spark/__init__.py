@@ -49,8 +49,8 @@ class UTIFailure(RuntimeError):
     """uti could not be run, or failed, on one partition."""
 
 
-def _binary(uti_binary):
-    """The uti executable on this executor."""
+def _binary(uti_binary, index="driver"):
+    """The uti executable on this executor (for partition `index`)."""
     candidates = []
     if uti_binary and os.sep in uti_binary:
         candidates.append(uti_binary)
@@ -69,7 +69,7 @@ def _binary(uti_binary):
             if not os.access(candidate, os.X_OK):
                 os.chmod(candidate, os.stat(candidate).st_mode | 0o111)
             return candidate
-    raise UTIFailure(f"no uti binary {uti_binary or 'uti'!r} on this executor: ship it with spark-submit --files, "
+    raise UTIFailure(f"partition {index}: no uti binary {uti_binary or 'uti'!r} on this executor: ship it with spark-submit --files, "
                      "or install it on the executors' PATH")
 
 
@@ -136,7 +136,7 @@ def _task_cpus():
 
 def _classify_partition(uti_binary, arguments, feed_paths):
     def run(index, iterator):
-        binary = _binary(uti_binary)
+        binary = _binary(uti_binary, index)
         cpus = _task_cpus()
         if cpus:
             arguments_here = arguments + ["--jobs", str(cpus)]
@@ -201,7 +201,7 @@ def classify_content(spark, frame, uti_binary=None, path_column="path", content_
     """Rows of `frame` (a path and its bytes, as `spark.read.format("binaryFile")` gives them) identified by
     their names and bytes: a DataFrame of SCHEMA, one row per input row, `path` as `_display_name` gives it."""
     def run(index, iterator):
-        binary = _binary(uti_binary)
+        binary = _binary(uti_binary, index)
         rows = []
 
         def feed(stdin):
