@@ -65,6 +65,9 @@ enum Signatures {
         Entry(0, [0xCA, 0xFE, 0xBA, 0xBE], "application/x-java", "Java class file"),
         Entry(0, [0x00, 0x61, 0x73, 0x6D], "application/wasm", "WebAssembly module"),
         Entry(0, "{\\rtf", "application/rtf", "RTF header"),
+        Entry(0, "ttcf", "font/collection", "TrueType collection header"),
+        Entry(0, "Creative Voice File\u{1A}", "audio/x-voc", "Creative Voice header"),
+        Entry(0, "PAR1", "application/vnd.apache.parquet", "Parquet magic"),
     ]
 
     /// The format whose signature `prefix` carries, if any.
@@ -72,6 +75,14 @@ enum Signatures {
         for entry in table where prefix.count >= entry.offset + entry.bytes.count {
             if prefix[entry.offset..<(entry.offset + entry.bytes.count)].elementsEqual(entry.bytes) {
                 if entry.mimeType == "application/x-elf" { return elf(prefix, source) }
+                if entry.name == "ID3 tag" { return afterID3(prefix, source) }
+                if entry.mimeType == "image/jpeg", prefix.count > 3, prefix[3] == 0xF7 {
+                    return Match(mimeType: "image/jls", detail: "JPEG-LS start-of-frame marker (SOF55)")
+                }
+                if entry.mimeType == "application/vnd.apache.parquet" {
+                    // A Parquet file ends with its footer's length and the magic again.
+                    guard source.count >= 12, (try? source.bytes(at: source.count - 4, length: 4)) == entry.bytes else { continue }
+                }
                 if entry.mimeType == "application/x-java" { return javaOrMachO(prefix) }
                 if entry.mimeType == "image/png", isAnimatedPNG(prefix) {
                     return Match(mimeType: "image/apng", detail: "PNG signature, acTL chunk before the image data")
@@ -79,7 +90,33 @@ enum Signatures {
                 return Match(mimeType: entry.mimeType, detail: entry.name)
             }
         }
-        return riffOrBoxed(prefix)
+        return riffOrBoxed(prefix) ?? appleDiskImage(source)
+    }
+
+    /// What follows an ID3v2 tag (its size is syncsafe: seven bits a byte; a footer adds ten bytes): a FLAC
+    /// stream or AAC in ADTS frames are tagged as MP3 is, and are not MP3.
+    private static func afterID3(_ prefix: [UInt8], _ source: some ByteSource) -> Match {
+        let mp3 = Match(mimeType: "audio/mpeg", detail: "ID3 tag")
+        guard prefix.count >= 10, prefix[6..<10].allSatisfy({ $0 < 0x80 }) else { return mp3 }
+        let size = prefix[6..<10].reduce(0) { $0 << 7 | Int($1) }
+        let end = 10 + size + (prefix[5] & 0x10 != 0 ? 10 : 0)
+        guard let next = try? source.bytes(at: end, length: 4), next.count == 4 else { return mp3 }
+        if next.elementsEqual("fLaC".utf8) {
+            return Match(mimeType: "audio/flac", detail: "FLAC stream marker after an ID3v2 tag of \(size) bytes")
+        }
+        // ADTS: twelve sync bits, then the MPEG version bit, the layer (always 00) and the protection bit.
+        if next[0] == 0xFF, next[1] & 0xF6 == 0xF0 {
+            return Match(mimeType: "audio/aac", detail: "AAC ADTS frame after an ID3v2 tag of \(size) bytes")
+        }
+        return mp3
+    }
+
+    /// An Apple UDIF disk image: the `koly` trailer fills the last 512 bytes (its signature first, then
+    /// version 4 and the trailer's own size, 512, big-endian).
+    private static func appleDiskImage(_ source: some ByteSource) -> Match? {
+        guard source.count >= 512, let trailer = try? source.bytes(at: source.count - 512, length: 12), trailer.count == 12,
+              trailer[0..<4].elementsEqual("koly".utf8), trailer.bigEndian32(at: 4) == 4, trailer.bigEndian32(at: 8) == 512 else { return nil }
+        return Match(mimeType: "application/x-apple-diskimage", detail: "UDIF koly trailer")
     }
 
     /// Whether a PNG stream is animated: an `acTL` chunk comes before the first `IDAT`, as the APNG
