@@ -59,7 +59,7 @@ extension UTI {
     struct Apps: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register apps (their Info.plist) and their sandbox containers.",
-            subcommands: [Register.self, List.self, Show.self, Unregister.self, Check.self]
+            subcommands: [Register.self, List.self, Show.self, Container.self, Unregister.self, Check.self]
         )
 
         struct Register: ParsableCommand {
@@ -111,6 +111,48 @@ extension UTI {
                 } else {
                     report.lines.forEach(Terminal.output)
                 }
+            }
+        }
+
+        struct Container: ParsableCommand {
+            enum Directory: String, EnumerableFlag {
+                case documents, inbox, library, caches, support, tmp
+
+                var containerDirectory: Registry.ContainerDirectory {
+                    switch self {
+                    case .documents: .documents
+                    case .inbox: .inbox
+                    case .library: .library
+                    case .caches: .caches
+                    case .support: .applicationSupport
+                    case .tmp: .temporary
+                    }
+                }
+
+                static func help(for value: Directory) -> ArgumentHelp? {
+                    switch value {
+                    case .documents: "Documents/, the user's documents."
+                    case .inbox: "Documents/Inbox/, where routed files are delivered."
+                    case .library: "Library/."
+                    case .caches: "Library/Caches/, what can be made again (not backed up)."
+                    case .support: "Library/Application Support/."
+                    case .tmp: "tmp/."
+                    }
+                }
+            }
+
+            static let configuration = CommandConfiguration(
+                abstract: "Print where a registered app's container, or one of its directories, is.",
+                discussion: "For scripts: the path, one line, as uti made it (exit status 2 for an app not registered).")
+            @OptionGroup var registryOptions: RegistryOptions
+            @Flag(exclusivity: .exclusive) var directory: Directory?
+            @Argument(help: "The bundle identifier.") var bundleIdentifier: String
+
+            func run() throws {
+                let path = try reporting {
+                    try registryOptions.registry.path(of: directory?.containerDirectory ?? .container, for: bundleIdentifier)
+                }
+                Terminal.output(path)
             }
         }
 
