@@ -62,4 +62,24 @@ struct ContainerCommandTests {
         #expect(try setup.run(["apps", "check", "--repair"]).status == 0)
         #expect(try snapshot() == before, "the bundle is the app's, read-only to uti")
     }
+
+    @Test("names are case-sensitive: two documents whose names differ only in case are both delivered, listed and claimed")
+    func namesDifferingInCase() throws {
+        let setup = try RouteCommandTests.Setup()
+        let upper = try setup.files.write(Array("upper\n".utf8), to: "Report.txt")
+        try FileManager.default.createDirectory(atPath: setup.files.path + "/other", withIntermediateDirectories: true)
+        let lower = try setup.files.write(Array("lower\n".utf8), to: "other/report.txt")
+        #expect(try setup.run(["route", upper]).lines == ["\(upper) -> com.example.viewer: \(setup.inbox)/Report.txt"])
+        #expect(try setup.run(["route", lower]).lines == ["\(lower) -> com.example.viewer: \(setup.inbox)/report.txt"])
+        let listed = try setup.run(["inbox", "list", "com.example.viewer"]).lines.compactMap { $0.split(separator: " ").last.map(String.init) }
+        #expect(listed.sorted() == ["Report.txt", "report.txt"])
+        #expect(try String(contentsOfFile: setup.inbox + "/Report.txt", encoding: .utf8) == "upper\n")
+        #expect(try String(contentsOfFile: setup.inbox + "/report.txt", encoding: .utf8) == "lower\n")
+        // Claimed into Documents/ under their own names; a name already taken there gets a number.
+        let documents = setup.root + "/Containers/com.example.viewer/Documents"
+        #expect(try setup.run(["inbox", "claim", "com.example.viewer", "Report.txt"]).lines == [documents + "/Report.txt"])
+        #expect(try setup.run(["inbox", "claim", "com.example.viewer", "report.txt"]).lines == [documents + "/report.txt"])
+        #expect(try setup.run(["route", upper]).status == 0)
+        #expect(try setup.run(["inbox", "claim", "com.example.viewer", "Report.txt"]).lines == [documents + "/Report-1.txt"])
+    }
 }
