@@ -11,11 +11,15 @@ import UniformTypeIdentifiers
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
+        // The bytes of the body as they are read (a chunked body declares no length).
+        let received = ByteCounter()
+        var request = request
+        request.body = RequestBody(asyncSequence: CountingBody(base: request.body, counter: received))
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
         let route = context.endpointPath ?? "unmatched"
         let status = response.status.code
-        let bytesIn = request.headers[.contentLength].flatMap(Int.init) ?? 0
+        let bytesIn = received.value
         let bytesOut = response.body.contentLength ?? 0
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
         context.logger.info("request", metadata: [
@@ -88,5 +92,37 @@ final class MetricHandles: Sendable {
             cache[family] = counter
             return counter
         }
+    }
+}
+
+/// Bytes counted as they pass.
+final class ByteCounter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    var value: Int { count.load(ordering: .relaxed) }
+
+    func add(_ bytes: Int) { count.add(bytes, ordering: .relaxed) }
+}
+
+/// A request body that counts its bytes as the handler reads them.
+struct CountingBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    let base: RequestBody
+    let counter: ByteCounter
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: RequestBody.AsyncIterator
+        let counter: ByteCounter
+
+        mutating func next() async throws -> ByteBuffer? {
+            let buffer = try await base.next()
+            if let buffer { counter.add(buffer.readableBytes) }
+            return buffer
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), counter: counter)
     }
 }

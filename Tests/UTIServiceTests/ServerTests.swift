@@ -281,6 +281,24 @@ struct ServerObservabilityTests {
         }
         #expect(!lines.contains { $0.contains("s3cret-token") }, "the token never reaches the log")
     }
+
+    @Test("bytes in are the bytes received, also for a chunked body that declares no length")
+    func chunkedBytesIn() throws {
+        let files = try TemporaryDirectory()
+        let logPath = files.file("server.log")
+        #expect(FileManager.default.createFile(atPath: logPath, contents: nil))
+        let log = try FileHandle(forWritingTo: URL(filePath: logPath))
+        let server = try RunningServer([], standardError: log)
+        let body = try files.write(png + [UInt8](repeating: 0x20, count: 70_000), to: "a.png")
+        let answer = try server.curl("/identify?name=a.png", ["-X", "PUT", "-H", "Transfer-Encoding: chunked", "--data-binary", "@" + body])
+        #expect(answer.status == 200, "\(answer)")
+        server.process.terminate()
+        server.process.waitUntilExit()
+        try log.close()
+        let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
+        let identify = lines.filter { $0.contains("msg=request") && $0.contains("route=/identify") }
+        #expect(identify.count == 1 && identify.first?.contains("bytesIn=\(png.count + 70_000) ") == true, "\(identify)")
+    }
 }
 
 @Suite("uti-server: routing", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
