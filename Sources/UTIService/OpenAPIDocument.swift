@@ -378,7 +378,7 @@ package enum OpenAPIDocument {
             "required": false,
             "schema": {
               "type": "string",
-              "minLength": 1
+              "pattern": "^[.]?[^./\\x00]+$"
             },
             "description": "A filename extension."
           },
@@ -388,7 +388,7 @@ package enum OpenAPIDocument {
             "required": false,
             "schema": {
               "type": "string",
-              "minLength": 1
+              "pattern": "^[^\\x00]+$"
             },
             "description": "A MIME type."
           },
@@ -546,7 +546,7 @@ package enum OpenAPIDocument {
             "required": true,
             "schema": {
               "type": "string",
-              "pattern": "^[^/\u0000]+$",
+              "pattern": "^[^/\\x00]+$",
               "maxLength": 255
             },
             "description": "The name to deliver under.",
