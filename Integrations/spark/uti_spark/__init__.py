@@ -11,6 +11,7 @@ The uti binary is found as `uti_binary` says: a path, or a name shipped with `sp
 with `SparkFiles.get`), or `uti` on the executors' PATH. A missing binary, or uti failing, fails the task with
 an error naming the partition; a file uti cannot read is a row with its `error`, never a lost row.
 """
+import collections
 import json
 import os
 import shutil
@@ -88,7 +89,7 @@ def _run(argv, feed, index, what):
     except OSError as error:
         raise UTIFailure(f"partition {index}: cannot run {argv[0]}: {error}") from error
     errors = []
-    stderr_lines = []
+    stderr_lines = collections.deque(maxlen=20)   # the last words count: uti says why it stopped at the end
 
     def write():
         try:
@@ -105,8 +106,7 @@ def _run(argv, feed, index, what):
 
     def drain():
         for line in process.stderr:
-            if len(stderr_lines) < 50:
-                stderr_lines.append(line.decode("utf-8", "replace").rstrip())
+            stderr_lines.append(line.decode("utf-8", "replace").rstrip())
 
     threads = [threading.Thread(target=write, daemon=True), threading.Thread(target=drain, daemon=True)]
     for thread in threads:
@@ -120,7 +120,7 @@ def _run(argv, feed, index, what):
         raise UTIFailure(f"partition {index}: feeding uti failed: {errors[0]!r}") from errors[0]
     # classify: 1 means some entry could not be read, and its record says so; identify --framed: 1 likewise.
     if status not in (0, 1):
-        raise UTIFailure(f"partition {index}: {what} exited with status {status}: " + " | ".join(stderr_lines[-5:]))
+        raise UTIFailure(f"partition {index}: {what} exited with status {status}: " + " | ".join(list(stderr_lines)[-5:]))
 
 
 def _task_cpus():
