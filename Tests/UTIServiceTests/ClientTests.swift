@@ -95,19 +95,21 @@ struct ClientTests {
 
     @Test("SIGTERM: no new connections, the request in flight is answered, exit status 0")
     func gracefulShutdownWithARequestInFlight() async throws {
-        let server = try RunningServer(["--max-concurrent", "1"])
+        // The server's own timers are far beyond the test: a test process whose threads are all busy with
+        // other suites may not get back to this one for a minute, and a server that closed the upload's
+        // connection meanwhile would leave nothing in flight to test.
+        let files = try TemporaryDirectory()
+        let logPath = files.file("server.log")
+        #expect(FileManager.default.createFile(atPath: logPath, contents: nil))
+        let server = try RunningServer(["--max-concurrent", "1", "--grace-period", "3600"] + RunningServer.patientTimers,
+                                       standardError: try FileHandle(forWritingTo: URL(filePath: logPath)))
+        var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
         // The upload in flight goes over a socket of its own, written from this thread: half its body now.
         let body = png + [UInt8](repeating: 0, count: 100_000)
-        let upload = try RawConnection(port: server.port)
-        upload.send(Array("PUT /identify?name=late.png HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
-                    + body[..<50_000])
-        // In flight once the server turns others away (--max-concurrent 1); asked a bounded number of times.
-        var busy = false
-        for _ in 0..<400 where !busy {
-            busy = try await server.request("/healthz").status == 503
-            if !busy { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        #expect(busy, "the upload never reached its handler")
+        let upload = try #require(try server.requestInFlight(
+            Array("PUT /identify?name=late.png HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
+                + body[..<50_000]), "the upload never reached its handler; the server's log:\n\(log)")
+        #expect(try await server.request("/healthz").status == 503, "turned away while the upload is in flight")
         server.process.terminate()
         var refusing = false
         for _ in 0..<400 where !refusing {
@@ -115,7 +117,7 @@ struct ClientTests {
             if !refusing { try await Task.sleep(for: .milliseconds(25)) }
         }
         #expect(refusing, "the server still accepts connections after SIGTERM")
-        #expect(server.process.isRunning, "the server waits for the request in flight")
+        #expect(server.process.isRunning, "the server waits for the request in flight; its log:\n\(log)")
         upload.send(Array(body[50_000...]))
         let answer = upload.readToEnd()
         #expect(answer.hasPrefix("HTTP/1.1 200") && answer.contains("\"identifier\":\"public.png\""), "\(answer.prefix(300))")
@@ -124,15 +126,8 @@ struct ClientTests {
 
     @Test("a request still in flight when the grace period ends is cancelled; exit status 0")
     func gracePeriodEnds() async throws {
-        let server = try RunningServer(["--grace-period", "1", "--max-concurrent", "1"])
-        let stalled = try RawConnection(port: server.port)
-        stalled.send("PUT /identify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\nabc")
-        var busy = false
-        for _ in 0..<400 where !busy {
-            busy = try await server.request("/healthz").status == 503
-            if !busy { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        #expect(busy)
+        let server = try RunningServer(["--grace-period", "1", "--max-concurrent", "1"] + RunningServer.patientTimers)
+        let stalled = try #require(try server.requestInFlight(Array("PUT /identify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\nabc".utf8)))
         server.process.terminate()
         #expect(server.exitStatus(within: 60) == 0)
         // Held open to the end: released earlier, it would close and end the request it keeps in flight.
@@ -141,7 +136,7 @@ struct ClientTests {
 
     @Test("1,000 connections at once, each with an upload in flight: every one answered")
     func thousandConnections() throws {
-        let server = try RunningServer(["--max-concurrent", "1000"])
+        let server = try RunningServer(["--max-concurrent", "1000"] + RunningServer.patientTimers)
         // All connected before any request is sent, so the server holds 1,000 connections at once.
         let connections = try (0..<1000).map { _ in try RawConnection(port: server.port) }
         let request = Array("PUT /identify?name=x.png HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(png.count)\r\nConnection: close\r\n\r\n".utf8) + png

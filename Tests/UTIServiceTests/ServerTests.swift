@@ -47,8 +47,38 @@ final class RunningServer {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
+
+    /// The status of a `GET` of `path` over a connection of its own (0 if there was no answer).
+    func rawStatus(_ path: String) throws -> Int {
+        let connection = try RawConnection(port: port)
+        connection.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        let answer = connection.readToEnd()
+        guard answer.hasPrefix("HTTP/1.1 ") else { return 0 }
+        return Int(answer.dropFirst(9).prefix(3)) ?? 0
+    }
+
+    /// A connection whose request (`bytes`, a head and not all of its body) is in the server's hands:
+    /// for a server started with `--max-concurrent 1`, asked by no one else. Known to be in flight when a
+    /// probe of `/healthz` is turned away; a probe that came first turns the request itself away, which
+    /// is then sent again on a new connection. `nil` if that never happened (a bounded number of tries).
+    func requestInFlight(_ bytes: [UInt8]) throws -> RawConnection? {
+        for _ in 0..<20 {
+            let connection = try RawConnection(port: port)
+            connection.send(bytes)
+            for _ in 0..<500 {
+                if try rawStatus("/healthz") == 503 { return connection }
+                if connection.hasAnswered { break }
+                usleep(10_000)
+            }
+        }
+        return nil
+    }
+
+    /// Connection timers no test outlasts: for tests that hold a request in flight while they ask other
+    /// things, so that only what the test does ends it.
+    static let patientTimers = ["--idle-timeout", "3600", "--header-timeout", "3600", "--body-timeout", "3600"]
 
     var base: String { "http://127.0.0.1:\(port)" }
 
@@ -409,7 +439,7 @@ final class RawConnection {
     let socket: Int32
 
     init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -434,6 +464,12 @@ final class RawConnection {
             if count <= 0 { return }
             sent += count
         }
+    }
+
+    /// Whether the server has sent something or closed the connection (without waiting).
+    var hasAnswered: Bool {
+        var pending = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&pending, 1, 0) > 0
     }
 
     /// Reads until the server closes the connection; what it sent.
@@ -461,16 +497,10 @@ struct ServerLimitTests {
 
     @Test("beyond --max-concurrent requests in flight, 503 with Retry-After at once")
     func concurrencyLimit() throws {
-        let server = try RunningServer(["--max-concurrent", "1"])
+        let server = try RunningServer(["--max-concurrent", "1"] + RunningServer.patientTimers)
         // A request whose body never comes: in flight until its connection closes.
-        let stalled = try RawConnection(port: server.port)
-        stalled.send("PUT /identify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\nabc")
-        var refused = try server.curl("/healthz")
-        // The stalled request may not have reached the handler yet: ask until it has (bounded).
-        for _ in 0..<50 where refused.status == 200 {
-            usleep(20_000)
-            refused = try server.curl("/healthz")
-        }
+        let stalled = try #require(try server.requestInFlight(Array("PUT /identify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\nabc".utf8)))
+        let refused = try server.curl("/healthz")
         #expect(refused.status == 503, "\(refused)")
         #expect(refused.headers.lowercased().contains("retry-after: 1"))
         _ = shutdown(stalled.socket, Int32(SHUT_RDWR))
