@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "FileIdentification",
             dependencies: [
-                "UniformTypeIdentifiers", "SystemCalls", "CMagic", "CFileTreeWalk",
+                "UniformTypeIdentifiers", "CTypeDatabase", "SystemCalls", "CMagic", "CFileTreeWalk",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .target(name: "CSharedMIMEInfo", condition: .when(traits: ["BuiltInSharedMIMEInfo"])),
             ],

@@ -4,23 +4,23 @@ import Glibc
 #endif
 
 extension SharedMIMEInfo {
-    /// The MIME type to report on Linux for `type` decided on `evidence`: for a type the name proposed,
-    /// the one of its MIME types whose shared-mime-info glob matches the name; else the one the deciding
-    /// reader named, when it named this type and shared-mime-info knows it as a type; else the type's first
-    /// MIME type that shared-mime-info knows as a type of its own (what desktop applications expect), else
-    /// `type.preferredMIMEType`; for a type with none, `inode/directory`, `inode/symlink`, `text/plain` or
-    /// `application/octet-stream`, as it conforms.
+    /// The MIME type to report for `type` decided on `evidence`: one name per format. The format is the one
+    /// the file's name points to (the type's MIME type whose shared-mime-info glob matches the name: `x.sdc`
+    /// is `application/vnd.stardivision.calc` among the names of the OpenOffice spreadsheet type), else the
+    /// one the deciding reader named; of that format's names (a name and its aliases), or of all the type's
+    /// names when neither says, the one registered with IANA, else freedesktop's, then Tika's, then
+    /// libmagic's (`MediaTypeNames.rank`). A type with no MIME type reports the reader's name, else
+    /// `inode/directory`, `inode/symlink`, `text/plain` or `application/octet-stream`, as it conforms.
     func reportedMIMEType(for type: UTType, evidence: Evidence) -> String {
         let mimeTypes = type.tags[.mimeType] ?? []
-        if let name = evidence.name, name.candidates.contains(type),
-           let mime = globbed(among: mimeTypes, filename: name.filename) {
-            return mime
+        var format: String?
+        if let name = evidence.name, name.candidates.contains(type) {
+            format = globbed(among: mimeTypes, filename: name.filename)
         }
-        if let content = evidence.content, content.type == type, let mime = content.mimeType, isKnownType(mime.lowercased()) {
-            return mime
+        if format == nil, let content = evidence.content, content.type == type {
+            format = content.mimeType
         }
-        if let mime = mimeTypes.first(where: { isKnownType($0.lowercased()) }) ?? mimeTypes.first { return mime }
-        return Self.fallbackMIMEType(for: type)
+        return MediaTypeNames.preferred(among: mimeTypes, format: format) ?? format ?? Self.fallbackMIMEType(for: type)
     }
 
     /// What a type with no MIME type of its own is at heart, as file(1) would say.

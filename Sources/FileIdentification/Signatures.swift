@@ -1,17 +1,32 @@
+internal import UniformTypeIdentifiers
+
 /// Built-in signatures of common binary formats: cheaper than libmagic, and conclusive.
 ///
 /// Only signatures that cannot be mistaken are listed: a few fixed bytes at a fixed offset that no
 /// text and no other common format starts with. Everything else goes to libmagic.
 enum Signatures {
-    /// A signature found: the MIME type it names (shared-mime-info's name) and what was seen.
+    /// A signature found: the MIME type it names and what was seen; for a format no vocabulary has a MIME
+    /// type of its own for, the identifier of its type (the MIME type is then the family's, or none).
     struct Match {
         var mimeType: String
         var detail: String
+        var identifier: String?
+
+        init(mimeType: String, detail: String, identifier: String? = nil) {
+            self.mimeType = mimeType
+            self.detail = detail
+            self.identifier = identifier
+        }
     }
 
     /// The verdict of the signature `prefix` carries, if any.
     static func verdict(_ prefix: [UInt8], in source: some ByteSource) -> Verdict? {
-        match(prefix, in: source).flatMap { Verdict(mimeType: $0.mimeType, detail: $0.detail) }
+        guard let match = match(prefix, in: source) else { return nil }
+        if let identifier = match.identifier {
+            guard let type = UTType(identifier), type.isDeclared else { return nil }
+            return Verdict(type: type, mimeType: match.mimeType.isEmpty ? nil : match.mimeType, detail: match.detail)
+        }
+        return Verdict(mimeType: match.mimeType, detail: match.detail)
     }
 
     private struct Entry {
@@ -68,6 +83,13 @@ enum Signatures {
         Entry(0, "ttcf", "font/collection", "TrueType collection header"),
         Entry(0, "Creative Voice File\u{1A}", "audio/x-voc", "Creative Voice header"),
         Entry(0, "PAR1", "application/vnd.apache.parquet", "Parquet magic"),
+        Entry(0, "ARROW1\0\0", "application/vnd.apache.arrow.file", "Arrow IPC file magic"),
+        Entry(0, "Kaydara FBX Binary  \0", "application/vnd.autodesk.fbx", "binary FBX header"),
+        Entry(0, [0xFF, 0xFE, 0xFF, 0x0E] + Array("SketchUp Model".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+              "application/vnd.sketchup.skp", "SketchUp Model header"),
+        Entry(0, "Obj\u{01}", "", "Avro object container header"),
+        Entry(0, "DRACO", "", "Draco header"),
+        Entry(0, "regf", "", "registry hive header"),
     ]
 
     /// The format whose signature `prefix` carries, if any.
@@ -83,6 +105,14 @@ enum Signatures {
                     // A Parquet file ends with its footer's length and the magic again.
                     guard source.count >= 12, (try? source.bytes(at: source.count - 4, length: 4)) == entry.bytes else { continue }
                 }
+                if entry.mimeType == "application/vnd.apache.arrow.file" {
+                    // The file ends with the footer's length and the magic again (without the padding).
+                    guard source.count >= 14, (try? source.bytes(at: source.count - 6, length: 6))?.elementsEqual("ARROW1".utf8) == true else { continue }
+                }
+                if entry.mimeType.isEmpty {
+                    guard let match = unnamed(entry.name, prefix) else { continue }
+                    return match
+                }
                 if entry.mimeType == "application/x-java" { return javaOrMachO(prefix) }
                 if entry.mimeType == "image/png", isAnimatedPNG(prefix) {
                     return Match(mimeType: "image/apng", detail: "PNG signature, acTL chunk before the image data")
@@ -90,7 +120,49 @@ enum Signatures {
                 return Match(mimeType: entry.mimeType, detail: entry.name)
             }
         }
-        return riffOrBoxed(prefix) ?? appleDiskImage(source)
+        return riffOrBoxed(prefix) ?? mpegAudioLayerI(prefix, at: 0) ?? appleDiskImage(source)
+    }
+
+    /// The formats no vocabulary has a MIME type for, checked beyond their magic.
+    private static func unnamed(_ name: String, _ prefix: [UInt8]) -> Match? {
+        switch name {
+        case "Avro object container header":
+            // The header's metadata map follows: its first key is `avro.schema` or `avro.codec`, after the
+            // block count and the key's length (zig-zag varints of one byte for these).
+            guard prefix.count >= 17, prefix[5] == 22 || prefix[5] == 20,
+                  prefix[6...].starts(with: Array("avro.".utf8)) else { return nil }
+            return Match(mimeType: "", detail: name, identifier: "uti.avro-object-container")
+        case "Draco header":
+            // The major version (1 or 2) and minor version, then the encoder type (0 point cloud, 1 mesh).
+            guard prefix.count >= 9, (1...2).contains(prefix[5]), prefix[7] <= 1 else { return nil }
+            return Match(mimeType: "", detail: "\(name), version \(prefix[5]).\(prefix[6])", identifier: "uti.draco-mesh")
+        case "registry hive header":
+            // Major version 1 (little-endian, at 20), minor version 2 to 6 (at 24).
+            guard prefix.littleEndian32(at: 20) == 1, let minor = prefix.littleEndian32(at: 24), (2...6).contains(minor) else { return nil }
+            return Match(mimeType: "", detail: "\(name), version 1.\(minor)", identifier: "uti.windows-registry-hive")
+        default:
+            return nil
+        }
+    }
+
+    /// An MPEG-1 Audio Layer I stream at `offset`: three frame headers in a row, each where the previous
+    /// frame's length (from its bit rate, sampling rate and padding) says. Layer I is MPEG audio
+    /// (`audio/mpeg`), and not MP3.
+    private static func mpegAudioLayerI(_ prefix: [UInt8], at offset: Int) -> Match? {
+        guard let length = layerIFrameLength(prefix, at: offset), let second = layerIFrameLength(prefix, at: offset + length),
+              layerIFrameLength(prefix, at: offset + length + second) != nil else { return nil }
+        return Match(mimeType: "audio/mpeg", detail: "MPEG-1 Layer I frames of \(length) bytes", identifier: "uti.mp1-audio")
+    }
+
+    /// The length of the MPEG-1 Layer I frame whose header is at `offset`, if one is.
+    private static func layerIFrameLength(_ bytes: [UInt8], at offset: Int) -> Int? {
+        guard offset >= 0, bytes.count >= offset + 4, bytes[offset] == 0xFF,
+              bytes[offset + 1] & 0xFE == 0xFE else { return nil }   // sync, MPEG-1 (11), Layer I (11)
+        let bitRateIndex = Int(bytes[offset + 2] >> 4), rateIndex = Int(bytes[offset + 2] >> 2 & 0x3)
+        guard (1...14).contains(bitRateIndex), rateIndex < 3, bytes[offset + 3] & 0x3 != 2 else { return nil }   // emphasis 10 is reserved
+        let bitRate = bitRateIndex * 32_000, sampleRate = [44_100, 48_000, 32_000][rateIndex]
+        let padding = Int(bytes[offset + 2] >> 1 & 1)
+        return (12 * bitRate / sampleRate + padding) * 4
     }
 
     /// What follows an ID3v2 tag (its size is syncsafe: seven bits a byte; a footer adds ten bytes): a FLAC
@@ -101,6 +173,9 @@ enum Signatures {
         let size = prefix[6..<10].reduce(0) { $0 << 7 | Int($1) }
         let end = 10 + size + (prefix[5] & 0x10 != 0 ? 10 : 0)
         guard let next = try? source.bytes(at: end, length: 4), next.count == 4 else { return mp3 }
+        if let layerI = try? source.bytes(at: end, length: 2048), let match = mpegAudioLayerI(layerI, at: 0) {
+            return Match(mimeType: match.mimeType, detail: "\(match.detail) after an ID3v2 tag of \(size) bytes", identifier: match.identifier)
+        }
         if next.elementsEqual("fLaC".utf8) {
             return Match(mimeType: "audio/flac", detail: "FLAC stream marker after an ID3v2 tag of \(size) bytes")
         }
@@ -203,6 +278,7 @@ enum Signatures {
             case "WAVE": return Match(mimeType: "audio/x-wav", detail: "RIFF WAVE")
             case "AVI ": return Match(mimeType: "video/x-msvideo", detail: "RIFF AVI")
             case "WEBP": return Match(mimeType: "image/webp", detail: "RIFF WEBP")
+            case "QLCM": return Match(mimeType: "audio/qcelp", detail: "RIFF QLCM (QCP)")
             default: return nil
             }
         }

@@ -14,9 +14,9 @@ struct Verdict: Sendable, Hashable {
     /// What the reader saw: `ZIP entry word/document.xml`, `#!/usr/bin/python3`, `libmagic: image/png`.
     var detail: String
 
-    init(type: UTType, detail: String) {
+    init(type: UTType, mimeType: String? = nil, detail: String) {
         self.type = type
-        self.mimeType = nil
+        self.mimeType = mimeType
         self.detail = detail
     }
 

@@ -14,6 +14,14 @@ package struct IdentificationReport {
         self.pathEscaped = pathEscaped
     }
 
+    /// Every name the format goes by: the type's MIME types in declaration order, and the reported one
+    /// when the type has none of its own (MPEG-1 Layer I audio is `audio/mpeg`, a name MP3 owns).
+    static func mimeTypes(of identification: Identification) -> [String] {
+        let names = identification.type.tags[.mimeType] ?? []
+        guard names.isEmpty, let named = identification.evidence.content?.mimeType, named == identification.mimeType else { return names }
+        return [named]
+    }
+
     package var json: JSONValue {
         let type = identification.type
         let evidence = identification.evidence
@@ -44,7 +52,7 @@ package struct IdentificationReport {
             ("description", JSONValue(type.localizedDescription)),
             ("mimeType", .string(identification.mimeType)),
             ("preferredMIMEType", JSONValue(type.preferredMIMEType)),
-            ("mimeTypes", JSONValue(type.tags[.mimeType] ?? [])),
+            ("mimeTypes", JSONValue(Self.mimeTypes(of: identification))),
             ("conformsTo", JSONValue(type.orderedSupertypes.map(\.identifier))),
             ("evidence", .object(evidenceMembers)),
             ("confidence", .string(identification.confidence.rawValue)),

@@ -77,4 +77,75 @@ struct FormatSniffingTests {
         #expect(found.mimeType == "application/x-apple-diskimage" && found.type.identifier == "com.apple.disk-image-udif", "\(found.evidence)")
         #expect(try mime(image.dropLast()) != "application/x-apple-diskimage", "the trailer must end the file")
     }
+
+    /// MPEG-1 Layer I frames: sync, MPEG-1, Layer I, no CRC; 384 kbit/s at 44.1 kHz, 416-byte frames.
+    static let layerIFrames: [UInt8] = Array(repeating: [0xFF, 0xFF, 0xC0, 0x00] + [UInt8](repeating: 0x55, count: 412), count: 4).flatMap { $0 }
+
+    @Test("MPEG-1 Layer I audio, bare or behind an ID3v2 tag, is Layer I (audio/mpeg), not MP3")
+    func layerI() throws {
+        for bytes in [Self.layerIFrames, Self.id3(size: 200) + Self.layerIFrames] {
+            let found = try identifier.identify(data: bytes)
+            #expect(found.type.identifier == "uti.mp1-audio" && found.mimeType == "audio/mpeg" && found.type.conforms(to: .audio), "\(found.evidence)")
+        }
+        // One frame header alone, or a reserved bit rate, is not enough.
+        #expect(try identifier.identify(data: Array(Self.layerIFrames.prefix(500))).type.identifier != "uti.mp1-audio")
+        var badRate = Self.layerIFrames
+        badRate[416 + 2] = 0xF0
+        #expect(try identifier.identify(data: badRate).type.identifier != "uti.mp1-audio")
+        #expect(try identifier.identify(data: Self.mp3Frames).type == .mp3)
+    }
+
+    @Test("an Arrow IPC file, by ARROW1 at both ends")
+    func arrow() throws {
+        let file = Array("ARROW1".utf8) + [0, 0] + [UInt8](repeating: 0xFF, count: 40) + [24, 0, 0, 0] + Array("ARROW1".utf8)
+        let found = try identifier.identify(data: file)
+        #expect(found.mimeType == "application/vnd.apache.arrow.file" && found.type.identifier == "uti.mime.application.vnd.apache.arrow.file", "\(found.evidence)")
+        #expect(try identifier.identify(data: Array(file.dropLast(6))).mimeType != "application/vnd.apache.arrow.file", "the magic must end the file")
+    }
+
+    @Test("an Avro object container file, by Obj 1 and its metadata map")
+    func avro() throws {
+        // One map block of two entries (zig-zag 4), key "avro.schema" (zig-zag 22), its schema, ...
+        let schema = Array(#""string""#.utf8)
+        let file = Array("Obj".utf8) + [1, 4, 22] + Array("avro.schema".utf8) + [UInt8(schema.count * 2)] + schema
+            + [20] + Array("avro.codec".utf8) + [8] + Array("null".utf8) + [0] + [UInt8](repeating: 0xA7, count: 16)
+        let found = try identifier.identify(data: file)
+        #expect(found.type.identifier == "uti.avro-object-container", "\(found.evidence)")
+        #expect(try identifier.identify(data: Array("Obj".utf8) + [1, 4, 22] + Array("something.x".utf8)).type.identifier != "uti.avro-object-container")
+    }
+
+    @Test("a binary FBX scene, a Draco mesh and a SketchUp model are 3D content of their own")
+    func threeDimensional() throws {
+        let fbx = Array("Kaydara FBX Binary  ".utf8) + [0x00, 0x1A, 0x00, 0xE8, 0x1C, 0x00, 0x00] + [UInt8](repeating: 0, count: 64)
+        let foundFBX = try identifier.identify(data: fbx)
+        #expect(foundFBX.type.identifier == "uti.mime.application.vnd.autodesk.fbx" && foundFBX.type.conforms(to: UTType("public.3d-content") ?? .data),
+                "\(foundFBX.evidence)")
+        // "DRACO", version 2.2, encoder type 1 (mesh), method 1 (edgebreaker), flags.
+        let draco = Array("DRACO".utf8) + [2, 2, 1, 1, 0, 0] + [UInt8](repeating: 0x3C, count: 32)
+        let foundDraco = try identifier.identify(data: draco)
+        #expect(foundDraco.type.identifier == "uti.draco-mesh", "\(foundDraco.evidence)")
+        #expect(try identifier.identify(data: Array("DRACO".utf8) + [9, 9, 9]).type.identifier != "uti.draco-mesh")
+        let skp: [UInt8] = [0xFF, 0xFE, 0xFF, 0x0E] + "SketchUp Model".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            + [0xFF, 0xFE, 0xFF, 0x0E] + [UInt8](repeating: 0, count: 32)
+        #expect(try mime(skp) == "application/vnd.sketchup.skp")
+    }
+
+    @Test("a Windows registry hive, by regf and its version")
+    func registryHive() throws {
+        var hive = Array("regf".utf8) + [UInt8](repeating: 0, count: 4092)
+        hive[20] = 1
+        hive[24] = 5
+        hive += Array("hbin".utf8) + [UInt8](repeating: 0, count: 60)
+        let found = try identifier.identify(data: hive)
+        #expect(found.type.identifier == "uti.windows-registry-hive", "\(found.evidence)")
+        hive[20] = 7
+        #expect(try identifier.identify(data: hive).type.identifier != "uti.windows-registry-hive")
+    }
+
+    @Test("QCP audio, by its RIFF form type QLCM")
+    func qcp() throws {
+        let qcp = Array("RIFF".utf8) + [0xC2, 0x00, 0x00, 0x00] + Array("QLCMfmt ".utf8) + [0x96, 0, 0, 0, 1, 0] + [UInt8](repeating: 0, count: 150)
+        let found = try identifier.identify(data: qcp)
+        #expect(found.mimeType == "audio/qcelp" && found.type.conforms(to: .audio), "\(found.evidence)")
+    }
 }

@@ -9,4 +9,18 @@ const unsigned char *uti_builtin_typedb_bytes(void);
 /// The size in bytes of the compiled built-in type database.
 size_t uti_builtin_typedb_size(void);
 
+/// How many MIME names `mediatypes.c` holds (every name the database or its four vocabularies know).
+size_t uti_media_type_count(void);
+
+/// The MIME name at `index` (lower-case; in byte order), NULL past the end.
+const char *uti_media_type_name(size_t index);
+
+/// Which vocabularies know the name at `index`: 1 IANA (registered, not deprecated), 2 a freedesktop type,
+/// 4 a freedesktop alias, 8 an Apache Tika type, 16 a Tika alias, 32 a string libmagic prints.
+unsigned char uti_media_type_vocabularies(size_t index);
+
+/// The index of the name the format of the name at `index` goes by: the freedesktop type an alias names
+/// (else the Apache Tika type); `index` itself for a name that is no alias.
+size_t uti_media_type_canonical(size_t index);
+
 #endif

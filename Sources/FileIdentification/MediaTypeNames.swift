@@ -1,0 +1,76 @@
+internal import CTypeDatabase
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The vocabularies a MIME name belongs to, from the table `make-typedb.py` generates
+/// (`Sources/CTypeDatabase/mediatypes.c`): the IANA registry, freedesktop.org's shared-mime-info 2.4,
+/// Apache Tika's MIME database and the strings libmagic prints.
+struct MediaTypeVocabularies: OptionSet, Sendable {
+    let rawValue: UInt8
+    static let iana = Self(rawValue: 1)
+    static let freedesktop = Self(rawValue: 2)
+    static let freedesktopAlias = Self(rawValue: 4)
+    static let tika = Self(rawValue: 8)
+    static let tikaAlias = Self(rawValue: 16)
+    static let libmagic = Self(rawValue: 32)
+}
+
+/// One name per format: of the MIME names a type carries, the one identification reports.
+enum MediaTypeNames {
+    /// Where `name` (any case) is in the table, if it is.
+    static func index(of name: String) -> Int? {
+        let key = name.lowercased()
+        var low = 0, high = uti_media_type_count()
+        return key.withCString { key -> Int? in
+            while low < high {
+                let middle = (low + high) / 2
+                guard let entry = uti_media_type_name(middle) else { return nil }
+                let order = strcmp(entry, key)
+                if order == 0 { return middle }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
+    }
+
+    static func vocabularies(of name: String) -> MediaTypeVocabularies {
+        index(of: name).map { MediaTypeVocabularies(rawValue: uti_media_type_vocabularies($0)) } ?? []
+    }
+
+    /// The name the format `name` names goes by (an alias's type, lower-case); `name` lower-cased if it is
+    /// no alias.
+    static func canonical(_ name: String) -> String {
+        guard let position = index(of: name), let entry = uti_media_type_name(uti_media_type_canonical(position)) else {
+            return name.lowercased()
+        }
+        return String(cString: entry)
+    }
+
+    /// The order names are preferred in: registered with IANA, then freedesktop's type, a freedesktop alias,
+    /// Tika's type, a Tika alias, libmagic's string, and last a name none of them has.
+    static func rank(_ name: String) -> Int {
+        let known = vocabularies(of: name)
+        let order: [MediaTypeVocabularies] = [.iana, .freedesktop, .freedesktopAlias, .tika, .tikaAlias, .libmagic]
+        return order.firstIndex { known.contains($0) } ?? order.count
+    }
+
+    /// The name to report among `names` (one type's MIME types, in declaration order): the best-ranked;
+    /// when `format` (the name a file's name or a content reader gave) is a freedesktop type among those the
+    /// type covers, the best-ranked name of that format (freedesktop's types are formats of their own; other
+    /// vocabularies' names for them are not a distinction). Ties keep declaration order. `nil` for no names.
+    static func preferred(among names: [String], format: String?) -> String? {
+        var candidates = names
+        if let format, !vocabularies(of: format).isDisjoint(with: [.freedesktop, .freedesktopAlias]) {
+            let wanted = canonical(format)
+            let same = names.filter { canonical($0) == wanted }
+            if !same.isEmpty { candidates = same }
+        }
+        var best: (name: String, rank: Int)?
+        for name in candidates {
+            let rank = rank(name)
+            if rank < best?.rank ?? Int.max { best = (name, rank) }
+        }
+        return best?.name
+    }
+}

@@ -1,0 +1,67 @@
+import Testing
+import UniformTypeIdentifiers
+@testable import FileIdentification
+
+/// One name per format (issue 13, part 3): `mimeType` is the IANA-registered name when the format has one,
+/// else freedesktop's, then Tika's, then libmagic's; `mimeTypes` keeps every name.
+@Suite("Reported MIME type: IANA's name first, then freedesktop's, Tika's, libmagic's")
+struct MediaTypeNamesTests {
+    let identifier = FileIdentifier()
+
+    @Test("each vocabulary's names rank in the documented order", arguments: [
+        ("font/collection", 0), ("audio/flac", 0), ("image/jls", 0), ("application/vnd.apache.parquet", 0),
+        ("application/x-tar", 1), ("audio/x-flac", 2), ("image/x-canon-cr2", 1),
+        ("audio/x-hx-aac-adts", 5), ("application/x-no-vocabulary-has-this", 6),
+    ])
+    func ranks(name: String, rank: Int) {
+        #expect(MediaTypeNames.rank(name) == rank, "\(name): \(MediaTypeNames.vocabularies(of: name))")
+    }
+
+    @Test("deprecated IANA names are not preferred; names are looked up in any case")
+    func deprecatedAndCase() {
+        #expect(!MediaTypeNames.vocabularies(of: "application/font-woff").contains(.iana))
+        #expect(MediaTypeNames.vocabularies(of: "font/woff").contains(.iana))
+        #expect(MediaTypeNames.rank("Audio/FLAC") == 0)
+        #expect(MediaTypeNames.canonical("audio/x-flac") == "audio/flac", "an alias goes by its type")
+    }
+
+    @Test("FLAC is audio/flac (RFC 9639), and both names stay in mimeTypes")
+    func flac() throws {
+        let stream: [UInt8] = Array("fLaC".utf8) + [0x80, 0, 0, 0x22] + [UInt8](repeating: 0, count: 34)
+        for name in [nil, "song.flac", "song.FLAC"] {
+            let found = try identifier.identify(data: stream, filename: name)
+            #expect(found.mimeType == "audio/flac", "\(String(describing: name))")
+            #expect(Set(found.type.tags[.mimeType] ?? []).isSuperset(of: ["audio/flac", "audio/x-flac"]))
+        }
+    }
+
+    @Test("AAC in ADTS frames is audio/aac, and libmagic's and Tika's names are among its names")
+    func aac() throws {
+        let adts: [UInt8] = Array(repeating: [0xFF, 0xF1, 0x50, 0x80, 0x00, 0xFF, 0xFC], count: 8).flatMap { $0 }
+        let found = try identifier.identify(data: FormatSniffingTests.id3(size: 10) + adts)
+        #expect(found.mimeType == "audio/aac")
+        #expect(Set(found.type.tags[.mimeType] ?? []).isSuperset(of: ["audio/aac", "audio/x-aac", "audio/x-hx-aac-adts"]))
+    }
+
+    @Test("a format no IANA name covers reports freedesktop's name")
+    func freedesktopWhenNoIANA() throws {
+        var tar = [UInt8](repeating: 0, count: 1024)
+        tar.replaceSubrange(0..<5, with: Array("a.txt".utf8))
+        tar.replaceSubrange(257..<263, with: Array("ustar\0".utf8))
+        #expect(try identifier.identify(data: tar, filename: "a.tar").mimeType == "application/x-tar")
+    }
+
+    @Test("a name that points to one format of a type keeps that format's name")
+    func formatOfTheName() throws {
+        // The OpenOffice spreadsheet type also covers StarOffice's .sdc; the name says which.
+        let sdc = try identifier.identify(data: [UInt8](repeating: 0x11, count: 64), filename: "sheet.sdc")
+        if sdc.type.tags[.mimeType]?.contains("application/vnd.stardivision.calc") == true {
+            #expect(sdc.mimeType == "application/vnd.stardivision.calc", "\(sdc.type.identifier)")
+        }
+        let preferred = MediaTypeNames.preferred(among: ["application/vnd.sun.xml.calc", "application/vnd.stardivision.calc"],
+                                                 format: "application/vnd.stardivision.calc")
+        #expect(preferred == "application/vnd.stardivision.calc")
+        #expect(MediaTypeNames.preferred(among: ["audio/x-flac", "audio/flac"], format: "audio/x-flac") == "audio/flac")
+        #expect(MediaTypeNames.preferred(among: [], format: nil) == nil)
+    }
+}
