@@ -34,18 +34,25 @@ extension SharedMIMEInfo {
 
     /// Of a type's MIME types, the one whose shared-mime-info glob matches `filename` with the highest
     /// weight: `x.sdc` is `application/vnd.stardivision.calc` among the MIME types of the OpenOffice
-    /// spreadsheet type, which also covers `.sxc`.
+    /// spreadsheet type, which also covers `.sxc`. `nil` when two of them match as well (`*.iso` is a CD
+    /// image's and a Sega CD ROM's glob: the name does not tell which).
     private func globbed(among typeMIMETypes: [String], filename: String) -> String? {
         let mimeTypes = typeMIMETypes.map { $0.lowercased() }
         guard mimeTypes.count > 1 else { return nil }
         let name = filename.lowercased()
         var best: (mimeType: String, weight: Int)?
+        var tied = false
         let found = globs(of: mimeTypes)
         for index in 0..<mimeTypes.count {
-            for entry in found[index] where entry.weight > (best?.weight ?? -1) && fnmatch(entry.glob, name, 0) == 0 {
-                best = (mimeTypes[index], entry.weight)
+            let weight = found[index].filter { fnmatch($0.glob, name, 0) == 0 }.map(\.weight).max() ?? -1
+            guard weight >= 0 else { continue }
+            if weight > (best?.weight ?? -1) {
+                best = (mimeTypes[index], weight)
+                tied = false
+            } else if weight == best?.weight, MediaTypeNames.canonical(mimeTypes[index]) != MediaTypeNames.canonical(best?.mimeType ?? "") {
+                tied = true
             }
         }
-        return best?.mimeType
+        return tied ? nil : best?.mimeType
     }
 }

@@ -33,10 +33,11 @@ struct CoverageTests {
     }
 
     /// Apple's own tag assignments, which stand where freedesktop lumps together types Apple tells apart
-    /// (freedesktop's image/heif has image/heic as an alias; Apple declares public.heic for it).
+    /// (freedesktop's image/heif has image/heic as an alias; Apple declares public.heic for it), CoreTypes' and
+    /// those of macOS's other system bundles (AVCHD's `.mts` is not freedesktop's MPEG-2 transport stream).
     private static func appleTagOwners() throws -> (extensions: [String: Set<String>], mimeTypes: [String: Set<String>]) {
         var extensions: [String: Set<String>] = [:], mimeTypes: [String: Set<String>] = [:]
-        for row in try Reference.table("apple-system-types.tsv") {
+        for row in try Reference.table("apple-system-types.tsv") + Reference.table("macos-system-bundle-types.tsv") {
             let identifier = row["identifier"] ?? ""
             for tag in Reference.words(row["filenameExtensions"]) { extensions[tag.lowercased(), default: []].insert(identifier) }
             for tag in Reference.words(row["mimeTypes"]) { mimeTypes[tag.lowercased(), default: []].insert(identifier) }

@@ -15,6 +15,7 @@ Inputs, all under TypeDB/sources/ (where each comes from: TypeDB/sources/README.
   libmagic-5.44-builtin-mimes.tsv     ... the ones only libmagic's C code emits (inode/*, CDF, ...)
   tika-mimetypes.xml                  Apache Tika's MIME database
   curated/*.toml                      the decisions of this project: identifiers, parents, equivalences, families
+  macos-system-bundle-types.tsv       Apple's identifiers from macOS's other system bundles (public records)
   curated/declarations.plist          types of our own that no source names
 
 Outputs (generated; never edit them by hand):
@@ -233,6 +234,45 @@ def load_apple(db, reference):
             db.apple_mime_claimants.setdefault(mime.lower(), []).append(decl)
             db.mime_owner.setdefault(mime.lower(), []).append(decl)
         db.add(decl)
+    return rows
+
+
+MACOS_TSV = "macos-system-bundle-types.tsv"
+MACOS_FIRST_INDEX = 964   # apple_index of the first macOS row: after every CoreTypes row
+
+
+def load_macos_system_types(db, reference):
+    """Apple's identifiers from macOS's other system bundles (camera RAW, disk images, Mail, Music, Photos,
+    Terminal ...), as public records of what macOS answers show them: Apple types after CoreTypes' 964, so
+    that freedesktop's, Tika's and libmagic's names for these formats become their tags. A tag CoreTypes
+    already gives another type stays CoreTypes' (`pic` is `com.apple.pict`)."""
+    with open(os.path.join(reference, MACOS_TSV), newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    for offset, row in enumerate(rows):
+        assert db.get(row["identifier"]) is None, f"{MACOS_TSV}: {row['identifier']} is a CoreTypes type"
+        assert row["group"] == "system", row
+        decl = TypeDecl(row["identifier"], "apple", exported=True, apple_index=MACOS_FIRST_INDEX + offset)
+        decl.conforms = row["conformsTo"].split()
+        decl.description = row["description"] or None
+        for ext in row["filenameExtensions"].split():
+            if any(d.apple_index < MACOS_FIRST_INDEX for d in db.apple_ext_claimants.get(ext.lower(), [])):
+                db.notes["macOS tags CoreTypes gives another type"].append(f"{ext} ({row['identifier']})")
+                continue
+            decl.add_extension(ext)
+            decl.apple_extensions.add(ext.lower())
+            db.apple_ext_claimants.setdefault(ext.lower(), []).append(decl)
+        for mime in row["mimeTypes"].split():
+            if mime.lower() in db.apple_mime_claimants:
+                db.notes["macOS tags CoreTypes gives another type"].append(f"{mime} ({row['identifier']})")
+                continue
+            decl.apple_mimes.add(mime.lower())
+            decl.add_mime(mime)
+            db.apple_mime_claimants.setdefault(mime.lower(), []).append(decl)
+            db.mime_owner.setdefault(mime.lower(), []).append(decl)
+        db.add(decl)
+    for row in rows:
+        for parent in row["conformsTo"].split():
+            assert db.get(parent) is not None, f"{MACOS_TSV}: {row['identifier']}: parent {parent} is not declared"
     return rows
 
 
@@ -523,8 +563,62 @@ def mechanical_identifier(mime):
     return identifier
 
 
+MEDIA_KIND_ROOTS = {"image": {"public.image"}, "audio": {"public.audio"}, "model": {"public.3d-content"},
+                    "video": {"public.movie", "public.video", "public.audiovisual-content"}, "text": {"public.text"}}
+
+
+def ancestors(db, decl):
+    seen, pending = set(), list(decl.conforms)
+    while pending:
+        identifier = pending.pop()
+        if identifier not in seen:
+            seen.add(identifier)
+            parent = db.get(identifier)
+            pending.extend(parent.conforms if parent else [])
+    return seen
+
+
+def agrees_with_kind(db, mime, decl):
+    """Whether a MIME type's media type agrees with a type's kind: image/* with an image, video/* with a
+    movie; any other media type with a type that is no image, sound, movie or 3D model (`model/vnd.mts` is
+    not AVCHD's `.mts`, `application/envi.hdr` not a Radiance `.hdr`)."""
+    media_type = mime.split("/")[0].lower()
+    found = ancestors(db, decl) | {decl.identifier}
+    if media_type in MEDIA_KIND_ROOTS:
+        return bool(found & MEDIA_KIND_ROOTS[media_type])
+    media = set().union(*(MEDIA_KIND_ROOTS[k] for k in ("image", "audio", "model", "video")))
+    return not found & media
+
+
+def macos_type_landings(db, records):
+    """freedesktop types that are the names of a macOS type beyond CoreTypes (record key -> TypeDecl): the
+    type's extensions are all that macOS type's, it is of the same kind, and it is the only freedesktop type
+    for which that holds (`*.iso` alone is a CD image's, a Sega CD's and a Dreamcast ROM's glob: none of
+    them becomes `public.iso-image`'s name that way)."""
+    found = {}
+    for key, record in records.items():
+        if key in CURATED_IDENTIFIERS or db.apple_mime_claimants.get(key) or any(
+                db.apple_mime_claimants.get(n.lower()) for n in record["aliases"]):
+            continue
+        extensions = simple_extensions(record["globs"])
+        owners = {d.identifier: d for e in extensions for d in db.apple_ext_claimants.get(e, [])}
+        if len(owners) != 1:
+            continue
+        candidate = next(iter(owners.values()))
+        # Only a media type that says what kind of content it is (image, audio, video, model, text): an
+        # `application/*` name sharing an extension is as often another format (CorelDRAW's `.cdr` is not
+        # Apple's CD master); those are mapped in curated/identifiers.toml.
+        if record["type"].split("/")[0].lower() not in MEDIA_KIND_ROOTS:
+            continue
+        if (all(e in candidate.apple_extensions for e in extensions) and candidate.apple_index >= MACOS_FIRST_INDEX
+                and not candidate.mimes and agrees_with_kind(db, record["type"], candidate)):
+            found.setdefault(candidate.identifier, []).append(key)
+    return {keys[0]: db.get(identifier) for identifier, keys in found.items() if len(keys) == 1}
+
+
 def map_freedesktop(db, records):
     """Decide the identifier of every freedesktop type; returns fd MIME (and alias) -> TypeDecl."""
+    macos_landings = macos_type_landings(db, records)
     by_mime = {}
     mechanical_sources = {}
     for key, record in records.items():
@@ -544,6 +638,12 @@ def map_freedesktop(db, records):
                 claimants = [d for n in record["aliases"] for d in db.apple_mime_claimants.get(n.lower(), [])]
                 if claimants:
                     decl = min(claimants, key=lambda d: d.apple_index)
+                else:
+                    # A format macOS declares outside CoreTypes without a MIME type (com.canon.cr2-raw-image):
+                    # the one freedesktop type for the same extensions becomes its names.
+                    decl = macos_landings.get(key)
+                    if decl is not None:
+                        db.notes["freedesktop names of macOS types"].append(f"{record['type']} -> {decl.identifier}")
         if decl is None:
             identifier = mechanical_identifier(record["type"])
             assert identifier not in mechanical_sources, \
@@ -767,7 +867,10 @@ def extend_apple_conformance(db, by_mime):
                     continue
                 if db.conforms_to(decl, parent.identifier):
                     continue
-                if parent.is_apple and not db.conforms_to(parent, "public.archive"):
+                # The macOS types beyond CoreTypes come with no conformance between formats in their records
+                # (a TIFF-based RAW format is a TIFF file to freedesktop): they take freedesktop's.
+                core = decl.apple_index is not None and decl.apple_index < MACOS_FIRST_INDEX
+                if core and parent.is_apple and not db.conforms_to(parent, "public.archive"):
                     # Between two Apple types, Apple's answer stands (HTML is not public.plain-text, C
                     # source not C++ source); only containment (an EPUB is a ZIP) is added.
                     db.notes["freedesktop parents left to Apple"].append(f"{decl.identifier} -> {parent.identifier}")
@@ -1309,6 +1412,7 @@ def generate(root, verbose):
 
     db = TypeDB()
     apple_rows = load_apple(db, SOURCES)
+    load_macos_system_types(db, SOURCES)
     load_newer_apple_constants(db, SOURCES)
     records, only_system, system = load_freedesktop(SOURCES)
     # freedesktop's own names and aliases, before Tika's other names for its types join the records.
