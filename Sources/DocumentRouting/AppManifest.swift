@@ -22,6 +22,10 @@ public struct AppManifest: Sendable, Hashable {
     public var supportsOpeningDocumentsInPlace: Bool
     /// `UIFileSharingEnabled`: the app shares its Documents folder with the user.
     public var fileSharingEnabled: Bool
+    /// `com.apple.security.application-groups`: the application groups the app belongs to, each with one
+    /// container its members share (`Shared/AppGroup/<group>/`). Each is `group.` or a team identifier
+    /// (ten capital letters and digits) and a dot, then a name (see `isValidApplicationGroup`).
+    public var applicationGroups: [String] = []
 
     /// One entry of `CFBundleDocumentTypes`.
     public struct DocumentType: Sendable, Hashable {
@@ -64,7 +68,8 @@ public struct AppManifest: Sendable, Hashable {
     }
 
     public init(bundleIdentifier: String, name: String, documentTypes: [DocumentType], declarations: [TypeDeclaration],
-                supportsOpeningDocumentsInPlace: Bool, fileSharingEnabled: Bool) {
+                supportsOpeningDocumentsInPlace: Bool, fileSharingEnabled: Bool, applicationGroups: [String] = []) {
+        self.applicationGroups = applicationGroups
         self.bundleIdentifier = bundleIdentifier
         self.name = name
         self.documentTypes = documentTypes
@@ -209,9 +214,30 @@ extension AppManifest {
         } catch {
             throw ManifestError(file: file, key: error.entry, problem: error.problem.description)
         }
+        let groups = try strings(Self.applicationGroupsKey, in: root, at: "")
+        for (index, group) in groups.enumerated() where !Self.isValidApplicationGroup(group) {
+            throw ManifestError(file: file, key: "\(Self.applicationGroupsKey)[\(index)]",
+                                problem: "'\(group)' is not an application group: 'group.' or a ten-character team identifier and '.', then a name of letters, digits, '-' and '.'")
+        }
+        var seenGroups = Set<String>()
         return AppManifest(bundleIdentifier: identifier, name: name ?? identifier, documentTypes: documentTypes, declarations: declarations,
                            supportsOpeningDocumentsInPlace: try flag("LSSupportsOpeningDocumentsInPlace"),
-                           fileSharingEnabled: try flag("UIFileSharingEnabled"))
+                           fileSharingEnabled: try flag("UIFileSharingEnabled"),
+                           applicationGroups: groups.filter { seenGroups.insert($0).inserted })
+    }
+
+    /// The manifest key that names an app's application groups, as Apple's entitlement does.
+    public static let applicationGroupsKey = "com.apple.security.application-groups"
+
+    /// Application group identifiers name directories and carry the prefix Apple requires: `group.` (iOS)
+    /// or a team identifier, ten ASCII capital letters and digits, and a dot (macOS), then a name of ASCII
+    /// letters, digits, `-` and `.` (no `..`, no trailing dot); at most 255 bytes.
+    public static func isValidApplicationGroup(_ group: String) -> Bool {
+        guard isValidBundleIdentifier(group), group.last != "." else { return false }
+        let bytes = Array(group.utf8)
+        if group.hasPrefix("group.") { return bytes.count > 6 }
+        guard bytes.count > 11, bytes[10] == UInt8(ascii: ".") else { return false }
+        return bytes[0..<10].allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
     }
 
     /// Bundle identifiers name directories: ASCII letters, digits, `-` and `.`, not starting with a dot,

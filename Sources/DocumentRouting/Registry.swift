@@ -18,6 +18,8 @@ import Glibc
 ///     registry.lock            the lock: exclusive for a change, shared for a delivery
 ///     Containers/<bundle-id>/  Documents/, Documents/Inbox/, Library/, Library/Caches/,
 ///                              Library/Application Support/, Library/Preferences/, tmp/
+///     Shared/AppGroup/<group>/ an application group's shared container: Library/, Library/Caches/,
+///                              Library/Application Support/ (see Registry+ApplicationGroups.swift)
 ///
 /// **Changes** (register, unregister, defaults) take the exclusive lock, read the state, write the new
 /// state to a temporary file that is synced and renamed over the old one, and only then remove what the
@@ -146,6 +148,10 @@ public struct Registry: Sendable {
         for name in state.pendingRemovals {
             problems.append(Problem(.pendingRemoval, path: root + "/Containers/" + name, bundleIdentifier: name,
                                     detail: "the container of an unregistered app, not yet deleted"))
+        }
+        for group in state.pendingGroupRemovals {
+            problems.append(Problem(.pendingRemoval, path: groupContainerPath(group),
+                                    detail: "the shared container of an application group without members, not yet deleted"))
         }
         return Snapshot(apps: apps, defaults: defaults, problems: problems)
     }
@@ -338,9 +344,11 @@ public struct Registry: Sendable {
         var state = try readState()
         repairs += normalize(&state, in: rootDirectory)
         try finishPendingRemovals(&state, in: rootDirectory, repairs: &repairs)
+        try finishPendingGroupRemovals(&state, in: rootDirectory)
         let result = try body(&state, rootDirectory)
         try write(state, in: rootDirectory)
         try finishPendingRemovals(&state, in: rootDirectory, repairs: &repairs)
+        try finishPendingGroupRemovals(&state, in: rootDirectory)
         if state.version == RegistryState.currentVersion, (try? rootDirectory.status(of: "Apps")) != nil {
             do throws(TreeRemovalError) {
                 try rootDirectory.removeTree(Array("Apps".utf8))
@@ -392,10 +400,11 @@ public struct Registry: Sendable {
             return true
         }
         state.pendingRemovals.removeAll { !AppManifest.isValidBundleIdentifier($0) }
+        state.pendingGroupRemovals.removeAll { !AppManifest.isValidApplicationGroup($0) }
         return repairs
     }
 
-    private func write(_ state: RegistryState, in rootDirectory: FileDescriptor) throws(RegistryError) {
+    func write(_ state: RegistryState, in rootDirectory: FileDescriptor) throws(RegistryError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let bytes: [UInt8]
@@ -477,7 +486,7 @@ public struct Registry: Sendable {
     /// Opens (making it, 0700, when needed) the directory `components` below the root, one component at a
     /// time without following a symbolic link: a link planted in the registry is refused. A directory the
     /// registry made earlier with wider permissions is made private.
-    private func openDirectory(_ components: [String], in rootDirectory: FileDescriptor) throws(RegistryError) -> FileDescriptor {
+    func openDirectory(_ components: [String], in rootDirectory: FileDescriptor) throws(RegistryError) -> FileDescriptor {
         var current = rootDirectory
         var path = root
         var opened: FileDescriptor?
@@ -572,6 +581,10 @@ public struct Registry: Sendable {
             }
             state.pendingRemovals.removeAll { $0.lowercased() == container.lowercased() }
             try makeContainer(container, in: rootDirectory)
+            for group in manifest.applicationGroups {
+                state.pendingGroupRemovals.removeAll { $0 == group }
+                try makeGroupContainer(group, in: rootDirectory)
+            }
             let record = StoredApp(manifest, container: container, registeredFrom: infoPlist)
             if let existing {
                 state.apps[existing] = .app(record)
@@ -595,6 +608,11 @@ public struct Registry: Sendable {
             let key = record.bundleIdentifier.lowercased()
             state.defaults.removeAll { $0.bundleIdentifier.lowercased() == key }
             if deleteData && !state.pendingRemovals.contains(record.container) { state.pendingRemovals.append(record.container) }
+            // A group's shared container goes with its last member, and only when that member's data goes.
+            let stillShared = Set(state.records.flatMap(\.groups))
+            for group in record.groups where deleteData && !stillShared.contains(group) && !state.pendingGroupRemovals.contains(group) {
+                state.pendingGroupRemovals.append(group)
+            }
         }
     }
 

@@ -72,6 +72,11 @@ extension Registry {
                     }
                     done += Inbox.removeAbandonedDeliveries(inContainer: containerPath(of: registeredApp(record)))
                 }
+                for (group, _) in state.applicationGroups {
+                    let before = inspectGroupContainer(group)
+                    guard !before.isEmpty, (try? makeGroupContainer(group, in: rootDirectory)) != nil else { continue }
+                    done += before.map { Problem($0.kind, path: $0.path, bundleIdentifier: $0.bundleIdentifier, detail: "repaired: " + $0.detail) }
+                }
                 return done
             }
             repairs = outcome.repairs + outcome.result
@@ -92,9 +97,13 @@ extension Registry {
                 Problem(.abandonedTemporary, path: path, bundleIdentifier: app.bundleIdentifier, detail: "a delivery a crash interrupted")
             }
         }
-        if let containers = try? FileDescriptor.open(root + "/Containers", .readOnly, options: [.directory]) {
+        for group in try applicationGroups() {
+            snapshot.problems += inspectGroupContainer(group.identifier)
+        }
+        for directory in ["/Containers", "/Shared/AppGroup"] {
+            guard let containers = try? FileDescriptor.open(root + directory, .readOnly, options: [.directory, .noFollow]) else { continue }
             for entry in (try? containers.directoryEntries()) ?? [] where entry.starts(with: Array(Self.removingPrefix.utf8)) {
-                snapshot.problems.append(Problem(.pendingRemoval, path: root + "/Containers/" + RawFilePath(bytes: entry).escaped,
+                snapshot.problems.append(Problem(.pendingRemoval, path: root + directory + "/" + RawFilePath(bytes: entry).escaped,
                                                  detail: "what is left of a deleted container, removed by the next change"))
             }
             containers.closeQuietly()
@@ -107,9 +116,17 @@ extension Registry {
 
     /// What is wrong with a container's directories: each must be a directory (not a link), private.
     func inspectContainer(_ name: String, bundleIdentifier: String) -> [Problem] {
+        inspect(root + "/Containers/" + name, directories: Self.containerDirectories, bundleIdentifier: bundleIdentifier)
+    }
+
+    /// What is wrong with an application group's shared container, as `inspectContainer`.
+    func inspectGroupContainer(_ group: String) -> [Problem] {
+        inspect(groupContainerPath(group), directories: Self.groupContainerDirectories, bundleIdentifier: nil)
+    }
+
+    private func inspect(_ base: String, directories: [String], bundleIdentifier: String?) -> [Problem] {
         var problems: [Problem] = []
-        let base = root + "/Containers/" + name
-        for directory in [""] + Self.containerDirectories {
+        for directory in [""] + directories {
             let path = directory.isEmpty ? base : base + "/" + directory
             guard let status = try? FileDescriptor.workingDirectory.status(of: path), status.type == .directory else {
                 problems.append(Problem(.missingContainer, path: path, bundleIdentifier: bundleIdentifier, detail: "missing, or not a directory"))

@@ -14,11 +14,14 @@ internal import UniformTypeIdentifiers
 ///       "apps": [ { "bundleIdentifier": ..., "container": ..., "name": ..., "documentTypes": [...],
 ///                   "declarations": [...], ... } ],
 ///       "defaults": [ { "type": ..., "role": ..., "bundleIdentifier": ... } ],
-///       "pendingRemovals": [ "com.example.gone" ]
+///       "pendingRemovals": [ "com.example.gone" ],
+///       "pendingGroupRemovals": [ "group.com.example.shared" ]
 ///     }
 ///
 /// `pendingRemovals` names containers whose deletion was decided (`unregister --delete-data`) and not yet
 /// finished; every change finishes them, so a crash part-way through a deletion is completed later.
+/// `pendingGroupRemovals` does the same for application groups' shared containers, whose deletion is
+/// decided when the last member is unregistered with `--delete-data`.
 ///
 /// Version 1 (before 0.2) held only the bundle identifiers and kept each app's Info.plist in
 /// `Apps/<bundle-id>.plist`; it is read (those manifests parsed once) and rewritten as version 2 by the
@@ -30,6 +33,7 @@ struct RegistryState: Codable {
     var apps: [Entry] = []
     var defaults: [Registry.DefaultHandler] = []
     var pendingRemovals: [String] = []
+    var pendingGroupRemovals: [String] = []
 
     /// One element of `apps`: a record, a version-1 bundle identifier, or something unreadable (kept so
     /// that the others are still served, and reported).
@@ -79,6 +83,10 @@ struct RegistryState: Codable {
         }
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case version, apps, defaults, pendingRemovals, pendingGroupRemovals
+    }
+
     init() {}
 
     init(from decoder: any Decoder) throws {
@@ -87,6 +95,29 @@ struct RegistryState: Codable {
         apps = try container.decodeIfPresent([Entry].self, forKey: .apps) ?? []
         defaults = try container.decodeIfPresent([Registry.DefaultHandler].self, forKey: .defaults) ?? []
         pendingRemovals = try container.decodeIfPresent([String].self, forKey: .pendingRemovals) ?? []
+        pendingGroupRemovals = try container.decodeIfPresent([String].self, forKey: .pendingGroupRemovals) ?? []
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(apps, forKey: .apps)
+        try container.encode(defaults, forKey: .defaults)
+        try container.encode(pendingRemovals, forKey: .pendingRemovals)
+        if !pendingGroupRemovals.isEmpty { try container.encode(pendingGroupRemovals, forKey: .pendingGroupRemovals) }
+    }
+
+    /// The application groups some registered app belongs to, with their members in registration order.
+    var applicationGroups: [(group: String, members: [String])] {
+        var order: [String] = []
+        var members: [String: [String]] = [:]
+        for record in records {
+            for group in record.groups {
+                if members[group] == nil { order.append(group) }
+                members[group, default: []].append(record.bundleIdentifier)
+            }
+        }
+        return order.map { ($0, members[$0] ?? []) }
     }
 
     /// The records, in registration order.
@@ -117,6 +148,9 @@ struct StoredApp: Codable, Hashable {
     var fileSharingEnabled: Bool
     var documentTypes: [DocumentType]
     var declarations: [Declaration]
+    /// The application groups it belongs to; absent when none (and in records written before groups).
+    var applicationGroups: [String]?
+    var groups: [String] { applicationGroups ?? [] }
 
     struct DocumentType: Codable, Hashable {
         var name: String?
@@ -144,6 +178,7 @@ struct StoredApp: Codable, Hashable {
         self.registeredFrom = registeredFrom
         supportsOpeningDocumentsInPlace = manifest.supportsOpeningDocumentsInPlace
         fileSharingEnabled = manifest.fileSharingEnabled
+        applicationGroups = manifest.applicationGroups.isEmpty ? nil : manifest.applicationGroups
         documentTypes = manifest.documentTypes.map { type in
             DocumentType(name: type.name, contentTypes: type.contentTypes, role: type.role.rawValue, rank: type.rank.rawValue,
                          extensions: type.legacyExtensions, mimeTypes: type.legacyMIMETypes)
@@ -172,6 +207,9 @@ struct StoredApp: Codable, Hashable {
                 throw RecordError(message: "\(bundleIdentifier): '\(identifier)' is not a type identifier")
             }
         }
+        for group in groups where !AppManifest.isValidApplicationGroup(group) {
+            throw RecordError(message: "\(bundleIdentifier): '\(group)' is not an application group")
+        }
         for declaration in declarations {
             guard TypeDeclaration.isValidIdentifier(declaration.identifier), TypeDeclaration.Kind(rawValue: declaration.kind) != nil,
                   declaration.conformsTo.allSatisfy(TypeDeclaration.isValidIdentifier) else {
@@ -198,6 +236,6 @@ struct StoredApp: Codable, Hashable {
                     kind: TypeDeclaration.Kind(rawValue: declaration.kind) ?? .imported, source: source)
             },
             supportsOpeningDocumentsInPlace: supportsOpeningDocumentsInPlace,
-            fileSharingEnabled: fileSharingEnabled)
+            fileSharingEnabled: fileSharingEnabled, applicationGroups: groups)
     }
 }

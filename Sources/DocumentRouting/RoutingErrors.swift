@@ -37,6 +37,10 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
             public static let corruptState = Kind(rawValue: "corrupt-state")
             /// A directory of the registry is something else (a file, a symbolic link).
             public static let notADirectory = Kind(rawValue: "not-a-directory")
+            /// An app asked for the shared container of an application group it does not belong to.
+            public static let notAGroupMember = Kind(rawValue: "not-a-group-member")
+            /// A string that cannot name an application group.
+            public static let invalidApplicationGroup = Kind(rawValue: "invalid-application-group")
         }
 
         public let kind: Kind
@@ -67,6 +71,11 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
         }
         public static func corruptState(_ detail: String) -> Reason { Reason(.corruptState, detail: detail) }
         public static let notADirectory = Reason(.notADirectory)
+        /// `bundleIdentifier` does not belong to the application group `group`.
+        public static func notAGroupMember(_ bundleIdentifier: String, group: String) -> Reason {
+            Reason(.notAGroupMember, bundleIdentifier: bundleIdentifier, detail: group)
+        }
+        public static func invalidApplicationGroup(_ group: String) -> Reason { Reason(.invalidApplicationGroup, detail: group) }
 
         public var description: String {
             switch kind {
@@ -78,6 +87,10 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
                 "'\(bundleIdentifier ?? "")' is not a bundle identifier (letters, digits, '-' and '.', not starting with '.')"
             case .corruptState: "not a registry state file: \(detail ?? "")"
             case .notADirectory: "exists and is not a directory"
+            case .notAGroupMember:
+                "'\(bundleIdentifier ?? "")' is not a member of the application group '\(detail ?? "")' (its manifest's \(AppManifest.applicationGroupsKey) does not name it)"
+            case .invalidApplicationGroup:
+                "'\(detail ?? "")' is not an application group ('group.' or a ten-character team identifier and '.', then a name)"
             default: kind.rawValue
             }
         }

@@ -19,6 +19,7 @@ package struct AppReport {
             ("container", .string(registry.containerPath(of: app))),
             ("supportsOpeningDocumentsInPlace", .boolean(manifest.supportsOpeningDocumentsInPlace)),
             ("fileSharingEnabled", .boolean(manifest.fileSharingEnabled)),
+            ("applicationGroups", JSONValue(manifest.applicationGroups)),
             ("documentTypes", .array(manifest.documentTypes.map { type in
                 .object([
                     ("name", JSONValue(type.name)),
@@ -37,6 +38,7 @@ package struct AppReport {
         var lines = ["\(manifest.bundleIdentifier) (\(manifest.name))", "  container:   \(registry.containerPath(of: app))"]
         if manifest.supportsOpeningDocumentsInPlace { lines.append("  opens documents in place") }
         if manifest.fileSharingEnabled { lines.append("  shares its Documents folder") }
+        for group in manifest.applicationGroups { lines.append("  group:       \(group)") }
         for type in manifest.documentTypes {
             lines.append("  handles:     \(type.claimedTypes.map(\.identifier).joined(separator: ", ")) (\(type.role.rawValue), \(type.rank.rawValue))\(type.name.map { " \"\($0)\"" } ?? "")")
         }

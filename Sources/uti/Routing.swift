@@ -59,7 +59,7 @@ extension UTI {
     struct Apps: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register apps (their Info.plist) and their sandbox containers.",
-            subcommands: [Register.self, List.self, Show.self, Container.self, Unregister.self, Check.self]
+            subcommands: [Register.self, List.self, Show.self, Container.self, Groups.self, Unregister.self, Check.self]
         )
 
         struct Register: ParsableCommand {
@@ -143,16 +143,55 @@ extension UTI {
 
             static let configuration = CommandConfiguration(
                 abstract: "Print where a registered app's container, or one of its directories, is.",
-                discussion: "For scripts: the path, one line, as uti made it (exit status 2 for an app not registered).")
+                discussion: """
+                    For scripts: the path, one line, as uti made it (exit status 2 for an app not registered). With \
+                    --group, the shared container of an application group the app belongs to (its manifest's \
+                    com.apple.security.application-groups names it); for any other app, exit status 2.
+                    """)
             @OptionGroup var registryOptions: RegistryOptions
             @Flag(exclusivity: .exclusive) var directory: Directory?
+            @Option(help: ArgumentHelp("The shared container of this application group instead (Library/, Library/Caches/ and Library/Application Support/ in it).",
+                                       valueName: "group"))
+            var group: String?
             @Argument(help: "The bundle identifier.") var bundleIdentifier: String
 
+            func validate() throws {
+                if group != nil, let directory, ![.library, .caches, .support].contains(directory) {
+                    throw ValidationError("--\(directory.rawValue) is not a directory of a group's shared container (it has --library, --caches and --support).")
+                }
+            }
+
             func run() throws {
-                let path = try reporting {
-                    try registryOptions.registry.path(of: directory?.containerDirectory ?? .container, for: bundleIdentifier)
+                let registry = registryOptions.registry
+                let path = try reporting { () throws -> String in
+                    guard let group else {
+                        return try registry.path(of: directory?.containerDirectory ?? .container, for: bundleIdentifier)
+                    }
+                    let shared = try registry.path(ofGroup: group, for: bundleIdentifier)
+                    return directory.map { shared + "/" + $0.containerDirectory.rawValue } ?? shared
                 }
                 Terminal.output(path)
+            }
+        }
+
+        struct Groups: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "List the application groups of the registered apps: the shared container and the members of each.")
+            @OptionGroup var registryOptions: RegistryOptions
+            @Flag(help: "One JSON object per line.") var json = false
+
+            func run() throws {
+                let groups = try reporting { try registryOptions.registry.applicationGroups() }
+                for group in groups {
+                    if json {
+                        Terminal.output(JSONValue.object([
+                            ("identifier", .string(group.identifier)), ("path", .string(group.path)),
+                            ("members", JSONValue(group.members)),
+                        ]).rendered)
+                    } else {
+                        Terminal.output(group.identifier.padding(40) + group.path + "  (" + group.members.joined(separator: ", ") + ")")
+                    }
+                }
             }
         }
 

@@ -1,0 +1,104 @@
+internal import SystemCalls
+internal import SystemPackage
+
+/// Application groups: apps whose manifests name the same group in `com.apple.security.application-groups`
+/// share one container, `Shared/AppGroup/<group>/` under the root, with `Library/`, `Library/Caches/` and
+/// `Library/Application Support/` (as `FileManager.containerURL(forSecurityApplicationGroupIdentifier:)`
+/// hands out on Apple's platforms). It is made, private (0700) like every container, when the first member
+/// registers, and removed only when the last member is unregistered with `--delete-data`; unregistering a
+/// member while others remain, or without `--delete-data`, leaves it. Its removal is recorded in the state
+/// (`pendingGroupRemovals`) before anything is deleted and finished by every change, so that a crash at any
+/// point is completed later, as a container's is.
+extension Registry {
+    /// The directories of a group's shared container, below `Shared/AppGroup/<group>/`.
+    public static let groupContainerDirectories = ["Library", "Library/Caches", "Library/Application Support"]
+
+    /// An application group some registered app belongs to.
+    public struct ApplicationGroup: Sendable, Hashable {
+        /// `group.com.example.shared`, or a team identifier's `ABCDE12345.com.example.shared`.
+        public var identifier: String
+        /// Its shared container.
+        public var path: String
+        /// The bundle identifiers of its members, in registration order.
+        public var members: [String]
+    }
+
+    /// The application groups of the registered apps, in the order their first members registered.
+    public func applicationGroups() throws(RegistryError) -> [ApplicationGroup] {
+        try readState().applicationGroups.map { ApplicationGroup(identifier: $0.group, path: groupContainerPath($0.group), members: $0.members) }
+    }
+
+    /// Where the shared container of `group` is, for `bundleIdentifier`: only a member gets it, as the
+    /// platform hands a group's container only to an app entitled to the group.
+    /// - Throws: `RegistryError` for an identifier that is not one, an app not registered, or an app that
+    ///   is not a member (`.notAGroupMember`).
+    public func path(ofGroup group: String, for bundleIdentifier: String) throws(RegistryError) -> String {
+        try Self.validate(bundleIdentifier: bundleIdentifier)
+        guard AppManifest.isValidApplicationGroup(group) else {
+            throw RegistryError(path: statePath, reason: .invalidApplicationGroup(group))
+        }
+        let app = try app(bundleIdentifier)
+        guard app.manifest.applicationGroups.contains(group) else {
+            throw RegistryError(path: statePath, reason: .notAGroupMember(app.bundleIdentifier, group: group))
+        }
+        return groupContainerPath(group)
+    }
+
+    func groupContainerPath(_ group: String) -> String { root + "/Shared/AppGroup/" + group }
+
+    /// Makes (or completes) a group's shared container, private, without following a link planted on the way.
+    func makeGroupContainer(_ group: String, in rootDirectory: FileDescriptor) throws(RegistryError) {
+        for directory in [""] + Self.groupContainerDirectories {
+            let components = ["Shared", "AppGroup", group] + directory.split(separator: "/").map(String.init)
+            try openDirectory(components, in: rootDirectory).closeQuietly()
+        }
+    }
+
+    /// Deletes the shared containers whose removal was decided, as `finishPendingRemovals` does containers:
+    /// each renamed out of the way first (`Shared/AppGroup/.removing.<random>`), the state written, then
+    /// removed through directory descriptors, never following a link. A group that has a member again is
+    /// not removed. A failure leaves the removal pending, and is thrown.
+    func finishPendingGroupRemovals(_ state: inout RegistryState, in rootDirectory: FileDescriptor) throws(RegistryError) {
+        guard let shared = try? rootDirectory.openDirectory("Shared"), let groups = try? shared.openDirectory("AppGroup") else {
+            if !state.pendingGroupRemovals.isEmpty {
+                state.pendingGroupRemovals = []
+                try write(state, in: rootDirectory)
+            }
+            return
+        }
+        shared.closeQuietly()
+        defer { groups.closeQuietly() }
+        let members = Set(state.records.flatMap(\.groups))
+        var failure: RegistryError?
+        var finished: [String] = []
+        for group in state.pendingGroupRemovals {
+            guard !members.contains(group) else {
+                finished.append(group)
+                continue
+            }
+            let removing = Self.removingPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            do throws(Errno) {
+                try groups.rename(group, to: groups, as: removing)
+            } catch .noSuchFileOrDirectory {
+            } catch {
+                failure = failure ?? RegistryError(path: groupContainerPath(group), reason: .system(error))
+                continue
+            }
+            finished.append(group)
+        }
+        if !finished.isEmpty {
+            state.pendingGroupRemovals.removeAll { finished.contains($0) }
+            try write(state, in: rootDirectory)
+        }
+        let prefix = Array(Self.removingPrefix.utf8)
+        for entry in (try? groups.directoryEntries()) ?? [] where entry.starts(with: prefix) {
+            do throws(TreeRemovalError) {
+                try groups.removeTree(entry)
+            } catch {
+                failure = failure ?? RegistryError(path: root + "/Shared/AppGroup/" + String(decoding: error.path, as: UTF8.self),
+                                                   reason: .system(error.errno))
+            }
+        }
+        if let failure { throw failure }
+    }
+}
