@@ -2,11 +2,14 @@ import Foundation
 import Testing
 import TestSupport
 import FileIdentification
+import UniformTypeIdentifiers
 
 /// Identification accuracy on the shared corpora, scored as `Benchmarks/accuracy.py` scores it (which
-/// also measures file(1) and GIO beside it): the first answer's MIME type against `expected_mime`,
-/// freedesktop aliases folded on both sides, MIME parameters dropped. This test keeps the figures in
-/// the README from sliding back; it is skipped where the corpora are absent (they are not part of the package).
+/// also measures file(1) and GIO beside it): the answer's MIME type against `expected_mime`, freedesktop
+/// aliases folded on both sides, MIME parameters dropped; and by any of the answer's names (`mimeTypes`),
+/// since the reported one is IANA's where the corpus may expect freedesktop's (docs/Identification.md, "One
+/// name per format"). This test keeps the figures in the documentation from sliding back; it is skipped
+/// where the corpora are absent (they are not part of the package).
 @Suite("Accuracy on the corpora", .enabled(if: Tools.hasCorpora, "needs the shared sample corpora beside the package (../shared/corpora)"))
 struct CorpusAccuracyTests {
     static let corpora = Tools.corpora
@@ -30,10 +33,11 @@ struct CorpusAccuracyTests {
         return map
     }
 
-    /// The floors: measured with shared-mime-info 2.4 built in; without it, on Debian 12's 2.2 alone.
-    static let floors: [String: Double] = FileIdentifier.hasBuiltInSharedMIMEInfo
-        ? ["shared-mime-info": 0.98, "magika": 0.81, "tika": 0.69]
-        : ["shared-mime-info": 0.94, "magika": 0.81, "tika": 0.68]
+    /// The floors, by the reported name and by any name: measured with shared-mime-info 2.4 built in;
+    /// without it, on Debian 12's 2.2 alone.
+    static let floors: [String: (reported: Double, anyName: Double)] = FileIdentifier.hasBuiltInSharedMIMEInfo
+        ? ["shared-mime-info": (0.98, 0.985), "magika": (0.81, 0.85), "tika": (0.69, 0.75)]
+        : ["shared-mime-info": (0.93, 0.94), "magika": (0.81, 0.84), "tika": (0.68, 0.73)]
 
     static func fold(_ mime: String, _ aliases: [String: String]) -> String {
         let bare = mime.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
@@ -49,7 +53,7 @@ struct CorpusAccuracyTests {
         let text = try String(contentsOf: directory.appending(path: "expected.tsv"), encoding: .utf8)
         var lines = text.split(separator: "\n").map(String.init)
         let header = lines.removeFirst().split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        var rows = 0, correct = 0
+        var rows = 0, correct = 0, byAnyName = 0
         for line in lines {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             var row: [String: String] = [:]
@@ -58,15 +62,20 @@ struct CorpusAccuracyTests {
                   (row["xfail_by_name_and_data"] ?? "").isEmpty else { continue }
             rows += 1
             let answer = try? identifier.identify(fileAt: directory.appending(path: path).path)
-            if let answer, Self.fold(answer.mimeType, aliases) == Self.fold(expected, aliases) {
+            let wanted = Self.fold(expected, aliases)
+            if let answer, Self.fold(answer.mimeType, aliases) == wanted {
                 correct += 1
+                byAnyName += 1
+            } else if let answer, (answer.type.tags[.mimeType] ?? []).contains(where: { Self.fold($0, aliases) == wanted }) {
+                byAnyName += 1
             } else if ProcessInfo.processInfo.environment["UTI_PRINT_MISSES"] != nil {
                 print("miss\t\(corpus)\t\(path)\t\(expected)\t\(answer?.mimeType ?? "error")")
             }
         }
-        let accuracy = Double(correct) / Double(max(rows, 1))
-        print("accuracy on \(corpus): \(correct)/\(rows) = \(String(format: "%.1f", accuracy * 100))%")
+        let accuracy = Double(correct) / Double(max(rows, 1)), anyName = Double(byAnyName) / Double(max(rows, 1))
+        print("accuracy on \(corpus): \(correct)/\(rows) = \(String(format: "%.1f", accuracy * 100))%, by any name \(byAnyName) = \(String(format: "%.1f", anyName * 100))%")
         #expect(rows > 100)
-        #expect(accuracy >= floor, "\(corpus): \(correct)/\(rows)")
+        #expect(accuracy >= floor.reported, "\(corpus): \(correct)/\(rows)")
+        #expect(anyName >= floor.anyName, "\(corpus): \(byAnyName)/\(rows) by any name")
     }
 }
