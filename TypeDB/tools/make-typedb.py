@@ -591,29 +591,31 @@ def agrees_with_kind(db, mime, decl):
 
 
 def macos_type_landings(db, records):
-    """freedesktop types that are the names of a macOS type beyond CoreTypes (record key -> TypeDecl): the
-    type's extensions are all that macOS type's, it is of the same kind, and it is the only freedesktop type
-    for which that holds (`*.iso` alone is a CD image's, a Sega CD's and a Dreamcast ROM's glob: none of
-    them becomes `public.iso-image`'s name that way)."""
+    """freedesktop types that are the names of a macOS type beyond CoreTypes (record key -> TypeDecl): an
+    `image/`, `audio/`, `video/`, `model/` or `text/` type with no Apple MIME type whose extensions that an
+    Apple type claims, leaving out those CoreTypes gives other types (`*.pic` is `com.apple.pict`), are all one
+    macOS type's, of the same kind (Radiance's `*.hdr` is `public.radiance`'s; its `*.rgbe` joins it). Several may be one macOS type's names: `public.pbm` is macOS's type for the whole portable
+    bitmap family (`*.pbm`, `*.pgm`, `*.ppm`, `*.pfm`), and a file's name or content still picks its format's
+    name (docs/Identification.md, "One name per format")."""
     found = {}
     for key, record in records.items():
         if key in CURATED_IDENTIFIERS or db.apple_mime_claimants.get(key) or any(
                 db.apple_mime_claimants.get(n.lower()) for n in record["aliases"]):
             continue
-        extensions = simple_extensions(record["globs"])
+        # Only a media type that says what kind of content it is: an `application/*` name sharing an
+        # extension is as often another format (CorelDRAW's `.cdr` is not Apple's CD master, a Sega CD ROM's
+        # `.iso` not a CD image); those are mapped in curated/identifiers.toml.
+        if record["type"].split("/")[0].lower() not in MEDIA_KIND_ROOTS:
+            continue
+        extensions = [e for e in simple_extensions(record["globs"])
+                      if not any(d.apple_index < MACOS_FIRST_INDEX for d in db.apple_ext_claimants.get(e, []))]
         owners = {d.identifier: d for e in extensions for d in db.apple_ext_claimants.get(e, [])}
         if len(owners) != 1:
             continue
         candidate = next(iter(owners.values()))
-        # Only a media type that says what kind of content it is (image, audio, video, model, text): an
-        # `application/*` name sharing an extension is as often another format (CorelDRAW's `.cdr` is not
-        # Apple's CD master); those are mapped in curated/identifiers.toml.
-        if record["type"].split("/")[0].lower() not in MEDIA_KIND_ROOTS:
-            continue
-        if (all(e in candidate.apple_extensions for e in extensions) and candidate.apple_index >= MACOS_FIRST_INDEX
-                and not candidate.mimes and agrees_with_kind(db, record["type"], candidate)):
-            found.setdefault(candidate.identifier, []).append(key)
-    return {keys[0]: db.get(identifier) for identifier, keys in found.items() if len(keys) == 1}
+        if agrees_with_kind(db, record["type"], candidate):
+            found[key] = candidate
+    return found
 
 
 def map_freedesktop(db, records):
