@@ -53,7 +53,7 @@ let package = Package(
         // removal through descriptors). Not a product: clients see its effects, not its API.
         .target(
             name: "SystemCalls",
-            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["CExtendedAttributes", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
         ),
         // The built-in type database, compiled from TypeDB/*.plist by `compile-typedb` into a byte array that the
@@ -75,6 +75,8 @@ let package = Package(
         ),
         // fts(3) for walking directory trees; Swift's Glibc module does not export it.
         .systemLibrary(name: "CFileTreeWalk"),
+        // Extended attributes (getxattr(2) and kin), for the backup exclusion; Glibc's module lacks them too.
+        .systemLibrary(name: "CExtendedAttributes"),
         .target(
             name: "FileIdentification",
             dependencies: [
@@ -176,7 +178,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UTICommandTests",
-            dependencies: ["uti", "uti-server", "TestSupport"],
+            dependencies: ["uti", "uti-server", "TestSupport", "CExtendedAttributes"],
             swiftSettings: strictness
         ),
         .testTarget(

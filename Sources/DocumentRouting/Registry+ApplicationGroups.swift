@@ -47,10 +47,15 @@ extension Registry {
     func groupContainerPath(_ group: String) -> String { root + "/Shared/AppGroup/" + group }
 
     /// Makes (or completes) a group's shared container, private, without following a link planted on the way.
+    /// Its `Library/Caches/` holds a `CACHEDIR.TAG`, as an app's does, so that backup tools skip it.
     func makeGroupContainer(_ group: String, in rootDirectory: FileDescriptor) throws(RegistryError) {
         for directory in [""] + Self.groupContainerDirectories {
             let components = ["Shared", "AppGroup", group] + directory.split(separator: "/").map(String.init)
             try openDirectory(components, in: rootDirectory).closeQuietly()
+        }
+        if let container = try? openDirectory(["Shared", "AppGroup", group], in: rootDirectory) {
+            Self.tagDirectory(["Library", "Caches"], in: container)
+            container.closeQuietly()
         }
     }
 

@@ -511,11 +511,16 @@ public struct Registry: Sendable {
         return current
     }
 
-    /// Makes (or completes) a container: every directory of `containerDirectories`, private.
+    /// Makes (or completes) a container: every directory of `containerDirectories`, private; and the
+    /// `CACHEDIR.TAG` of `Library/Caches/` and `tmp/`, which backups leave out (see `backupItems`).
     func makeContainer(_ name: String, in rootDirectory: FileDescriptor) throws(RegistryError) {
         for directory in [""] + Self.containerDirectories {
             let components = ["Containers", name] + directory.split(separator: "/").map(String.init)
             try openDirectory(components, in: rootDirectory).closeQuietly()
+        }
+        if let container = try? openDirectory(["Containers", name], in: rootDirectory) {
+            for excluded in [["Library", "Caches"], ["tmp"]] { Self.tagDirectory(excluded, in: container) }
+            container.closeQuietly()
         }
     }
 

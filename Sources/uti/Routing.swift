@@ -59,7 +59,7 @@ extension UTI {
     struct Apps: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register apps (their Info.plist) and their sandbox containers.",
-            subcommands: [Register.self, List.self, Show.self, Container.self, Groups.self, Unregister.self, Check.self]
+            subcommands: [Register.self, List.self, Show.self, Container.self, Groups.self, Unregister.self, Check.self, RunLockCommand.self]
         )
 
         struct Register: ParsableCommand {

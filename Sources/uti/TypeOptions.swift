@@ -54,6 +54,12 @@ struct StandardOutput: ~Copyable {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Appends bytes as they are: names for another program (`-0` output), not for a terminal.
+    mutating func raw(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     mutating func flush() {
         Self.writeAll(buffer)
         buffer.removeAll(keepingCapacity: true)

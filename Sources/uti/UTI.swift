@@ -11,6 +11,6 @@ struct UTI: ParsableCommand {
             the directories listed in UTI_TYPES_PATH (colon-separated).
             """,
         version: "0.1.0",
-        subcommands: [Identify.self, Classify.self, Info.self, Conforms.self, Types.self, Apps.self, Handlers.self, Default.self, Route.self, InboxCommand.self, Serve.self]
+        subcommands: [Identify.self, Classify.self, Info.self, Conforms.self, Types.self, Apps.self, Handlers.self, Default.self, Route.self, InboxCommand.self, Backup.self, Purge.self, Serve.self]
     )
 }

@@ -28,7 +28,7 @@ struct InboxTests {
         #expect(try String(contentsOfFile: path + "/report-1.pdf", encoding: .utf8) == "two")
         var status = stat()
         #expect(stat(path + "/report.pdf", &status) == 0 && status.st_mode & 0o777 == 0o444)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.registry.containerPath("com.example.viewer") + "/tmp").isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.registry.containerPath("com.example.viewer") + "/tmp").filter { $0 != "CACHEDIR.TAG" }.isEmpty)
         #expect(try inbox.list().map(\.name) == [".hidden", ".hidden-1", "report-1.pdf", "report-2.pdf", "report.pdf"])
     }
 
@@ -38,7 +38,7 @@ struct InboxTests {
         let inbox = try viewer(workspace)
         #expect(throws: DeliveryError.self) { try inbox.deliver(contents: Array("x".utf8), as: RawFilePath(name)) }
         #expect(try workspace.inboxNames("com.example.viewer").isEmpty)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.registry.containerPath("com.example.viewer") + "/tmp").isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.registry.containerPath("com.example.viewer") + "/tmp").filter { $0 != "CACHEDIR.TAG" }.isEmpty)
     }
 
     @Test("a symbolic link planted in the container is refused, never followed")
@@ -84,7 +84,7 @@ struct InboxTests {
         try Data("half a file".utf8).write(to: URL(filePath: temporary + "/\(maximum).1.42.uti-delivery"))
         try Data("the app's own".utf8).write(to: URL(filePath: temporary + "/app-scratch"))
         _ = try inbox.deliver(contents: Array("x".utf8), as: "a.txt")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == ["app-scratch"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0 != "CACHEDIR.TAG" } == ["app-scratch"])
     }
 
     @Test func claimAndRemove() throws {

@@ -26,6 +26,15 @@ public enum Tools {
         return run("/bin/umount", [mounted])
     }()
 
+    /// Whether a ramfs can be mounted here (a file system that keeps no user extended attributes): tried
+    /// once, on a directory of its own, and unmounted.
+    public static let canMountRamfs: Bool = {
+        guard isRoot, has("mount"), has("umount"), let directory = try? TemporaryDirectory(prefix: "uti-mount-probe") else { return false }
+        let mounted = directory.file("probe")
+        guard mkdir(mounted, 0o700) == 0, run("/bin/mount", ["-t", "ramfs", "ramfs", mounted]) else { return false }
+        return run("/bin/umount", [mounted])
+    }()
+
     /// Runs a program to its end, output discarded; whether it exited 0.
     public static func run(_ executable: String, _ arguments: [String]) -> Bool {
         let process = Process()

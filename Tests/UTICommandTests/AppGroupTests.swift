@@ -108,6 +108,23 @@ struct AppGroupTests {
         #expect(try setup.run(["apps", "check"]).status == 0)
     }
 
+    @Test("a backup takes the group's Library but for its Caches, which carry a CACHEDIR.TAG")
+    func backup() throws {
+        let setup = try Self.setUp()
+        let shared = setup.root + "/Shared/AppGroup/" + Self.group
+        let tag = try Data(contentsOf: URL(filePath: shared + "/Library/Caches/CACHEDIR.TAG"))
+        #expect(tag.starts(with: Data("Signature: 8a477f597d28d172789f06886806bc55".utf8)))
+        try setup.files.write("keep", to: "root/Shared/AppGroup/\(Self.group)/Library/Application Support/state.db")
+        try setup.files.write("again", to: "root/Shared/AppGroup/\(Self.group)/Library/Caches/thumbs.bin")
+        for arguments in [["backup", "list"], ["backup", "list", "com.example.two"]] {
+            let listed = try setup.run(arguments)
+            #expect(listed.status == 0, "\(listed)")
+            #expect(listed.lines.contains(shared + "/Library/Application Support/state.db"), "\(arguments): \(listed.standardOutput)")
+            #expect(!listed.standardOutput.contains("thumbs.bin"))
+        }
+        #expect(!(try setup.run(["backup", "list", "com.example.viewer"]).standardOutput.contains("AppGroup")), "not a member")
+    }
+
     @Test("a link planted for a group's shared container is refused, and nothing is written through it")
     func plantedLink() throws {
         let setup = try Setup()

@@ -146,7 +146,7 @@ struct RouteCommandTests {
         }
         let wrong = found.filter { expected[$0.key] != $0.value }.count + expected.filter { found[$0.key] == nil }.count
         #expect(wrong == 0, "every delivered file is one of the sources, byte for byte, each once")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).filter { $0 != "CACHEDIR.TAG" }.isEmpty)
     }
 
     @Test("kill -9 during a large (64 MB) delivery: nothing partial in the Inbox, the source intact, tmp/ cleaned next time", .tags(.stress), Tools.wholeSuiteOnly)
@@ -166,7 +166,7 @@ struct RouteCommandTests {
 
         let process = try setup.launch(["route", source])
         // Wait until the copy has begun (its temporary exists), or the delivery has ended.
-        while process.isRunning, (try? FileManager.default.contentsOfDirectory(atPath: setup.temporary))?.isEmpty ?? true {
+        while process.isRunning, (try? FileManager.default.contentsOfDirectory(atPath: setup.temporary))?.filter({ $0 != "CACHEDIR.TAG" }).isEmpty ?? true {
             usleep(200)
         }
         kill(process.processIdentifier, SIGKILL)
@@ -186,7 +186,7 @@ struct RouteCommandTests {
 
         let next = try setup.run(["route", try setup.files.write(IdentifyCommandTests.png, to: "after.png")])
         #expect(next.status == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).isEmpty, "the killed delivery's temporary is gone")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).filter { $0 != "CACHEDIR.TAG" }.isEmpty, "the killed delivery's temporary is gone")
     }
 
     @Test("standard input is delivered whole, however large (65 MiB here)", .tags(.stress), Tools.wholeSuiteOnly)
@@ -212,7 +212,7 @@ struct RouteCommandTests {
         #expect(result.status == 1)
         #expect(result.standardError.contains("File too large"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.inbox).isEmpty)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).filter { $0 != "CACHEDIR.TAG" }.isEmpty)
         #expect(try FileManager.default.attributesOfItem(atPath: source)[.size] as? Int == 200_000)
     }
 
@@ -235,7 +235,7 @@ struct RouteCommandTests {
         #expect(result.status == 1)
         #expect(result.standardError.contains("No space left on device"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/Containers/com.example.viewer/Documents/Inbox").isEmpty)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/Containers/com.example.viewer/tmp").isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/Containers/com.example.viewer/tmp").filter { $0 != "CACHEDIR.TAG" }.isEmpty)
     }
 
     @Test("registrations from several processes at once all land", .tags(.stress), Tools.wholeSuiteOnly)

@@ -1,0 +1,84 @@
+public import SystemPackage
+
+/// An item whose backup exclusion could not be read or changed, with the path at fault and why.
+public struct BackupError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The path as given, or where inside a container the problem is.
+    public var path: String
+    public var reason: Reason
+
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+
+    /// Why: compare with the static members (`error.reason.kind == .notInContainer`); new reasons may be added.
+    public struct Reason: Hashable, Sendable, CustomStringConvertible {
+        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+
+            /// A system call failed.
+            public static let system = Kind(rawValue: "system")
+            /// The path is not inside a registered app's container (found by the directories it is in,
+            /// not by its spelling).
+            public static let notInContainer = Kind(rawValue: "not-in-container")
+            /// The path is a container itself, or a registered app's bundle.
+            public static let notAnItem = Kind(rawValue: "not-an-item")
+            /// The path is a symbolic link: extended attributes belong to what it points to.
+            public static let symbolicLink = Kind(rawValue: "symbolic-link")
+            /// Neither a regular file nor a directory (a FIFO, a socket, a device).
+            public static let notAFileOrDirectory = Kind(rawValue: "not-a-file-or-directory")
+            /// The file system holding the item keeps no user extended attributes (`user.*`).
+            public static let extendedAttributesUnsupported = Kind(rawValue: "extended-attributes-unsupported")
+            /// `Library/Caches/` and `tmp/` are never backed up; they cannot be included.
+            public static let neverBackedUp = Kind(rawValue: "never-backed-up")
+            /// The item changed while it was looked up (renamed, replaced).
+            public static let changed = Kind(rawValue: "changed")
+            /// The registry could not be read.
+            public static let registry = Kind(rawValue: "registry")
+        }
+
+        public let kind: Kind
+        public let errno: Errno?
+        public let detail: String?
+        /// For `.registry`.
+        public let registryError: RegistryError?
+
+        private init(_ kind: Kind, errno: Errno? = nil, detail: String? = nil, registryError: RegistryError? = nil) {
+            self.kind = kind
+            self.errno = errno
+            self.detail = detail
+            self.registryError = registryError
+        }
+
+        public static func system(_ errno: Errno, while operation: String? = nil) -> Reason { Reason(.system, errno: errno, detail: operation) }
+        public static let notInContainer = Reason(.notInContainer)
+        public static func notAnItem(_ what: String) -> Reason { Reason(.notAnItem, detail: what) }
+        public static let symbolicLink = Reason(.symbolicLink)
+        public static let notAFileOrDirectory = Reason(.notAFileOrDirectory)
+        public static let extendedAttributesUnsupported = Reason(.extendedAttributesUnsupported, errno: .notSupported)
+        public static let neverBackedUp = Reason(.neverBackedUp)
+        public static let changed = Reason(.changed)
+        public static func registry(_ error: RegistryError) -> Reason { Reason(.registry, registryError: error) }
+
+        public var description: String {
+            switch kind {
+            case .system: (detail.map { $0 + ": " } ?? "") + (errno?.description ?? "system error")
+            case .notInContainer: "not inside a registered app's container; only items of a container are backed up by uti"
+            case .notAnItem: "refused: \(detail ?? "not an item of a container")"
+            case .symbolicLink: "a symbolic link; refused (name what it points to)"
+            case .notAFileOrDirectory: "neither a file nor a directory; only files and directories carry the exclusion"
+            case .extendedAttributesUnsupported:
+                "the file system does not support user extended attributes (user.*), where the exclusion is kept; "
+                    + "move the item to one that does (ext4, XFS, Btrfs, tmpfs do)"
+            case .neverBackedUp: "never backed up (Library/Caches/ and tmp/ are not part of a backup); nothing to include"
+            case .changed: "changed while it was looked up; nothing done"
+            case .registry: registryError?.description ?? "the registry cannot be read"
+            default: kind.rawValue
+            }
+        }
+    }
+}
