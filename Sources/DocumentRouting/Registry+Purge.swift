@@ -18,7 +18,9 @@ extension Registry {
     /// An app holding its run lock (`RunLock`) is left alone and reported; so is a container whose
     /// `Library/Caches` is a symbolic link or not a directory. Entries are removed through directory
     /// descriptors, never following a link (a link is removed as a link; what it points to stays), and
-    /// nothing outside `Library/Caches/` is touched. The `CACHEDIR.TAG` stays.
+    /// nothing outside `Library/Caches/` is touched. The `CACHEDIR.TAG` stays. The shared `Library/Caches/`
+    /// of application groups (every group's, or the named apps' groups') are ranked with the apps', and
+    /// purged only while the run lock of every member can be taken.
     ///
     /// - Parameters:
     ///   - bundleIdentifiers: The apps to purge; `nil` for every registered app.
@@ -30,7 +32,15 @@ extension Registry {
         var report = PurgeReport(dryRun: dryRun)
         let session = PurgeSession()
         var candidates: [PurgeSession.Candidate] = []
-        for opened in try session.open(["Library", "Caches"], of: purgeTargets(bundleIdentifiers), in: self, report: &report) {
+        let targets = try purgeTargets(bundleIdentifiers)
+        for opened in try session.open(["Library", "Caches"], of: targets, in: self, report: &report) {
+            candidates += session.candidates(in: opened, skippingDeliveries: false)
+        }
+        // Application groups' shared caches: of every group, or of the named apps' groups; only while none
+        // of the group's members is running.
+        let wanted = Set(targets.flatMap(\.manifest.applicationGroups))
+        let groups = try applicationGroups().filter { bundleIdentifiers == nil || wanted.contains($0.identifier) }
+        for opened in session.openGroupCaches(groups, in: self, report: &report) {
             candidates += session.candidates(in: opened, skippingDeliveries: false)
         }
         candidates.sort { $0.lastUsed != $1.lastUsed ? $0.lastUsed < $1.lastUsed : $0.path.lexicographicallyPrecedes($1.path) }
@@ -103,6 +113,9 @@ private final class PurgeSession {
 
     private var held: [FileDescriptor] = []
     private var emptied: [FileDescriptor] = []
+    /// The apps whose run lock this session holds, and those found running.
+    private var locked = Set<String>()
+    private var running = Set<String>()
 
     deinit {
         for descriptor in held { descriptor.closeQuietly() }
@@ -149,8 +162,10 @@ private final class PurgeSession {
             held.append(lock)
             guard (try? lock.tryLockExclusively()) == true else {
                 skip(containerPath, .running)
+                running.insert(app.bundleIdentifier)
                 continue
             }
+            locked.insert(app.bundleIdentifier)
             var directory = container
             var path = containerPath
             var reached = true
@@ -172,6 +187,64 @@ private final class PurgeSession {
             report.purgedApps.append(app.bundleIdentifier)
             emptied.append(directory)
             opened.append(Opened(bundleIdentifier: app.bundleIdentifier, directory: directory, path: Array(path.utf8),
+                                 device: UInt64(status.rawValue.st_dev)))
+        }
+        return opened
+    }
+
+    /// Opens the `Library/Caches/` of each group's shared container, once the run lock of every member is
+    /// held (taken here for members not opened before); a group with a running member, or whose member's
+    /// lock cannot be taken, is left alone and reported under the group's identifier.
+    func openGroupCaches(_ groups: [Registry.ApplicationGroup], in registry: Registry, report: inout PurgeReport) -> [Opened] {
+        guard !groups.isEmpty, let root = try? FileDescriptor.openDirectory(atPath: registry.root) else { return [] }
+        held.append(root)
+        var opened: [Opened] = []
+        for group in groups {
+            func skip(_ reason: PurgeReport.Skip.Reason, _ errno: Errno? = nil) {
+                report.skipped.append(.init(bundleIdentifier: group.identifier, path: group.path, reason: reason, errno: errno))
+            }
+            var free = true
+            for member in group.members where !locked.contains(member) {
+                guard !running.contains(member), let app = try? registry.app(member),
+                      let containers = try? root.openDirectory("Containers") else {
+                    free = false
+                    break
+                }
+                held.append(containers)
+                guard let container = try? containers.openDirectory(app.containerName), let lock = try? RunLock.open(in: container) else {
+                    free = false
+                    break
+                }
+                held += [container, lock]
+                guard (try? lock.tryLockExclusively()) == true else {
+                    running.insert(member)
+                    free = false
+                    break
+                }
+                locked.insert(member)
+            }
+            guard free else {
+                skip(.running)
+                continue
+            }
+            var directory = root
+            for component in ["Shared", "AppGroup", group.identifier, "Library", "Caches"] {
+                do throws(Errno) {
+                    directory = try directory.openDirectory(component)
+                    held.append(directory)
+                } catch .noSuchFileOrDirectory {
+                    free = false
+                    break
+                } catch {
+                    skip(error == .tooManySymbolicLinkLevels || error == .notDirectory ? .notADirectory : .unreadable, error)
+                    free = false
+                    break
+                }
+            }
+            guard free, let status = try? directory.status() else { continue }
+            report.purgedApps.append(group.identifier)
+            emptied.append(directory)
+            opened.append(Opened(bundleIdentifier: group.identifier, directory: directory, path: Array((group.path + "/Library/Caches").utf8),
                                  device: UInt64(status.rawValue.st_dev)))
         }
         return opened
