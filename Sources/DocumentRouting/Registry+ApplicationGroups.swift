@@ -59,51 +59,10 @@ extension Registry {
         }
     }
 
-    /// Deletes the shared containers whose removal was decided, as `finishPendingRemovals` does containers:
-    /// each renamed out of the way first (`Shared/AppGroup/.removing.<random>`), the state written, then
-    /// removed through directory descriptors, never following a link. A group that has a member again is
-    /// not removed. A failure leaves the removal pending, and is thrown.
+    /// Deletes the shared containers whose removal was decided, as `finishPendingRemovals` does containers
+    /// (`Shared/AppGroup/.removing.<random>`); a group that has a member again is not removed.
     func finishPendingGroupRemovals(_ state: inout RegistryState, in rootDirectory: FileDescriptor) throws(RegistryError) {
-        guard let shared = try? rootDirectory.openDirectory("Shared"), let groups = try? shared.openDirectory("AppGroup") else {
-            if !state.pendingGroupRemovals.isEmpty {
-                state.pendingGroupRemovals = []
-                try write(state, in: rootDirectory)
-            }
-            return
-        }
-        shared.closeQuietly()
-        defer { groups.closeQuietly() }
-        let members = Set(state.records.flatMap(\.groups))
-        var failure: RegistryError?
-        var finished: [String] = []
-        for group in state.pendingGroupRemovals {
-            guard !members.contains(group) else {
-                finished.append(group)
-                continue
-            }
-            let removing = Self.removingPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            do throws(Errno) {
-                try groups.rename(group, to: groups, as: removing)
-            } catch .noSuchFileOrDirectory {
-            } catch {
-                failure = failure ?? RegistryError(path: groupContainerPath(group), reason: .system(error))
-                continue
-            }
-            finished.append(group)
-        }
-        if !finished.isEmpty {
-            state.pendingGroupRemovals.removeAll { finished.contains($0) }
-            try write(state, in: rootDirectory)
-        }
-        let prefix = Array(Self.removingPrefix.utf8)
-        for entry in (try? groups.directoryEntries()) ?? [] where entry.starts(with: prefix) {
-            do throws(TreeRemovalError) {
-                try groups.removeTree(entry)
-            } catch {
-                failure = failure ?? RegistryError(path: root + "/Shared/AppGroup/" + String(decoding: error.path, as: UTF8.self),
-                                                   reason: .system(error.errno))
-            }
-        }
-        if let failure { throw failure }
+        try finishRemovals(\.pendingGroupRemovals, below: ["Shared", "AppGroup"], keeping: Set(state.records.flatMap(\.groups)),
+                           state: &state, in: rootDirectory)
     }
 }

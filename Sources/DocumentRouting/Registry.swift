@@ -439,45 +439,63 @@ public struct Registry: Sendable {
     /// directory descriptors; also removes what an interrupted deletion left. Writes the state again
     /// when it finished any. A failure leaves the removal pending, and is thrown.
     private func finishPendingRemovals(_ state: inout RegistryState, in rootDirectory: FileDescriptor, repairs: inout [Problem]) throws(RegistryError) {
-        guard let containers = try? rootDirectory.openDirectory("Containers") else {
-            if !state.pendingRemovals.isEmpty {
-                state.pendingRemovals = []
+        try finishRemovals(\.pendingRemovals, below: ["Containers"], keeping: Set(state.records.map(\.container)),
+                           state: &state, in: rootDirectory)
+    }
+
+    /// Deletes the directories of `components` (below the root) that `pending` lists, but for those in
+    /// `kept` (registered again): each renamed out of the way first (`.removing.<random>` beside it), the
+    /// state written without it, then whatever `.removing.*` is there removed through directory
+    /// descriptors, never following a link. A failure leaves the removal pending, and is thrown.
+    func finishRemovals(_ pending: WritableKeyPath<RegistryState, [String]>, below components: [String], keeping kept: Set<String>,
+                        state: inout RegistryState, in rootDirectory: FileDescriptor) throws(RegistryError) {
+        var parent: FileDescriptor?
+        for component in components {
+            let next = try? (parent ?? rootDirectory).openDirectory(component)
+            parent?.closeQuietly()
+            parent = next
+            if next == nil { break }
+        }
+        guard let parent else {
+            // Nothing there to delete.
+            if !state[keyPath: pending].isEmpty {
+                state[keyPath: pending] = []
                 try write(state, in: rootDirectory)
             }
             return
         }
-        defer { containers.closeQuietly() }
-        let registered = Set(state.records.map(\.container))
+        defer { parent.closeQuietly() }
+        let parentPath = root + "/" + components.joined(separator: "/") + "/"
         var failure: RegistryError?
         var finished: [String] = []
-        for name in state.pendingRemovals {
-            guard !registered.contains(name) else {
+        for name in state[keyPath: pending] {
+            guard !kept.contains(name) else {
                 finished.append(name)
                 continue
             }
             // A name of its own, short enough for any bundle identifier: `.removing.<random>`.
             let removing = Self.removingPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16)
             do throws(Errno) {
-                try containers.rename(name, to: containers, as: removing)
+                try parent.rename(name, to: parent, as: removing)
             } catch .noSuchFileOrDirectory {
             } catch {
-                failure = failure ?? RegistryError(path: root + "/Containers/" + name, reason: .system(error))
+                failure = failure ?? RegistryError(path: parentPath + name, reason: .system(error))
                 continue
             }
             finished.append(name)
         }
         if !finished.isEmpty {
-            // Renamed is as good as removed: no one finds it under the app's name, and what is left of it
-            // is removed below, now or by the next change.
-            state.pendingRemovals.removeAll { finished.contains($0) }
+            // Renamed is as good as removed: no one finds it under its name, and what is left of it is
+            // removed below, now or by the next change.
+            state[keyPath: pending].removeAll { finished.contains($0) }
             try write(state, in: rootDirectory)
         }
         let prefix = Array(Self.removingPrefix.utf8)
-        for entry in (try? containers.directoryEntries()) ?? [] where entry.starts(with: prefix) {
+        for entry in (try? parent.directoryEntries()) ?? [] where entry.starts(with: prefix) {
             do throws(TreeRemovalError) {
-                try containers.removeTree(entry)
+                try parent.removeTree(entry)
             } catch {
-                failure = failure ?? RegistryError(path: root + "/Containers/" + String(decoding: error.path, as: UTF8.self), reason: .system(error.errno))
+                failure = failure ?? RegistryError(path: parentPath + String(decoding: error.path, as: UTF8.self), reason: .system(error.errno))
             }
         }
         if let failure { throw failure }

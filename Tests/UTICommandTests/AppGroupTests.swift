@@ -131,29 +131,14 @@ struct AppGroupTests {
         let caches = setup.root + "/Shared/AppGroup/" + Self.group + "/Library/Caches"
         try setup.files.write("old", to: "root/Shared/AppGroup/\(Self.group)/Library/Caches/thumbs.bin")
         try setup.files.write("keep", to: "root/Shared/AppGroup/\(Self.group)/Library/Application Support/state.db")
-        // A member holds its run lock, from another process, until its standard input closes.
-        let holder = Process()
-        holder.executableURL = UTIBinary.url
-        holder.arguments = ["apps", "run-lock", "com.example.two"]
-        holder.environment = ProcessInfo.processInfo.environment.merging(["UTI_ROOT": setup.root]) { $1 }
-        let input = Pipe(), output = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = output
-        try holder.run()
-        defer { if holder.isRunning { holder.terminate() } }
-        var announced = Data()
-        while !announced.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            announced += chunk
-        }
-        #expect(String(decoding: announced, as: UTF8.self).hasPrefix("holding the run lock"))
+        // A member holds its run lock, from another process.
+        let holder = try RunLockHolder(root: setup.root, bundleIdentifier: "com.example.two")
+        #expect(holder.announcement.hasPrefix("holding the run lock"))
         let blocked = try setup.run(["purge", "--caches", "--json"])
         #expect(blocked.status == 0, "\(blocked)")
         #expect(FileManager.default.fileExists(atPath: caches + "/thumbs.bin"), "a member runs: \(blocked.standardOutput)")
         #expect(blocked.standardOutput.contains(Self.group) && blocked.standardOutput.contains("running"), "\(blocked.standardOutput)")
-        try input.fileHandleForWriting.close()
-        holder.waitUntilExit()
+        #expect(try holder.release() == 0)
         let purged = try setup.run(["purge", "--caches", "com.example.one"])
         #expect(purged.status == 0, "\(purged)")
         #expect(!FileManager.default.fileExists(atPath: caches + "/thumbs.bin"), "\(purged.standardOutput)")

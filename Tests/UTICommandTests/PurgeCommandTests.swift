@@ -117,24 +117,8 @@ struct PurgeCommandTests {
         try Data("cached".utf8).write(to: URL(filePath: caches + "/cached"))
         try Data("scratch".utf8).write(to: URL(filePath: temporary + "/scratch"))
 
-        // The lock held by another process until its standard input closes.
-        let holder = Process()
-        holder.executableURL = UTIBinary.url
-        holder.arguments = ["apps", "run-lock", "com.example.viewer"]
-        holder.environment = ProcessInfo.processInfo.environment.merging(["UTI_ROOT": setup.root]) { $1 }
-        let input = Pipe(), output = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = output
-        try holder.run()
-        defer { if holder.isRunning { holder.terminate() } }
-        // Its first line says the lock is held: no sleeping, no polling.
-        var announced = Data()
-        while !announced.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            announced += chunk
-        }
-        #expect(String(decoding: announced, as: UTF8.self).hasPrefix("holding the run lock of com.example.viewer (shared)"))
+        let holder = try RunLockHolder(root: setup.root, bundleIdentifier: "com.example.viewer")
+        #expect(holder.announcement.hasPrefix("holding the run lock of com.example.viewer (shared)"))
 
         let skipped = try setup.run(["purge", "--caches", "--tmp"])
         #expect(skipped.status == 0, "\(skipped)")
@@ -146,9 +130,7 @@ struct PurgeCommandTests {
         // An exclusive taker that does not wait is refused while the app runs.
         #expect(try setup.run(["apps", "run-lock", "--exclusive", "--no-wait", "com.example.viewer", "true"]).status == 1)
 
-        try input.fileHandleForWriting.close()
-        holder.waitUntilExit()
-        #expect(holder.terminationStatus == 0)
+        #expect(try holder.release() == 0)
         let purged = try setup.run(["purge", "--caches", "--tmp"])
         #expect(purged.lines.contains { $0.hasPrefix("com.example.viewer: freed") && $0.hasSuffix("in 1 entry of Library/Caches") }, "\(purged)")
         #expect(!FileManager.default.fileExists(atPath: caches + "/cached") && !FileManager.default.fileExists(atPath: temporary + "/scratch"))
@@ -221,5 +203,41 @@ struct PurgeCommandTests {
         let result = try setup.run(["purge", "--caches"])
         #expect(result.status == 0 && result.lines == ["com.example.viewer: Library/Caches skipped: not a directory (a symbolic link?); left alone"], "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside) == ["precious"])
+    }
+}
+
+/// A second process holding an app's run lock (`uti apps run-lock BUNDLE-ID`, which keeps it until its
+/// standard input closes): known to hold it once it has said so, with no sleeping and no polling.
+final class RunLockHolder {
+    let process = Process()
+    private let input = Pipe(), output = Pipe()
+    /// The line it printed once the lock was held.
+    private(set) var announcement = ""
+
+    init(root: String, bundleIdentifier: String) throws {
+        process.executableURL = UTIBinary.url
+        process.arguments = ["apps", "run-lock", bundleIdentifier]
+        process.environment = ProcessInfo.processInfo.environment.merging(["UTI_ROOT": root]) { $1 }
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        var announced = Data()
+        while !announced.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            announced += chunk
+        }
+        announcement = String(decoding: announced, as: UTF8.self)
+    }
+
+    /// Closes its standard input, so that it lets the lock go; its exit status.
+    func release() throws -> Int32 {
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
     }
 }
