@@ -120,7 +120,7 @@ enum Signatures {
                 return Match(mimeType: entry.mimeType, detail: entry.name)
             }
         }
-        return riffOrBoxed(prefix) ?? mpegAudioLayerI(prefix, at: 0) ?? appleDiskImage(source)
+        return riffOrBoxed(prefix) ?? mpegAudioLayerI(prefix, at: 0) ?? appleDiskImage(prefix, source)
     }
 
     /// The formats no vocabulary has a MIME type for, checked beyond their magic.
@@ -187,9 +187,11 @@ enum Signatures {
     }
 
     /// An Apple UDIF disk image: the `koly` trailer fills the last 512 bytes (its signature first, then
-    /// version 4 and the trailer's own size, 512, big-endian).
-    private static func appleDiskImage(_ source: some ByteSource) -> Match? {
-        guard source.count >= 512, let trailer = try? source.bytes(at: source.count - 512, length: 12), trailer.count == 12,
+    /// version 4 and the trailer's own size, 512, big-endian). Only binary content is asked (a read at the
+    /// end of the file): an image starts with a compressed block or a disk's own bytes, never with text.
+    private static func appleDiskImage(_ prefix: [UInt8], _ source: some ByteSource) -> Match? {
+        guard source.count >= 512, prefix.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C && $0 != 0x1B }),
+              let trailer = try? source.bytes(at: source.count - 512, length: 12), trailer.count == 12,
               trailer[0..<4].elementsEqual("koly".utf8), trailer.bigEndian32(at: 4) == 4, trailer.bigEndian32(at: 8) == 512 else { return nil }
         return Match(mimeType: "application/x-apple-diskimage", detail: "UDIF koly trailer")
     }

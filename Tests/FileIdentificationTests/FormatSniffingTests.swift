@@ -72,10 +72,14 @@ struct FormatSniffingTests {
     func udif() throws {
         var trailer = Array("koly".utf8) + [0, 0, 0, 4, 0, 0, 2, 0]
         trailer += [UInt8](repeating: 0, count: 512 - trailer.count)
-        let image = [UInt8](repeating: 0x5A, count: 4096) + trailer
+        let image = [0x78, 0xDA, 0x01, 0x00] + [UInt8](repeating: 0x5A, count: 4092) + trailer   // a compressed block first
         let found = try identifier.identify(data: image)
         #expect(found.mimeType == "application/x-apple-diskimage" && found.type.identifier == "com.apple.disk-image-udif", "\(found.evidence)")
         #expect(try mime(image.dropLast()) != "application/x-apple-diskimage", "the trailer must end the file")
+        #expect(try mime(Array(repeating: UInt8(ascii: "a"), count: 4096) + trailer) != "application/x-apple-diskimage",
+                "text is never a disk image (its end is not read)")
+        let binary = [UInt8](repeating: 0, count: 4096) + trailer
+        #expect(try mime(binary) == "application/x-apple-diskimage")
     }
 
     /// MPEG-1 Layer I frames: sync, MPEG-1, Layer I, no CRC; 384 kbit/s at 44.1 kHz, 416-byte frames.
