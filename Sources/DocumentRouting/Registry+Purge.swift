@@ -166,28 +166,9 @@ private final class PurgeSession {
                 continue
             }
             locked.insert(app.bundleIdentifier)
-            var directory = container
-            var path = containerPath
-            var reached = true
-            for component in components {
-                path += "/" + component
-                do throws(Errno) {
-                    directory = try directory.openDirectory(component)
-                    held.append(directory)
-                } catch .noSuchFileOrDirectory {
-                    reached = false
-                    break
-                } catch {
-                    skip(path, error == .tooManySymbolicLinkLevels || error == .notDirectory ? .notADirectory : .unreadable, error)
-                    reached = false
-                    break
-                }
+            if let found = descend(components, from: container, at: containerPath, owner: app.bundleIdentifier, report: &report) {
+                opened.append(found)
             }
-            guard reached, let status = try? directory.status() else { continue }
-            report.purgedApps.append(app.bundleIdentifier)
-            emptied.append(directory)
-            opened.append(Opened(bundleIdentifier: app.bundleIdentifier, directory: directory, path: Array(path.utf8),
-                                 device: UInt64(status.rawValue.st_dev)))
         }
         return opened
     }
@@ -198,20 +179,14 @@ private final class PurgeSession {
     func openGroupCaches(_ groups: [Registry.ApplicationGroup], in registry: Registry, report: inout PurgeReport) -> [Opened] {
         guard !groups.isEmpty, let root = try? FileDescriptor.openDirectory(atPath: registry.root) else { return [] }
         held.append(root)
+        let containers = try? root.openDirectory("Containers")
+        if let containers { held.append(containers) }
         var opened: [Opened] = []
         for group in groups {
-            func skip(_ reason: PurgeReport.Skip.Reason, _ errno: Errno? = nil) {
-                report.skipped.append(.init(bundleIdentifier: group.identifier, path: group.path, reason: reason, errno: errno))
-            }
             var free = true
             for member in group.members where !locked.contains(member) {
-                guard !running.contains(member), let app = try? registry.app(member),
-                      let containers = try? root.openDirectory("Containers") else {
-                    free = false
-                    break
-                }
-                held.append(containers)
-                guard let container = try? containers.openDirectory(app.containerName), let lock = try? RunLock.open(in: container) else {
+                guard !running.contains(member), let app = try? registry.app(member), let containers,
+                      let container = try? containers.openDirectory(app.containerName), let lock = try? RunLock.open(in: container) else {
                     free = false
                     break
                 }
@@ -224,30 +199,42 @@ private final class PurgeSession {
                 locked.insert(member)
             }
             guard free else {
-                skip(.running)
+                report.skipped.append(.init(bundleIdentifier: group.identifier, path: group.path, reason: .running, errno: nil))
                 continue
             }
-            var directory = root
-            for component in ["Shared", "AppGroup", group.identifier, "Library", "Caches"] {
-                do throws(Errno) {
-                    directory = try directory.openDirectory(component)
-                    held.append(directory)
-                } catch .noSuchFileOrDirectory {
-                    free = false
-                    break
-                } catch {
-                    skip(error == .tooManySymbolicLinkLevels || error == .notDirectory ? .notADirectory : .unreadable, error)
-                    free = false
-                    break
-                }
+            if let found = descend(["Shared", "AppGroup", group.identifier, "Library", "Caches"], from: root, at: registry.root,
+                                   owner: group.identifier, report: &report) {
+                opened.append(found)
             }
-            guard free, let status = try? directory.status() else { continue }
-            report.purgedApps.append(group.identifier)
-            emptied.append(directory)
-            opened.append(Opened(bundleIdentifier: group.identifier, directory: directory, path: Array((group.path + "/Library/Caches").utf8),
-                                 device: UInt64(status.rawValue.st_dev)))
         }
         return opened
+    }
+
+    /// Opens `components` below `start` (whose path is `path`), one directory at a time, links refused,
+    /// each held until the purge ends: the directory to empty, counted as `owner`'s (an app or a group).
+    /// Absent: nothing; a link or what cannot be opened: reported as left alone.
+    private func descend(_ components: [String], from start: FileDescriptor, at path: String, owner: String,
+                         report: inout PurgeReport) -> Opened? {
+        var directory = start
+        var path = path
+        for component in components {
+            path += "/" + component
+            do throws(Errno) {
+                directory = try directory.openDirectory(component)
+                held.append(directory)
+            } catch .noSuchFileOrDirectory {
+                return nil
+            } catch {
+                report.skipped.append(.init(bundleIdentifier: owner, path: path,
+                                            reason: error == .tooManySymbolicLinkLevels || error == .notDirectory ? .notADirectory : .unreadable,
+                                            errno: error))
+                return nil
+            }
+        }
+        guard let status = try? directory.status() else { return nil }
+        report.purgedApps.append(owner)
+        emptied.append(directory)
+        return Opened(bundleIdentifier: owner, directory: directory, path: Array(path.utf8), device: UInt64(status.rawValue.st_dev))
     }
 
     /// The top-level entries of a directory being emptied, measured; not its tag, and not deliveries in

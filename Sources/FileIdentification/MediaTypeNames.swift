@@ -47,6 +47,12 @@ enum MediaTypeNames {
         return String(cString: entry)
     }
 
+    /// Whether two names name one format (the same name, or one an alias of the other's type).
+    static func sameFormat(_ first: String, _ second: String) -> Bool {
+        guard let one = index(of: first), let other = index(of: second) else { return first.lowercased() == second.lowercased() }
+        return uti_media_type_canonical(one) == uti_media_type_canonical(other)
+    }
+
     /// The order names are preferred in: registered with IANA, then freedesktop's type, a freedesktop alias,
     /// Tika's type, a Tika alias, libmagic's string, and last a name none of them has.
     static func rank(_ name: String) -> Int {
@@ -60,10 +66,11 @@ enum MediaTypeNames {
     /// type covers, the best-ranked name of that format (freedesktop's types are formats of their own; other
     /// vocabularies' names for them are not a distinction). Ties keep declaration order. `nil` for no names.
     static func preferred(among names: [String], format: String?) -> String? {
+        // One name (most types): nothing to choose, nothing to look up.
+        guard names.count > 1 else { return names.first }
         var candidates = names
         if let format, !vocabularies(of: format).isDisjoint(with: [.freedesktop, .freedesktopAlias]) {
-            let wanted = canonical(format)
-            let same = names.filter { canonical($0) == wanted }
+            let same = names.filter { sameFormat($0, format) }
             if !same.isEmpty { candidates = same }
         }
         var best: (name: String, rank: Int)?

@@ -49,7 +49,7 @@ extension SharedMIMEInfo {
             if weight > (best?.weight ?? -1) {
                 best = (mimeTypes[index], weight)
                 tied = false
-            } else if weight == best?.weight, MediaTypeNames.canonical(mimeTypes[index]) != MediaTypeNames.canonical(best?.mimeType ?? "") {
+            } else if weight == best?.weight, let best, !MediaTypeNames.sameFormat(mimeTypes[index], best.mimeType) {
                 tied = true
             }
         }

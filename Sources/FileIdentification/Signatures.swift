@@ -6,13 +6,13 @@ internal import UniformTypeIdentifiers
 /// text and no other common format starts with. Everything else goes to libmagic.
 enum Signatures {
     /// A signature found: the MIME type it names and what was seen; for a format no vocabulary has a MIME
-    /// type of its own for, the identifier of its type (the MIME type is then the family's, or none).
+    /// type of its own for, the identifier of its type instead (and the family's MIME type, if any).
     struct Match {
-        var mimeType: String
+        var mimeType: String?
         var detail: String
         var identifier: String?
 
-        init(mimeType: String, detail: String, identifier: String? = nil) {
+        init(mimeType: String?, detail: String, identifier: String? = nil) {
             self.mimeType = mimeType
             self.detail = detail
             self.identifier = identifier
@@ -24,9 +24,9 @@ enum Signatures {
         guard let match = match(prefix, in: source) else { return nil }
         if let identifier = match.identifier {
             guard let type = UTType(identifier), type.isDeclared else { return nil }
-            return Verdict(type: type, mimeType: match.mimeType.isEmpty ? nil : match.mimeType, detail: match.detail)
+            return Verdict(type: type, mimeType: match.mimeType, detail: match.detail)
         }
-        return Verdict(mimeType: match.mimeType, detail: match.detail)
+        return match.mimeType.flatMap { Verdict(mimeType: $0, detail: match.detail) }
     }
 
     private struct Entry {
@@ -34,6 +34,10 @@ enum Signatures {
         var bytes: [UInt8]
         var mimeType: String
         var name: String
+        /// For a format no vocabulary names: its type's identifier, and what the bytes after the magic
+        /// must hold (the detail to report, or `nil` when they do not).
+        var identifier: String?
+        var confirm: (@Sendable ([UInt8]) -> String?)?
 
         init(_ offset: Int, _ bytes: [UInt8], _ mimeType: String, _ name: String) {
             self.offset = offset
@@ -44,6 +48,12 @@ enum Signatures {
 
         init(_ offset: Int, _ text: String, _ mimeType: String, _ name: String) {
             self.init(offset, Array(text.utf8), mimeType, name)
+        }
+
+        init(_ offset: Int, _ text: String, identifier: String, confirm: @escaping @Sendable ([UInt8]) -> String?) {
+            self.init(offset, Array(text.utf8), "", "")
+            self.identifier = identifier
+            self.confirm = confirm
         }
     }
 
@@ -87,9 +97,21 @@ enum Signatures {
         Entry(0, "Kaydara FBX Binary  \0", "application/vnd.autodesk.fbx", "binary FBX header"),
         Entry(0, [0xFF, 0xFE, 0xFF, 0x0E] + Array("SketchUp Model".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
               "application/vnd.sketchup.skp", "SketchUp Model header"),
-        Entry(0, "Obj\u{01}", "", "Avro object container header"),
-        Entry(0, "DRACO", "", "Draco header"),
-        Entry(0, "regf", "", "registry hive header"),
+        // Avro: the header's metadata map follows, its first key `avro.schema` or `avro.codec` after the
+        // block count and the key's length (zig-zag varints of one byte for these).
+        Entry(0, "Obj\u{01}", identifier: "uti.avro-object-container") { prefix in
+            prefix.count >= 17 && (prefix[5] == 22 || prefix[5] == 20) && prefix[6...].starts(with: Array("avro.".utf8))
+                ? "Avro object container header" : nil
+        },
+        // Draco: the major version (1 or 2) and minor version, then the encoder type (0 point cloud, 1 mesh).
+        Entry(0, "DRACO", identifier: "uti.draco-mesh") { prefix in
+            prefix.count >= 9 && (1...2).contains(prefix[5]) && prefix[7] <= 1 ? "Draco header, version \(prefix[5]).\(prefix[6])" : nil
+        },
+        // A registry hive: major version 1 (little-endian, at 20), minor version 2 to 6 (at 24).
+        Entry(0, "regf", identifier: "uti.windows-registry-hive") { prefix in
+            guard prefix.littleEndian32(at: 20) == 1, let minor = prefix.littleEndian32(at: 24), (2...6).contains(minor) else { return nil }
+            return "registry hive header, version 1.\(minor)"
+        },
     ]
 
     /// The format whose signature `prefix` carries, if any.
@@ -109,9 +131,9 @@ enum Signatures {
                     // The file ends with the footer's length and the magic again (without the padding).
                     guard source.count >= 14, (try? source.bytes(at: source.count - 6, length: 6))?.elementsEqual("ARROW1".utf8) == true else { continue }
                 }
-                if entry.mimeType.isEmpty {
-                    guard let match = unnamed(entry.name, prefix) else { continue }
-                    return match
+                if let identifier = entry.identifier {
+                    guard let detail = entry.confirm?(prefix) else { continue }
+                    return Match(mimeType: nil, detail: detail, identifier: identifier)
                 }
                 if entry.mimeType == "application/x-java" { return javaOrMachO(prefix) }
                 if entry.mimeType == "image/png", isAnimatedPNG(prefix) {
@@ -121,28 +143,6 @@ enum Signatures {
             }
         }
         return riffOrBoxed(prefix) ?? mpegAudioLayerI(prefix, at: 0) ?? appleDiskImage(prefix, source)
-    }
-
-    /// The formats no vocabulary has a MIME type for, checked beyond their magic.
-    private static func unnamed(_ name: String, _ prefix: [UInt8]) -> Match? {
-        switch name {
-        case "Avro object container header":
-            // The header's metadata map follows: its first key is `avro.schema` or `avro.codec`, after the
-            // block count and the key's length (zig-zag varints of one byte for these).
-            guard prefix.count >= 17, prefix[5] == 22 || prefix[5] == 20,
-                  prefix[6...].starts(with: Array("avro.".utf8)) else { return nil }
-            return Match(mimeType: "", detail: name, identifier: "uti.avro-object-container")
-        case "Draco header":
-            // The major version (1 or 2) and minor version, then the encoder type (0 point cloud, 1 mesh).
-            guard prefix.count >= 9, (1...2).contains(prefix[5]), prefix[7] <= 1 else { return nil }
-            return Match(mimeType: "", detail: "\(name), version \(prefix[5]).\(prefix[6])", identifier: "uti.draco-mesh")
-        case "registry hive header":
-            // Major version 1 (little-endian, at 20), minor version 2 to 6 (at 24).
-            guard prefix.littleEndian32(at: 20) == 1, let minor = prefix.littleEndian32(at: 24), (2...6).contains(minor) else { return nil }
-            return Match(mimeType: "", detail: "\(name), version 1.\(minor)", identifier: "uti.windows-registry-hive")
-        default:
-            return nil
-        }
     }
 
     /// An MPEG-1 Audio Layer I stream at `offset`: three frame headers in a row, each where the previous

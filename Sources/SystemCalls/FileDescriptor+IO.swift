@@ -192,6 +192,18 @@ extension FileDescriptor {
         }
     }
 
+    /// Takes a shared advisory lock when no one holds an exclusive one: `false` when someone does.
+    ///
+    /// The corresponding C function is `flock` with `LOCK_SH | LOCK_NB`.
+    package func tryLockShared() throws(Errno) -> Bool {
+        do {
+            _ = try retryingOnInterrupt { flock(rawValue, LOCK_SH | LOCK_NB) }
+            return true
+        } catch .resourceTemporarilyUnavailable {
+            return false
+        }
+    }
+
     /// Releases an advisory lock.
     package func unlock() {
         _ = flock(rawValue, LOCK_UN)
@@ -218,4 +230,39 @@ extension FileDescriptor {
             _ = poll(&poller, 1, 100)
         }
     }
+}
+
+extension FileDescriptor {
+    /// What the file system holding the open file has free: the bytes an unprivileged process may still
+    /// allocate (`f_bavail × f_frsize`, not counting the blocks reserved for root) and the whole size.
+    ///
+    /// The corresponding C function is `fstatvfs`.
+    package func fileSystemSpace() throws(Errno) -> (available: Int64, total: Int64) {
+        var status = statvfs()
+        _ = try retryingOnInterrupt { fstatvfs(rawValue, &status) }
+        let unit = Int64(status.f_frsize == 0 ? status.f_bsize : status.f_frsize)
+        func bytes(_ blocks: some BinaryInteger) -> Int64 {
+            let (product, overflow) = Int64(clamping: blocks).multipliedReportingOverflow(by: unit)
+            return overflow ? .max : product
+        }
+        return (bytes(status.f_bavail), bytes(status.f_blocks))
+    }
+
+    /// Whether the close-on-exec flag is set: a descriptor a child process should inherit (a lock it
+    /// holds for the child's life) has it cleared.
+    ///
+    /// The corresponding C function is `fcntl` with `F_SETFD`.
+    package func setCloseOnExec(_ closeOnExec: Bool) throws(Errno) {
+        _ = try retryingOnInterrupt { fcntl(rawValue, F_SETFD, closeOnExec ? FD_CLOEXEC : 0) }
+    }
+}
+
+extension FileDescriptor.OpenOptions {
+    /// `O_PATH`: a handle on the file that reads nothing and opens nothing that could block (a FIFO, a
+    /// device); with `.noFollow`, on a symbolic link itself. Glibc's module does not export the constant;
+    /// its value is the same on every Linux architecture Swift supports.
+    package static var pathOnly: FileDescriptor.OpenOptions { FileDescriptor.OpenOptions(rawValue: 0o10_000_000) }
+
+    /// `O_NOCTTY`: opening a terminal does not make it the process's controlling terminal.
+    package static var noControllingTerminal: FileDescriptor.OpenOptions { FileDescriptor.OpenOptions(rawValue: O_NOCTTY) }
 }

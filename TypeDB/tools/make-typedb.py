@@ -567,23 +567,12 @@ MEDIA_KIND_ROOTS = {"image": {"public.image"}, "audio": {"public.audio"}, "model
                     "video": {"public.movie", "public.video", "public.audiovisual-content"}, "text": {"public.text"}}
 
 
-def ancestors(db, decl):
-    seen, pending = set(), list(decl.conforms)
-    while pending:
-        identifier = pending.pop()
-        if identifier not in seen:
-            seen.add(identifier)
-            parent = db.get(identifier)
-            pending.extend(parent.conforms if parent else [])
-    return seen
-
-
 def agrees_with_kind(db, mime, decl):
     """Whether a MIME type's media type agrees with a type's kind: image/* with an image, video/* with a
     movie; any other media type with a type that is no image, sound, movie or 3D model (`model/vnd.mts` is
     not AVCHD's `.mts`, `application/envi.hdr` not a Radiance `.hdr`)."""
     media_type = mime.split("/")[0].lower()
-    found = ancestors(db, decl) | {decl.identifier}
+    found = db.ancestors(decl)
     if media_type in MEDIA_KIND_ROOTS:
         return bool(found & MEDIA_KIND_ROOTS[media_type])
     media = set().union(*(MEDIA_KIND_ROOTS[k] for k in ("image", "audio", "model", "video")))
