@@ -26,6 +26,10 @@ public struct AppManifest: Sendable, Hashable {
     /// container its members share (`Shared/AppGroup/<group>/`). Each is `group.` or a team identifier
     /// (ten capital letters and digits) and a dot, then a name (see `isValidApplicationGroup`).
     public var applicationGroups: [String] = []
+    /// `com.apple.developer.team-identifier`: the publisher's team identifier (ten ASCII capital letters
+    /// and digits), the evidence that ties an app to an application group its other members made (see
+    /// `Registry`'s application groups).
+    public var teamIdentifier: String?
 
     /// One entry of `CFBundleDocumentTypes`.
     public struct DocumentType: Sendable, Hashable {
@@ -68,8 +72,10 @@ public struct AppManifest: Sendable, Hashable {
     }
 
     public init(bundleIdentifier: String, name: String, documentTypes: [DocumentType], declarations: [TypeDeclaration],
-                supportsOpeningDocumentsInPlace: Bool, fileSharingEnabled: Bool, applicationGroups: [String] = []) {
+                supportsOpeningDocumentsInPlace: Bool, fileSharingEnabled: Bool, applicationGroups: [String] = [],
+                teamIdentifier: String? = nil) {
         self.applicationGroups = applicationGroups
+        self.teamIdentifier = teamIdentifier
         self.bundleIdentifier = bundleIdentifier
         self.name = name
         self.documentTypes = documentTypes
@@ -214,6 +220,17 @@ extension AppManifest {
         } catch {
             throw ManifestError(file: file, key: error.entry, problem: error.problem.description)
         }
+        var exported = 0
+        for declaration in declarations where declaration.kind == .exported {
+            defer { exported += 1 }
+            if let problem = Self.exportProblem(declaration.identifier) {
+                throw ManifestError(file: file, key: "UTExportedTypeDeclarations[\(exported)].UTTypeIdentifier", problem: problem)
+            }
+        }
+        let team = try string(Self.teamIdentifierKey, in: root, at: "")
+        if let team, !Self.isValidTeamIdentifier(team) {
+            throw ManifestError(file: file, key: Self.teamIdentifierKey, problem: "'\(team)' is not a team identifier (ten capital letters and digits)")
+        }
         let groups = try strings(Self.applicationGroupsKey, in: root, at: "")
         for (index, group) in groups.enumerated() where !Self.isValidApplicationGroup(group) {
             throw ManifestError(file: file, key: "\(Self.applicationGroupsKey)[\(index)]",
@@ -223,7 +240,31 @@ extension AppManifest {
         return AppManifest(bundleIdentifier: identifier, name: name ?? identifier, documentTypes: documentTypes, declarations: declarations,
                            supportsOpeningDocumentsInPlace: try flag("LSSupportsOpeningDocumentsInPlace"),
                            fileSharingEnabled: try flag("UIFileSharingEnabled"),
-                           applicationGroups: groups.filter { seenGroups.insert($0).inserted })
+                           applicationGroups: groups.filter { seenGroups.insert($0).inserted }, teamIdentifier: team)
+    }
+
+    /// Why an app may not export `identifier`, or `nil`: `public.*` identifiers are the system's, as on
+    /// Apple's platforms (an app may import one, describing it, never export it).
+    public static func exportProblem(_ identifier: String) -> String? {
+        identifier.lowercased().hasPrefix("public.")
+            ? "'\(identifier)' is a public identifier, which only the system declares: an app may import it, never export it"
+            : nil
+    }
+
+    /// The manifest key that names the publisher's team, as Apple's entitlement does.
+    public static let teamIdentifierKey = "com.apple.developer.team-identifier"
+
+    /// A team identifier: ten ASCII capital letters and digits.
+    public static func isValidTeamIdentifier(_ team: String) -> Bool {
+        team.utf8.count == 10 && team.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
+    }
+
+    /// The publisher's domain in a bundle identifier: all but its last component (`com.example` for
+    /// `com.example.viewer`), when that leaves two components or more; `nil` otherwise.
+    public static func publisherDomain(of bundleIdentifier: String) -> String? {
+        let components = bundleIdentifier.split(separator: ".", omittingEmptySubsequences: false)
+        guard components.count >= 3 else { return nil }
+        return components.dropLast().joined(separator: ".")
     }
 
     /// The manifest key that names an app's application groups, as Apple's entitlement does.

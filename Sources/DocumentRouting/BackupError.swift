@@ -39,6 +39,9 @@ public struct BackupError: Error, Hashable, Sendable, CustomStringConvertible {
             public static let changed = Kind(rawValue: "changed")
             /// The registry could not be read.
             public static let registry = Kind(rawValue: "registry")
+            /// A regular file with more than one link: the attribute would land on every name it has,
+            /// inside the container and out.
+            public static let hardLinked = Kind(rawValue: "hard-linked")
         }
 
         public let kind: Kind
@@ -63,6 +66,7 @@ public struct BackupError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let neverBackedUp = Reason(.neverBackedUp)
         public static let changed = Reason(.changed)
         public static func registry(_ error: RegistryError) -> Reason { Reason(.registry, registryError: error) }
+        public static let hardLinked = Reason(.hardLinked)
 
         public var description: String {
             switch kind {
@@ -77,6 +81,8 @@ public struct BackupError: Error, Hashable, Sendable, CustomStringConvertible {
             case .neverBackedUp: "never backed up (Library/Caches/ and tmp/ are not part of a backup); nothing to include"
             case .changed: "changed while it was looked up; nothing done"
             case .registry: registryError?.description ?? "the registry cannot be read"
+            case .hardLinked:
+                "refused: the file has other hard links, which may be outside the container, and the attribute would change them too (copy it to make it the container's own)"
             default: kind.rawValue
             }
         }

@@ -41,6 +41,13 @@ public struct BackupExclusion: Sendable {
         public var tagged: Bool
     }
 
+    /// Refuses a regular file with other hard links: an extended attribute belongs to the
+    /// inode, so setting one would change every name of the file, some perhaps outside the container
+    /// (someone hard-linked a file of theirs into it).
+    private static func refuseHardLinked(_ item: borrowing ContainerItem) throws(BackupError) {
+        guard item.status.type != .regular || item.status.linkCount <= 1 else { throw BackupError(path: item.path, reason: .hardLinked) }
+    }
+
     /// Whether an item's attribute says it is excluded; an item on a file system without user extended
     /// attributes is not.
     static func isExcluded(_ file: FileDescriptor) -> Bool {
@@ -55,6 +62,7 @@ public struct BackupExclusion: Sendable {
     @discardableResult
     public func exclude(_ path: RawFilePath) throws(BackupError) -> Outcome {
         let item = try registry.containerItem(at: path)
+        try Self.refuseHardLinked(item)
         let isDirectory = item.status.type == .directory
         let changed = !Self.isExcluded(item.file)
         do throws(Errno) {
@@ -82,6 +90,7 @@ public struct BackupExclusion: Sendable {
     @discardableResult
     public func include(_ path: RawFilePath) throws(BackupError) -> Outcome {
         let item = try registry.containerItem(at: path)
+        try Self.refuseHardLinked(item)
         let relative = item.relativePath.bytes
         if relative == Array("Library/Caches".utf8) || relative == Array("tmp".utf8) {
             throw BackupError(path: item.path, reason: .neverBackedUp)

@@ -105,52 +105,147 @@ public struct DocumentRouter: Sendable {
 
     // MARK: Routing
 
-    /// Identifies the file at `path` and routes it; see `route(_:identifiedAs:as:options:)`.
+    /// Identifies the file at `path` and routes it: chooses its handler (`options.target`, else the best
+    /// one, see `HandlerChoice`), then hands it over in place or delivers a copy into the handler's Inbox
+    /// under `name` (its own name by default).
+    ///
+    /// The file is opened once, relative to its directory (`path`'s directories are followed as given);
+    /// what is identified, copied and (with `options.move`) removed is that file, through that descriptor
+    /// and its directory's, whatever the path leads to meanwhile. What is not a regular file (a directory,
+    /// a package) is typed by its kind and can only be handed over in place.
+    ///
+    /// - Throws: `RoutingError`, and nothing is delivered: a symbolic link without
+    ///   `options.followsSymbolicLinks`, a file that cannot be read, no handler (`.noHandler`), the target
+    ///   does not open the type, an in-place handover to an app that does not open documents in place, or
+    ///   the delivery failed (it then left nothing behind).
     public func route(fileAt path: RawFilePath, as name: RawFilePath? = nil, options: Options = Options()) throws(RoutingError) -> Outcome {
-        var identifier = self.identifier
-        if let status = try? FileDescriptor.workingDirectory.status(of: path), status.type == .symbolicLink {
-            guard options.followsSymbolicLinks else { throw RoutingError(path: path.escaped, type: nil, reason: .symbolicLink) }
-            if !identifier.options.followSymlinks {
-                var following = identifier.options
-                following.followSymlinks = true
-                identifier = FileIdentifier(options: following)
-            }
-        }
-        let identification: Identification
+        let shown = path.escaped
+        let file: SourceFile
         do {
-            identification = try identifier.identify(fileAt: path)
+            file = try SourceFile(path, followingLinks: options.followsSymbolicLinks)
         } catch {
-            throw RoutingError(path: path.escaped, type: nil, reason: .identification(error))
+            guard error.reason.kind == .notARegularFile else { throw Self.openFailure(error, shown: shown) }
+            return try routeByKind(path, as: name, options: options)
         }
-        return try route(path, identifiedAs: identification, as: name, options: options)
+        defer { file.close() }
+        return try route(file, as: name, options: options)
     }
 
-    /// Routes a file already identified (by a classification, say): chooses its handler (`options.target`,
-    /// else the best one, see `HandlerChoice`), then hands it over in place or delivers a copy into the
-    /// handler's Inbox under `name` (its own name by default).
+    /// Routes every regular file in the trees at `roots`, in depth-first order with each directory's names
+    /// in byte order, handing `body` each file's outcome or error as it is done; `body` returns `false` to
+    /// stop. A root that is a file is routed as one.
     ///
-    /// - Throws: `RoutingError`, and nothing is delivered: no handler (`.noHandler`), the target does not
-    ///   open the type, an in-place handover to an app that does not open documents in place, or the
-    ///   delivery failed (it then left nothing behind).
-    public func route(_ path: RawFilePath, identifiedAs identification: Identification, as name: RawFilePath? = nil,
-                      options: Options = Options()) throws(RoutingError) -> Outcome {
-        let shown = path.escaped
+    /// The trees are walked through directory descriptors (see `TreeWalk`): every file is opened relative
+    /// to the directory the walk visited (`openat` with `O_NOFOLLOW`), checked to be the file the walk
+    /// examined (device and inode), identified, copied and (with `options.move`) removed through those
+    /// descriptors (`unlinkat`), never by its path string. Whoever can write in a tree (a shared incoming
+    /// folder) cannot swap a directory for a link and have a file from elsewhere delivered, or removed.
+    /// Symbolic links met in a tree are never followed; `options.followsSymbolicLinks` follows a root
+    /// that is one. Names starting with a dot are left out unless `includingHidden`; so is everything
+    /// that is not a regular file.
+    public func route(treesAt roots: [RawFilePath], options: Options = Options(), includingHidden: Bool = false,
+                      _ body: (Result<Outcome, RoutingError>) -> Bool) {
+        var walk = TreeWalk()
+        walk.sorted = true
+        for root in roots {
+            var stopped = false
+            walk.walk(root.bytes, in: .workingDirectory, path: root.bytes, followingStart: options.followsSymbolicLinks, visit: { entry in
+                if entry.depth == 0, entry.status.type != .directory {
+                    // A root that is not a directory: routed as the file it is (a link refused, a FIFO typed).
+                    stopped = !body(Result { () throws(RoutingError) in try route(fileAt: root, options: options) })
+                    return stopped ? .stop : .skipContents
+                }
+                if entry.depth > 0, !includingHidden, entry.name.first == UInt8(ascii: ".") { return .skipContents }
+                guard entry.status.type == .regular else { return .proceed }
+                let shown = RawFilePath(bytes: entry.path)
+                let result = Result { () throws(RoutingError) -> Outcome in
+                    let file: SourceFile
+                    do throws(DeliveryError) {
+                        file = try SourceFile(entry.name, in: entry.parent, shown: shown, expected: entry.status)
+                    } catch {
+                        throw Self.openFailure(error, shown: shown.escaped)
+                    }
+                    defer { file.close() }
+                    return try route(file, options: options)
+                }
+                stopped = !body(result)
+                return stopped ? .stop : .proceed
+            }, fail: { path, error in
+                let shown = RawFilePath(bytes: path).escaped
+                stopped = !body(.failure(RoutingError(path: shown, type: nil,
+                                                      reason: .identification(IdentificationError(path: shown, reason: .system(error))))))
+                return !stopped
+            })
+            if stopped { return }
+        }
+    }
+
+    /// Why a file could not be opened to be routed, as a routing error.
+    private static func openFailure(_ error: DeliveryError, shown: String) -> RoutingError {
+        switch error.reason.kind {
+        case .symbolicLink:
+            RoutingError(path: shown, type: nil, reason: .symbolicLink)
+        case .system:
+            RoutingError(path: shown, type: nil, reason: .identification(IdentificationError(path: shown, reason: .system(error.reason.errno ?? .ioError))))
+        default:
+            // Not the file the walk examined (.sourceChanged), or not a regular file any more.
+            RoutingError(path: shown, type: nil, reason: .delivery(error, to: ""))
+        }
+    }
+
+    /// Identifies the open file and routes it.
+    func route(_ file: SourceFile, as name: RawFilePath? = nil, options: Options) throws(RoutingError) -> Outcome {
+        let shown = file.shown.escaped
+        let identification: Identification
+        do {
+            identification = try identifier.identify(contentsOf: file.descriptor, name: RawFilePath(bytes: file.name))
+        } catch {
+            throw RoutingError(path: shown, type: nil, reason: .identification(IdentificationError(path: shown, reason: error.reason)))
+        }
         let handler = try self.handler(for: identification.type, shown: shown, options: options)
         if options.inPlace {
-            guard handler.manifest.supportsOpeningDocumentsInPlace else {
-                throw RoutingError(path: shown, type: identification.type, reason: .notOpenedInPlace(handler.bundleIdentifier))
-            }
-            return Outcome(source: shown, identification: identification, handler: handler.bundleIdentifier,
-                           location: Self.absolute(path), deliveredName: nil, disposition: .inPlace)
+            return try handOver(file.shown, identification: identification, to: handler)
         }
         do {
-            let delivery = try Inbox(registry: registry, app: handler).deliver(path, as: name, move: options.move,
-                                                                               followingLinks: options.followsSymbolicLinks)
+            let delivery = try Inbox(registry: registry, app: handler).deliver(file, as: name, move: options.move)
             return Outcome(source: shown, identification: identification, handler: handler.bundleIdentifier,
                            location: delivery.path, deliveredName: delivery.name, disposition: options.move ? .moved : .copied)
         } catch {
             throw RoutingError(path: shown, type: identification.type, reason: .delivery(error, to: handler.bundleIdentifier))
         }
+    }
+
+    /// Routes what is not a regular file (a directory, a package, a FIFO), typed by its kind without
+    /// being read: it can only be handed over in place.
+    private func routeByKind(_ path: RawFilePath, as name: RawFilePath?, options: Options) throws(RoutingError) -> Outcome {
+        let shown = path.escaped
+        var identifier = self.identifier
+        if options.followsSymbolicLinks != identifier.options.followSymlinks {
+            var changed = identifier.options
+            changed.followSymlinks = options.followsSymbolicLinks
+            identifier = FileIdentifier(options: changed)
+        }
+        let identification: Identification
+        do {
+            identification = try identifier.identify(fileAt: path)
+        } catch {
+            throw RoutingError(path: shown, type: nil, reason: .identification(error))
+        }
+        let handler = try self.handler(for: identification.type, shown: shown, options: options)
+        guard options.inPlace else {
+            throw RoutingError(path: shown, type: identification.type,
+                               reason: .delivery(DeliveryError(path: shown, reason: .notARegularFile), to: handler.bundleIdentifier))
+        }
+        return try handOver(path, identification: identification, to: handler)
+    }
+
+    /// Hands the file at `path` to `handler` where it is (an app that opens documents in place).
+    private func handOver(_ path: RawFilePath, identification: Identification, to handler: Registry.RegisteredApp) throws(RoutingError) -> Outcome {
+        guard handler.manifest.supportsOpeningDocumentsInPlace else {
+            throw RoutingError(path: path.escaped, type: identification.type, reason: .notOpenedInPlace(handler.bundleIdentifier))
+        }
+        return Outcome(source: path.escaped, identification: identification, handler: handler.bundleIdentifier,
+                       location: Self.absolute(path), deliveredName: nil, disposition: .inPlace)
     }
 
     /// Identifies bytes (an upload, standard input) named `name` and delivers them into the handler's Inbox

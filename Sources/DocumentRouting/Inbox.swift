@@ -101,8 +101,8 @@ public struct Inbox: Sendable {
 
     /// Runs `body` with the container's directories `components` open (each relative to the one above,
     /// links refused) and the registry's lock held shared; abandoned deliveries in the container's `tmp/`
-    /// are removed first.
-    private func withDirectories<R>(_ components: [[String]],
+    /// are removed first, unless `readOnly` (a listing changes nothing).
+    private func withDirectories<R>(_ components: [[String]], readOnly: Bool = false,
                                     _ body: ([FileDescriptor], String) throws(DeliveryError) -> R) throws(DeliveryError) -> R {
         let container = try containerName()
         let outcome: Result<R, DeliveryError>
@@ -111,7 +111,7 @@ public struct Inbox: Sendable {
                 let base = try Self.open(["Containers", container], from: rootDirectory, path: registry.root)
                 defer { base.closeQuietly() }
                 let basePath = containerPath(container)
-                if let temporaries = try? base.openDirectory("tmp") {
+                if !readOnly, let temporaries = try? base.openDirectory("tmp") {
                     _ = Self.removeAbandonedDeliveries(in: temporaries, path: basePath + "/tmp", removing: true)
                     temporaries.closeQuietly()
                 }
@@ -163,6 +163,10 @@ public struct Inbox: Sendable {
     /// Copies the file at `source` into the Inbox under `name` (its own name by default), never
     /// replacing anything.
     ///
+    /// The directories of `source` are followed as given (a path a user chose); the file itself is opened
+    /// once, relative to its directory, and everything after (the copy, the checks, the removal with
+    /// `move`) acts on that descriptor and that directory's, never on the path again.
+    ///
     /// - Parameters:
     ///   - move: Remove the source once the copy is durable.
     ///   - followingLinks: Deliver the file a symbolic link at `source` points to; without it a link is
@@ -172,18 +176,16 @@ public struct Inbox: Sendable {
     ///   changed while it was copied (`.sourceChanged`; it is copied again once first).
     public func deliver(_ source: RawFilePath, as name: RawFilePath? = nil, move: Bool = false,
                         followingLinks: Bool = false) throws(DeliveryError) -> Delivery {
-        let finalName = try Self.safeName(name ?? RawFilePath(bytes: source.lastComponent))
-        var options: FileDescriptor.OpenOptions = [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)]
-        if !followingLinks { options.insert(.noFollow) }
-        let input: FileDescriptor
-        do {
-            input = try FileDescriptor.open(source, .readOnly, options: options)
-        } catch .tooManySymbolicLinkLevels where !followingLinks {
-            throw DeliveryError(path: source.escaped, reason: .symbolicLink)
-        } catch {
-            throw DeliveryError(path: source.escaped, reason: .system(error))
-        }
-        defer { input.closeQuietly() }
+        let file = try SourceFile(source, followingLinks: followingLinks)
+        defer { file.close() }
+        return try deliver(file, as: name, move: move)
+    }
+
+    /// Copies the open source `file` into the Inbox (see `deliver(_:as:move:followingLinks:)`).
+    func deliver(_ file: SourceFile, as name: RawFilePath? = nil, move: Bool) throws(DeliveryError) -> Delivery {
+        let source = file.shown
+        let finalName = try Self.safeName(name ?? RawFilePath(bytes: file.name))
+        let input = file.descriptor
         let before: Stat
         do throws(Errno) {
             before = try input.status()
@@ -212,8 +214,7 @@ public struct Inbox: Sendable {
                 }
             }
             if move {
-                try Self.removeSource(source, input: input, copied: copied, followingLinks: followingLinks,
-                                      delivery: delivery, inbox: directories[1])
+                try Self.removeSource(file, copied: copied, delivery: delivery, inbox: directories[1])
             }
             return delivery
         }
@@ -385,19 +386,20 @@ public struct Inbox: Sendable {
     /// `--move`: removes the source once its copy is in the Inbox, unless it changed since it was copied,
     /// or its name now stands for another file. Should a writer still holding the file open append to it
     /// in the instant between the last check and the unlink, the file is linked back under its name and
-    /// the copy withdrawn: what was written is never left on an unlinked file.
-    private static func removeSource(_ source: RawFilePath, input: FileDescriptor, copied: Fingerprint, followingLinks: Bool,
-                                     delivery: Delivery, inbox: FileDescriptor) throws(DeliveryError) {
+    /// the copy withdrawn: what was written is never left on an unlinked file. The name is examined and
+    /// removed in the directory the file was opened in (`fstatat`, `unlinkat` on its descriptor).
+    private static func removeSource(_ file: SourceFile, copied: Fingerprint, delivery: Delivery, inbox: FileDescriptor) throws(DeliveryError) {
         func withdraw(_ error: DeliveryError) -> DeliveryError {
             try? inbox.remove(PathBytes(delivery.name.bytes))
             try? inbox.sync()
             return error
         }
-        let shown = source.escaped
+        let shown = file.shown.escaped
+        let input = file.descriptor
         let now: Stat, named: Stat
         do throws(Errno) {
             now = try input.status()
-            named = try FileDescriptor.workingDirectory.status(of: source, followingLinks: followingLinks)
+            named = try file.directory.status(of: PathBytes(file.name), followingLinks: file.followsLink)
         } catch {
             throw withdraw(DeliveryError(path: shown, reason: .system(error, while: "checking the source")))
         }
@@ -405,12 +407,12 @@ public struct Inbox: Sendable {
             throw withdraw(DeliveryError(path: shown, reason: .sourceChanged))
         }
         do {
-            try FileDescriptor.workingDirectory.remove(source)
+            try file.directory.remove(PathBytes(file.name))
         } catch {
             throw DeliveryError(path: shown, reason: .sourceNotRemoved(deliveredTo: delivery.path.escaped, error))
         }
         if let after = try? input.status(), !Fingerprint(after).matches(copied, ignoringChangeTime: true) {
-            if (try? FileDescriptor.workingDirectory.link(openFile: input, as: source)) != nil {
+            if (try? file.directory.link(openFile: input, as: PathBytes(file.name))) != nil {
                 throw withdraw(DeliveryError(path: shown, reason: .sourceChanged))
             }
             throw DeliveryError(path: shown, reason: .sourceChangedAfterMove(deliveredTo: delivery.path.escaped))
@@ -460,9 +462,10 @@ public struct Inbox: Sendable {
         public var size: Int
     }
 
-    /// The files in the Inbox, by name (byte order).
+    /// The files in the Inbox, by name (byte order). Reading only: nothing is changed, not even the
+    /// temporaries a crash left (the next delivery or `Registry.check(repairing:)` removes those).
     public func list() throws(DeliveryError) -> [Entry] {
-        try withDirectories([["Documents", "Inbox"]]) { directories, container throws(DeliveryError) -> [Entry] in
+        try withDirectories([["Documents", "Inbox"]], readOnly: true) { directories, container throws(DeliveryError) -> [Entry] in
             let names: [[UInt8]]
             do throws(Errno) {
                 names = try directories[0].directoryEntries()
@@ -478,47 +481,92 @@ public struct Inbox: Sendable {
 
     /// Moves a file out of the Inbox into `Documents/` (under a free name) and lets its owner write it,
     /// as an app does before editing it (no one else gains any access); returns its new path.
+    ///
+    /// A file with other hard links (someone linked a file of theirs into the Inbox) is not moved and its
+    /// permissions are not touched, since they belong to every name it has: `Documents/` gets a private
+    /// copy instead (owner-writable, no more readable than the file), and the Inbox name is removed.
     public func claim(_ name: RawFilePath) throws(DeliveryError) -> RawFilePath {
         let name = try Self.safeName(name)
         return try withDirectories([["Documents"], ["Documents", "Inbox"]]) { directories, container throws(DeliveryError) -> RawFilePath in
             let (documents, inbox) = (directories[0], directories[1])
             let inboxPath = container + "/Documents/Inbox/" + name.escaped
+            let file: FileDescriptor
+            do throws(Errno) {
+                file = try FileDescriptor.open(PathBytes(name.bytes), relativeTo: inbox, .readOnly, options: [.noFollow, .nonBlocking, .noControllingTerminal])
+            } catch .tooManySymbolicLinkLevels {
+                throw DeliveryError(path: inboxPath, reason: .notARegularFile)
+            } catch {
+                throw DeliveryError(path: inboxPath, reason: .system(error))
+            }
+            defer { file.closeQuietly() }
             let status: Stat
             do throws(Errno) {
-                status = try inbox.status(of: PathBytes(name.bytes))
+                status = try file.status()
             } catch {
                 throw DeliveryError(path: inboxPath, reason: .system(error))
             }
             guard status.type == .regular else { throw DeliveryError(path: inboxPath, reason: .notARegularFile) }
+            let writable = FilePermissions(rawValue: (status.permissions.rawValue & 0o444) | 0o200)
+            let shared = status.linkCount > 1
             var number = 0
             while true {
                 let candidate = Self.variant(of: name.bytes, number)
                 guard candidate.count <= 255 else { throw DeliveryError(path: inboxPath, reason: .noFreeName) }
                 let claimedPath = RawFilePath(bytes: Array((container + "/Documents/").utf8) + candidate)
-                do throws(Errno) {
-                    try inbox.link(PathBytes(name.bytes), to: documents, as: PathBytes(candidate))
-                } catch .fileExists {
+                do throws(DeliveryError) {
+                    if shared {
+                        try Self.copy(file, source: name, as: candidate, in: documents, path: claimedPath.escaped, permissions: writable)
+                    } else {
+                        do throws(Errno) {
+                            try inbox.link(PathBytes(name.bytes), to: documents, as: PathBytes(candidate))
+                        } catch {
+                            throw DeliveryError(path: claimedPath.escaped, reason: .system(error))
+                        }
+                    }
+                } catch where error.reason.errno == .fileExists {
                     number += 1
                     continue
-                } catch {
-                    throw DeliveryError(path: claimedPath.escaped, reason: .system(error))
                 }
                 do throws(Errno) {
                     try inbox.remove(PathBytes(name.bytes))
                 } catch {
                     throw DeliveryError(path: inboxPath, reason: .system(error))
                 }
-                if let claimed = try? FileDescriptor.open(PathBytes(candidate), relativeTo: documents, .readOnly, options: [.noFollow]) {
-                    if let current = try? claimed.status() {
-                        try? claimed.setPermissions(FilePermissions(rawValue: (current.permissions.rawValue & 0o444) | 0o200))
-                    }
-                    claimed.closeQuietly()
+                if !shared {
+                    // The very file, now in Documents/ under its one name: owner-writable.
+                    try? file.setPermissions(writable)
                 }
                 try? documents.sync()
                 try? inbox.sync()
                 return claimedPath
             }
         }
+    }
+
+    /// Copies the open file into `directory` as the new file `name` (never replacing one: `EEXIST`), with
+    /// `permissions`, synced; nothing is left of it when the copy fails or the file changed meanwhile.
+    private static func copy(_ file: FileDescriptor, source: RawFilePath, as name: [UInt8], in directory: FileDescriptor, path: String,
+                             permissions: FilePermissions) throws(DeliveryError) {
+        let output: FileDescriptor
+        do throws(Errno) {
+            output = try FileDescriptor.open(PathBytes(name), relativeTo: directory, .writeOnly,
+                                             options: [.create, .exclusiveCreate, .noFollow], permissions: .ownerReadWrite)
+        } catch {
+            throw DeliveryError(path: path, reason: .system(error))
+        }
+        var done = false
+        defer {
+            output.closeQuietly()
+            if !done { try? directory.remove(PathBytes(name)) }
+        }
+        _ = try copy(from: file, source: source, to: output, path: path)
+        do throws(Errno) {
+            try output.sync()
+            try output.setPermissions(permissions)
+        } catch {
+            throw DeliveryError(path: path, reason: .system(error))
+        }
+        done = true
     }
 
     /// Deletes a file from the Inbox.

@@ -5,8 +5,25 @@ internal import SystemPackage
 /// share one container, `Shared/AppGroup/<group>/` under the root, with `Library/`, `Library/Caches/` and
 /// `Library/Application Support/` (as `FileManager.containerURL(forSecurityApplicationGroupIdentifier:)`
 /// hands out on Apple's platforms). It is made, private (0700) like every container, when the first member
-/// registers, and removed only when the last member is unregistered with `--delete-data`; unregistering a
-/// member while others remain, or without `--delete-data`, leaves it. Its removal is recorded in the state
+/// registers.
+///
+/// **Who may join.** On Apple's platforms a group belongs to a team, and only that team's apps are entitled
+/// to it. Here an app may name a group only with evidence that the group is its publisher's:
+///
+/// - a group that has a team (the team identifier of the app that made it, `com.apple.developer.team-identifier`)
+///   is joined only by apps whose manifests give that same team identifier;
+/// - any other group (or a new one) only under the app's own name: `group.<domain>` or `group.<domain>.<name>`,
+///   `<domain>` being the bundle identifier without its last component (`group.com.example.shared` for
+///   `com.example.viewer`; at least two components), or `<TEAM>.<name>` where `<TEAM>` is the app's own team
+///   identifier.
+///
+/// Otherwise the manifest is refused, with the key and the reason.
+///
+/// **When it goes.** The shared container goes only when no app that may hold data in it remains: no
+/// registered member, and no app unregistered with its data kept (or registered again without the group),
+/// which the state remembers (`StoredGroup.keptBy`). Unregistering the last member with `--delete-data`
+/// while no such app remains removes it; otherwise the group is orphaned: listed by `applicationGroups()`
+/// and removed only by `removeApplicationGroup(_:)`. Its removal is recorded in the state
 /// (`pendingGroupRemovals`) before anything is deleted and finished by every change, so that a crash at any
 /// point is completed later, as a container's is.
 extension Registry {
@@ -19,13 +36,64 @@ extension Registry {
         public var identifier: String
         /// Its shared container.
         public var path: String
-        /// The bundle identifiers of its members, in registration order.
+        /// The bundle identifiers of its registered members, in registration order.
         public var members: [String]
+        /// The team identifier its members share (that of the app that made it), when it has one.
+        public var team: String?
+        /// Apps that are not registered members and may hold data in it (unregistered with their data
+        /// kept, or registered again without the group): the group stays while any of them remains.
+        public var keptBy: [String]
+        /// Whether no registered app is a member: the group stays until `removeApplicationGroup(_:)`.
+        public var isOrphaned: Bool { members.isEmpty }
     }
 
-    /// The application groups of the registered apps, in the order their first members registered.
+    /// Every application group whose shared container the registry keeps, in the order they were made:
+    /// those of the registered apps, and orphaned ones.
     public func applicationGroups() throws(RegistryError) -> [ApplicationGroup] {
-        try readState().applicationGroups.map { ApplicationGroup(identifier: $0.group, path: groupContainerPath($0.group), members: $0.members) }
+        try readState().applicationGroups.map { group, members in
+            ApplicationGroup(identifier: group.identifier, path: groupContainerPath(group.identifier), members: members,
+                             team: group.team, keptBy: group.keptBy)
+        }
+    }
+
+    /// Removes an application group that no registered app is a member of, with its shared container
+    /// (through the same crash-safe pending removal as a container); what an unregistered app kept in it
+    /// goes with it.
+    /// - Throws: `RegistryError`: not an application group, not one the registry keeps
+    ///   (`.unknownApplicationGroup`), or one with registered members (`.groupInUse`).
+    public func removeApplicationGroup(_ group: String) throws(RegistryError) {
+        guard AppManifest.isValidApplicationGroup(group) else {
+            throw RegistryError(path: statePath, reason: .invalidApplicationGroup(group))
+        }
+        try change { state, _ throws(RegistryError) in
+            guard let found = state.applicationGroups.first(where: { $0.group.identifier == group }) else {
+                throw RegistryError(path: statePath, reason: .unknownApplicationGroup(group))
+            }
+            guard found.members.isEmpty else { throw RegistryError(path: statePath, reason: .groupInUse(group, members: found.members)) }
+            state.groups.removeAll { $0.identifier == group }
+            if !state.pendingGroupRemovals.contains(group) { state.pendingGroupRemovals.append(group) }
+        }
+    }
+
+    /// Why `manifest` may not name `group`, or `nil` when it may (see "Who may join" above).
+    static func groupRefusal(_ group: String, for manifest: AppManifest, in state: RegistryState) -> String? {
+        let team = manifest.teamIdentifier
+        if let known = state.applicationGroups.first(where: { $0.group.identifier == group }), let groupTeam = known.group.team {
+            if team == groupTeam { return nil }
+            return "'\(group)' belongs to team \(groupTeam): only apps whose \(AppManifest.teamIdentifierKey) is \(groupTeam) may use it"
+                + (team.map { " (this app's is \($0))" } ?? " (this app gives none)")
+        }
+        if let team, group.hasPrefix(team + ".") { return nil }
+        if group.hasPrefix("group."), let domain = AppManifest.publisherDomain(of: manifest.bundleIdentifier) {
+            let name = group.dropFirst("group.".count).lowercased()
+            let own = domain.lowercased()
+            if name == own || name.hasPrefix(own + ".") { return nil }
+        }
+        let own = AppManifest.publisherDomain(of: manifest.bundleIdentifier).map { "group.\($0) or group.\($0).<name>" }
+        return "'\(group)' is not this app's to use: a group is named under the app's own domain ("
+            + (own ?? "its bundle identifier has too few components for one") + ")"
+            + (team.map { ", or \($0).<name> for its team" } ?? "")
+            + ", or joined with the team identifier of its members (\(AppManifest.teamIdentifierKey))"
     }
 
     /// Where the shared container of `group` is, for `bundleIdentifier`: only a member gets it, as the
@@ -61,8 +129,10 @@ extension Registry {
 
     /// Deletes the shared containers whose removal was decided, as `finishPendingRemovals` does containers
     /// (`Shared/AppGroup/.removing.<random>`); a group that has a member again is not removed.
-    func finishPendingGroupRemovals(_ state: inout RegistryState, in rootDirectory: FileDescriptor) throws(RegistryError) {
-        try finishRemovals(\.pendingGroupRemovals, below: ["Shared", "AppGroup"], keeping: Set(state.records.flatMap(\.groups)),
-                           state: &state, in: rootDirectory)
+    @discardableResult
+    func finishPendingGroupRemovals(_ state: inout RegistryState, in rootDirectory: FileDescriptor,
+                                    removingLeftovers: Bool) throws(RegistryError) -> [Problem] {
+        try finishRemovals(\.pendingGroupRemovals, below: ["Shared", "AppGroup"], keeping: Set(state.applicationGroups.map(\.group.identifier)),
+                           state: &state, in: rootDirectory, removingLeftovers: removingLeftovers)
     }
 }

@@ -11,7 +11,8 @@ extension Registry {
     ///
     /// The top-level entries of every app's `Library/Caches/` (a directory with everything in it) are
     /// ranked by when anything in them was last used (read or written; see `PurgeReport.Removal`), the
-    /// oldest first, across all apps, and removed one by one. With `belowFree`, removal stops on a file
+    /// oldest first, across all apps, and removed one by one. An entry dated in the future ranks as the
+    /// oldest, so that no app keeps its caches, and has others' purged instead, by setting its clock ahead. With `belowFree`, removal stops on a file
     /// system once it has at least that many bytes available to unprivileged processes (`statvfs`'s
     /// `f_bavail`): `0` removes nothing, a goal beyond the file system's size removes everything.
     ///
@@ -43,7 +44,11 @@ extension Registry {
         for opened in session.openGroupCaches(groups, in: self, report: &report) {
             candidates += session.candidates(in: opened, skippingDeliveries: false)
         }
-        candidates.sort { $0.lastUsed != $1.lastUsed ? $0.lastUsed < $1.lastUsed : $0.path.lexicographicallyPrecedes($1.path) }
+        // Oldest first. An entry dated in the future ranks as the oldest: otherwise an app could keep its
+        // caches forever, and have others' purged in their place, by setting its times ahead.
+        let now = Int64(time(nil))
+        func rank(_ candidate: PurgeSession.Candidate) -> Int64 { candidate.lastUsed > now ? .min : candidate.lastUsed }
+        candidates.sort { rank($0) != rank($1) ? rank($0) < rank($1) : $0.path.lexicographicallyPrecedes($1.path) }
         var simulatedAvailable: [UInt64: Int64] = [:]
         for candidate in candidates {
             if let goal {
@@ -69,10 +74,12 @@ extension Registry {
                                dryRun: Bool = false, now: Int64? = nil) throws(RegistryError) -> PurgeReport {
         var report = PurgeReport(dryRun: dryRun)
         let session = PurgeSession()
-        let cutoff = age.map { (now ?? Int64(time(nil))) - $0.components.seconds }
+        let present = now ?? Int64(time(nil))
+        let cutoff = age.map { present - $0.components.seconds }
         for opened in try session.open(["tmp"], of: purgeTargets(bundleIdentifiers), in: self, report: &report) {
             for candidate in session.candidates(in: opened, skippingDeliveries: true) {
-                if let cutoff, candidate.lastUsed > cutoff { continue }
+                // Dated in the future: unused for as long as anything, as for caches.
+                if let cutoff, candidate.lastUsed > cutoff, candidate.lastUsed <= present { continue }
                 session.remove(candidate, dryRun: dryRun, report: &report)
             }
         }
@@ -248,7 +255,7 @@ private final class PurgeSession {
             if skippingDeliveries && name.count > Inbox.temporarySuffix.count && name.suffix(Inbox.temporarySuffix.count).elementsEqual(Inbox.temporarySuffix) {
                 continue
             }
-            let (bytes, lastUsed) = Self.usage(of: name, in: opened.directory, depth: 0)
+            let (bytes, lastUsed) = Self.usage(of: name, in: opened.directory)
             candidates.append(Candidate(bundleIdentifier: opened.bundleIdentifier, directory: opened.directory, name: name,
                                         path: opened.path + [UInt8(ascii: "/")] + name, device: opened.device, bytes: bytes, lastUsed: lastUsed))
         }
@@ -258,19 +265,19 @@ private final class PurgeSession {
     /// The space a tree holds and when anything in it was last used: the latest access or modification
     /// of what is not a directory, and the latest modification of a directory (whose access time
     /// reading it changes). Through descriptors, links not followed.
-    static func usage(of name: [UInt8], in parent: FileDescriptor, depth: Int) -> (bytes: Int64, lastUsed: Int64) {
-        guard let status = try? parent.status(of: PathBytes(name)) else { return (0, 0) }
-        guard status.type == .directory else {
-            return (status.sizeAllocated, max(Int64(status.st_atim.tv_sec), Int64(status.st_mtim.tv_sec)))
-        }
-        var total = (bytes: status.sizeAllocated, lastUsed: Int64(status.st_mtim.tv_sec))
-        guard depth < 4_096, let directory = try? parent.openDirectory(PathBytes(name)) else { return total }
-        defer { directory.closeQuietly() }
-        for entry in (try? directory.directoryEntries()) ?? [] {
-            let inner = usage(of: entry, in: directory, depth: depth + 1)
-            total.bytes += inner.bytes
-            total.lastUsed = max(total.lastUsed, inner.lastUsed)
-        }
+    static func usage(of name: [UInt8], in parent: FileDescriptor) -> (bytes: Int64, lastUsed: Int64) {
+        var total: (bytes: Int64, lastUsed: Int64) = (0, 0)
+        var first = true
+        TreeWalk().walk(name, in: parent, path: name, visit: { entry in
+            let status = entry.status
+            let used = status.type == .directory
+                ? Int64(status.st_mtim.tv_sec)
+                : max(Int64(status.st_atim.tv_sec), Int64(status.st_mtim.tv_sec))
+            total.bytes += status.sizeAllocated
+            total.lastUsed = first ? used : max(total.lastUsed, used)
+            first = false
+            return .proceed
+        }, fail: { _, _ in true })
         return total
     }
 

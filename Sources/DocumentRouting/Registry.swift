@@ -3,6 +3,7 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
+internal import FileIdentification
 internal import SystemCalls
 internal import SystemPackage
 public import UniformTypeIdentifiers
@@ -182,15 +183,30 @@ public struct Registry: Sendable {
     public func loadDeclarations(into database: TypeDatabase = .shared) throws(RegistryError) -> Snapshot {
         var snapshot = try snapshot()
         database.unregisterDeclarations(fromSourcesWithPrefix: declarationSourcePrefix)
-        for app in snapshot.apps where !app.manifest.declarations.isEmpty {
+        snapshot.problems += registerDeclarations(of: snapshot.apps, in: database)
+        return snapshot
+    }
+
+    /// Registers the apps' declarations in `database`, each app their owner, in registration order (so
+    /// that an exported type belongs to the app that exported it first, and no app's declaration replaces
+    /// the system's); returns what is wrong: an app whose declarations do not fit (a conformance cycle
+    /// through another's), which is served without them, and each exported declaration kept out of lookups.
+    func registerDeclarations(of apps: [RegisteredApp], in database: TypeDatabase) -> [Problem] {
+        var problems: [Problem] = []
+        for app in apps where !app.manifest.declarations.isEmpty {
             do {
-                try database.register(app.manifest.declarations)
+                try database.register(app.manifest.declarations, owner: .app(app.bundleIdentifier))
             } catch {
-                snapshot.problems.append(Problem(.conflictingDeclarations, path: statePath, bundleIdentifier: app.bundleIdentifier,
-                                                 detail: "its type declarations are ignored: " + RegistryError.Reason.declarations(error).description))
+                problems.append(Problem(.conflictingDeclarations, path: statePath, bundleIdentifier: app.bundleIdentifier,
+                                        detail: "its type declarations are ignored: " + RegistryError.Reason.declarations(error).description))
             }
         }
-        return snapshot
+        for ignored in database.ignoredDeclarations() where ignored.owner.isApp && ignored.declaration.kind == .exported
+            && ignored.declaration.source?.hasPrefix(declarationSourcePrefix) == true {
+            problems.append(Problem(.ignoredDeclaration, path: statePath, bundleIdentifier: ignored.owner.bundleIdentifier,
+                                    detail: "\(ignored.owner): \(ignored)"))
+        }
+        return problems
     }
 
     /// The path of an app's container: the registered app's, else (an app unregistered with its data
@@ -343,12 +359,14 @@ public struct Registry: Sendable {
         var repairs = removeAbandonedStateTemporaries(in: rootDirectory)
         var state = try readState()
         repairs += normalize(&state, in: rootDirectory)
-        try finishPendingRemovals(&state, in: rootDirectory, repairs: &repairs)
-        try finishPendingGroupRemovals(&state, in: rootDirectory)
+        // Pending removals first (a crash's), so that the change finds their names free; what is left of
+        // them is removed after the change, and never stops it.
+        try finishPendingRemovals(&state, in: rootDirectory, removingLeftovers: false)
+        try finishPendingGroupRemovals(&state, in: rootDirectory, removingLeftovers: false)
         let result = try body(&state, rootDirectory)
         try write(state, in: rootDirectory)
-        try finishPendingRemovals(&state, in: rootDirectory, repairs: &repairs)
-        try finishPendingGroupRemovals(&state, in: rootDirectory)
+        repairs += try finishPendingRemovals(&state, in: rootDirectory, removingLeftovers: true)
+        repairs += try finishPendingGroupRemovals(&state, in: rootDirectory, removingLeftovers: true)
         if state.version == RegistryState.currentVersion, (try? rootDirectory.status(of: "Apps")) != nil {
             do throws(TreeRemovalError) {
                 try rootDirectory.removeTree(Array("Apps".utf8))
@@ -401,6 +419,12 @@ public struct Registry: Sendable {
         }
         state.pendingRemovals.removeAll { !AppManifest.isValidBundleIdentifier($0) }
         state.pendingGroupRemovals.removeAll { !AppManifest.isValidApplicationGroup($0) }
+        // The state may have been edited by hand: a group's name becomes a path component.
+        state.groups.removeAll { !AppManifest.isValidApplicationGroup($0.identifier) }
+        for index in state.groups.indices {
+            if let team = state.groups[index].team, !AppManifest.isValidTeamIdentifier(team) { state.groups[index].team = nil }
+            state.groups[index].keptBy.removeAll { !AppManifest.isValidBundleIdentifier($0) }
+        }
         return repairs
     }
 
@@ -436,19 +460,25 @@ public struct Registry: Sendable {
 
     /// Deletes the containers whose removal was decided, each renamed out of the way first (so that a
     /// delivery never finds a half-deleted container under the app's name), then removed through
-    /// directory descriptors; also removes what an interrupted deletion left. Writes the state again
-    /// when it finished any. A failure leaves the removal pending, and is thrown.
-    private func finishPendingRemovals(_ state: inout RegistryState, in rootDirectory: FileDescriptor, repairs: inout [Problem]) throws(RegistryError) {
+    /// directory descriptors; also removes what an interrupted deletion left. See `finishRemovals`.
+    @discardableResult
+    private func finishPendingRemovals(_ state: inout RegistryState, in rootDirectory: FileDescriptor,
+                                       removingLeftovers: Bool) throws(RegistryError) -> [Problem] {
         try finishRemovals(\.pendingRemovals, below: ["Containers"], keeping: Set(state.records.map(\.container)),
-                           state: &state, in: rootDirectory)
+                           state: &state, in: rootDirectory, removingLeftovers: removingLeftovers)
     }
 
     /// Deletes the directories of `components` (below the root) that `pending` lists, but for those in
     /// `kept` (registered again): each renamed out of the way first (`.removing.<random>` beside it), the
-    /// state written without it, then whatever `.removing.*` is there removed through directory
-    /// descriptors, never following a link. A failure leaves the removal pending, and is thrown.
+    /// state written without it, then (with `removingLeftovers`) whatever `.removing.*` is there removed
+    /// through directory descriptors, never following a link.
+    ///
+    /// Nothing here stops the change it is part of: a name that cannot be renamed stays pending, and what
+    /// cannot be removed stays as `.removing.*`; each is returned as a problem with the reason (kept in the
+    /// state, for `check`) and tried again by the next change. Only a state that cannot be written throws.
+    @discardableResult
     func finishRemovals(_ pending: WritableKeyPath<RegistryState, [String]>, below components: [String], keeping kept: Set<String>,
-                        state: inout RegistryState, in rootDirectory: FileDescriptor) throws(RegistryError) {
+                        state: inout RegistryState, in rootDirectory: FileDescriptor, removingLeftovers: Bool) throws(RegistryError) -> [Problem] {
         var parent: FileDescriptor?
         for component in components {
             let next = try? (parent ?? rootDirectory).openDirectory(component)
@@ -456,17 +486,19 @@ public struct Registry: Sendable {
             parent = next
             if next == nil { break }
         }
+        let relative = components.joined(separator: "/") + "/"
         guard let parent else {
             // Nothing there to delete.
-            if !state[keyPath: pending].isEmpty {
+            if !state[keyPath: pending].isEmpty || state.leftovers.contains(where: { $0.path.hasPrefix(relative) }) {
                 state[keyPath: pending] = []
+                state.leftovers.removeAll { $0.path.hasPrefix(relative) }
                 try write(state, in: rootDirectory)
             }
-            return
+            return []
         }
         defer { parent.closeQuietly() }
-        let parentPath = root + "/" + components.joined(separator: "/") + "/"
-        var failure: RegistryError?
+        let parentPath = root + "/" + relative
+        var problems: [Problem] = []
         var finished: [String] = []
         for name in state[keyPath: pending] {
             guard !kept.contains(name) else {
@@ -479,26 +511,41 @@ public struct Registry: Sendable {
                 try parent.rename(name, to: parent, as: removing)
             } catch .noSuchFileOrDirectory {
             } catch {
-                failure = failure ?? RegistryError(path: parentPath + name, reason: .system(error))
+                problems.append(Problem(.pendingRemoval, path: parentPath + name, detail: "not removed yet (\(error)); tried again by the next change"))
                 continue
             }
             finished.append(name)
         }
+        var changed = false
         if !finished.isEmpty {
             // Renamed is as good as removed: no one finds it under its name, and what is left of it is
-            // removed below, now or by the next change.
+            // removed below, now or by a later change.
             state[keyPath: pending].removeAll { finished.contains($0) }
-            try write(state, in: rootDirectory)
+            changed = true
         }
-        let prefix = Array(Self.removingPrefix.utf8)
-        for entry in (try? parent.directoryEntries()) ?? [] where entry.starts(with: prefix) {
-            do throws(TreeRemovalError) {
-                try parent.removeTree(entry)
-            } catch {
-                failure = failure ?? RegistryError(path: parentPath + String(decoding: error.path, as: UTF8.self), reason: .system(error.errno))
+        if removingLeftovers {
+            var leftovers: [RegistryState.Leftover] = []
+            let prefix = Array(Self.removingPrefix.utf8)
+            for entry in (try? parent.directoryEntries()) ?? [] where entry.starts(with: prefix) {
+                do throws(TreeRemovalError) {
+                    try parent.removeTree(entry)
+                } catch {
+                    let name = String(decoding: entry, as: UTF8.self)
+                    let place = String(decoding: error.path, as: UTF8.self)
+                    let reason = "\(place == name ? "" : RawFilePath(bytes: error.path.dropFirst(entry.count + 1)).escaped + ": ")\(error.errno)"
+                    leftovers.append(.init(path: relative + name, reason: reason))
+                    problems.append(Problem(.leftoverRemoval, path: parentPath + name,
+                                            detail: "what is left of a deleted container could not be removed (\(reason)); tried again by the next change"))
+                }
+            }
+            let others = state.leftovers.filter { !$0.path.hasPrefix(relative) }
+            if others + leftovers != state.leftovers {
+                state.leftovers = others + leftovers
+                changed = true
             }
         }
-        if let failure { throw failure }
+        if changed { try write(state, in: rootDirectory) }
+        return problems
     }
 
     /// Opens (making it, 0700, when needed) the directory `components` below the root, one component at a
@@ -542,15 +589,27 @@ public struct Registry: Sendable {
         }
     }
 
+    /// What a registration did: the app's manifest, and what it should be told (its exported type
+    /// declarations that are not in force, with why).
+    public struct Registration: Sendable {
+        public var manifest: AppManifest
+        /// Warnings: each exported declaration kept out of lookups (a type the system declares, another
+        /// app's export), as `Problem`s of kind `.ignoredDeclaration`.
+        public var warnings: [Problem]
+    }
+
     /// Registers an app bundle or a bare `Info.plist`: stores what its manifest says, makes its container
     /// (data already there stays), and adds it to the registry, replacing in place an earlier
-    /// registration of the same bundle identifier (in any case).
+    /// registration of the same bundle identifier.
     ///
     /// - Throws: `RegistryError`, and nothing is stored: an unreadable or invalid manifest (larger than
-    ///   `AppManifest.sizeLimit`, nested too deep, ...), or declarations that do not fit the type database
-    ///   together with the other registered apps' (a conformance cycle closed through them).
+    ///   `AppManifest.sizeLimit`, nested too deep, exporting a `public.*` type ...), declarations that do
+    ///   not fit the type database together with the other registered apps' (a conformance cycle closed
+    ///   through them), an application group the app has no evidence it may use (`.notAGroupMember`), or
+    ///   a bundle identifier that differs only in case from a registered app's from another bundle
+    ///   (`.bundleIdentifierTaken`).
     @discardableResult
-    public func register(appAt path: String) throws(RegistryError) -> AppManifest {
+    public func register(appAt path: String) throws(RegistryError) -> Registration {
         let manifest: AppManifest
         let infoPlist: String
         do {
@@ -558,45 +617,67 @@ public struct Registry: Sendable {
         } catch {
             throw RegistryError(path: error.file, reason: .manifest(error))
         }
-        try register(manifest, from: infoPlist)
-        return manifest
+        // Kept as an absolute path without links: what tells the same bundle from another one.
+        let resolved = realpath(infoPlist, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? infoPlist
+        let warnings = try register(manifest, from: resolved)
+        return Registration(manifest: manifest, warnings: warnings)
     }
 
-    /// Registers an app from its parsed manifest; see `register(appAt:)`.
-    public func register(_ manifest: AppManifest, from infoPlist: String? = nil) throws(RegistryError) {
+    /// Registers an app from its parsed manifest; see `register(appAt:)`. Returns the warnings.
+    @discardableResult
+    public func register(_ manifest: AppManifest, from infoPlist: String? = nil) throws(RegistryError) -> [Problem] {
         try Self.validate(bundleIdentifier: manifest.bundleIdentifier)
+        let file = infoPlist ?? manifest.bundleIdentifier
         // A manifest made in code is checked as a parsed one is, so that the state never holds a record
         // that a later reading would refuse.
         do throws(RecordError) {
             try StoredApp(manifest, container: manifest.bundleIdentifier, registeredFrom: infoPlist).validate()
+            for declaration in manifest.declarations where declaration.kind == .exported {
+                if let problem = AppManifest.exportProblem(declaration.identifier) { throw RecordError(message: problem) }
+            }
         } catch {
-            throw RegistryError(path: infoPlist ?? manifest.bundleIdentifier,
-                                reason: .manifest(ManifestError(file: infoPlist ?? manifest.bundleIdentifier, problem: error.message)))
+            throw RegistryError(path: file, reason: .manifest(ManifestError(file: file, problem: error.message)))
         }
-        try change { state, rootDirectory throws(RegistryError) in
+        let outcome = try change { state, rootDirectory throws(RegistryError) -> [Problem] in
             let existing = state.index(of: manifest.bundleIdentifier)
+            var previous: StoredApp?
+            if let existing, case .app(let record) = state.apps[existing] { previous = record }
+            // The same identifier in another case is the same app only when it is the same bundle: otherwise
+            // a manifest could take over another app's container, data and defaults by spelling.
+            if let previous, previous.bundleIdentifier != manifest.bundleIdentifier,
+               previous.registeredFrom == nil || previous.registeredFrom != infoPlist {
+                throw RegistryError(path: file, reason: .bundleIdentifierTaken(manifest.bundleIdentifier, by: previous.bundleIdentifier,
+                                                                               from: previous.registeredFrom))
+            }
+            for group in manifest.applicationGroups {
+                if let refusal = Self.groupRefusal(group, for: manifest, in: state) {
+                    throw RegistryError(path: file, reason: .manifest(ManifestError(file: file, key: AppManifest.applicationGroupsKey, problem: refusal)))
+                }
+            }
             // The declarations must fit the database every lookup will use: the built-in types and the
             // other registered apps' declarations (no cycle closed through either). Checked under the lock,
             // so that two apps registering at once cannot each pass alone and fail together.
             let database = TypeDatabase(includingBuiltInTypes: true)
-            var others: [TypeDeclaration] = []
             for (index, record) in state.records.enumerated() where index != existing {
-                others += record.manifest(source: statePath + " (" + record.bundleIdentifier + ")").declarations
+                let declarations = record.manifest(source: statePath + " (" + record.bundleIdentifier + ")").declarations
+                // Apps whose declarations do not fit together (a registry from before cycles were
+                // refused) are left out: the new app is checked against the rest rather than refused.
+                _ = try? database.register(declarations, owner: .app(record.bundleIdentifier))
             }
             do throws(TypeDeclarationError) {
-                try database.register(others)
+                try database.register(manifest.declarations, owner: .app(manifest.bundleIdentifier))
             } catch {
-                // The others do not fit together (a registry from before cycles were checked): check the
-                // new app against the built-in types alone rather than refuse every registration.
+                throw RegistryError(path: file, reason: .declarations(error))
             }
-            do throws(TypeDeclarationError) {
-                try database.register(manifest.declarations)
-            } catch {
-                throw RegistryError(path: infoPlist ?? manifest.bundleIdentifier, reason: .declarations(error))
+            let warnings = database.ignoredDeclarations(of: .app(manifest.bundleIdentifier)).filter { $0.declaration.kind == .exported }.map {
+                Problem(.ignoredDeclaration, path: file, bundleIdentifier: manifest.bundleIdentifier, detail: $0.description)
             }
             let container: String
-            if let existing, case .app(let record) = state.apps[existing] {
-                container = record.container
+            if let previous {
+                container = previous.container
             } else {
                 let containers = try openDirectory(["Containers"], in: rootDirectory)
                 defer { containers.closeQuietly() }
@@ -604,9 +685,19 @@ public struct Registry: Sendable {
             }
             state.pendingRemovals.removeAll { $0.lowercased() == container.lowercased() }
             try makeContainer(container, in: rootDirectory)
+            let key = manifest.bundleIdentifier.lowercased()
             for group in manifest.applicationGroups {
                 state.pendingGroupRemovals.removeAll { $0 == group }
+                let isNew = !state.applicationGroups.contains { $0.group.identifier == group }
+                let index = state.groupIndex(group)
+                if isNew { state.groups[index].team = manifest.teamIdentifier }
+                state.groups[index].keptBy.removeAll { $0.lowercased() == key }
                 try makeGroupContainer(group, in: rootDirectory)
+            }
+            // A group the manifest no longer names keeps what the app left in it, until the app's data goes.
+            for group in previous?.groups ?? [] where !manifest.applicationGroups.contains(group) {
+                let index = state.groupIndex(group)
+                if !state.groups[index].keptBy.contains(where: { $0.lowercased() == key }) { state.groups[index].keptBy.append(manifest.bundleIdentifier) }
             }
             let record = StoredApp(manifest, container: container, registeredFrom: infoPlist)
             if let existing {
@@ -614,42 +705,60 @@ public struct Registry: Sendable {
             } else {
                 state.apps.append(.app(record))
             }
+            return warnings
         }
+        return outcome.result + outcome.repairs
     }
 
     /// Unregisters an app and its defaults; its container stays unless `deleteData`. The new state is
     /// written first, in one step (with the container's removal recorded as pending); the container is
     /// removed after it, through directory descriptors (see `removeTree`), never following a link out of
-    /// the registry. Interrupted, the removal is finished by the next change.
-    public func unregister(_ bundleIdentifier: String, deleteData: Bool) throws(RegistryError) {
+    /// the registry. Interrupted, the removal is finished by the next change. Returns the warnings: what
+    /// the change put right, and what it could not remove yet (tried again by the next change).
+    @discardableResult
+    public func unregister(_ bundleIdentifier: String, deleteData: Bool) throws(RegistryError) -> [Problem] {
         try Self.validate(bundleIdentifier: bundleIdentifier)
-        try change { state, _ throws(RegistryError) in
+        return try change { state, _ throws(RegistryError) in
             guard let index = state.index(of: bundleIdentifier), case .app(let record) = state.apps[index] else {
                 throw RegistryError(path: statePath, reason: .notRegistered(bundleIdentifier))
             }
+            // Its groups kept in `groups` before the record goes (a state from before groups were kept).
+            for group in record.groups { _ = state.groupIndex(group) }
             state.apps.remove(at: index)
             let key = record.bundleIdentifier.lowercased()
             state.defaults.removeAll { $0.bundleIdentifier.lowercased() == key }
             if deleteData && !state.pendingRemovals.contains(record.container) { state.pendingRemovals.append(record.container) }
-            // A group's shared container goes with its last member, and only when that member's data goes.
-            let stillShared = Set(state.records.flatMap(\.groups))
-            for group in record.groups where deleteData && !stillShared.contains(group) && !state.pendingGroupRemovals.contains(group) {
-                state.pendingGroupRemovals.append(group)
+            // A group's shared container goes only when no app that may hold data in it remains: no
+            // registered member, and no app unregistered with its data kept.
+            let held = state.applicationGroups.filter { group in
+                record.groups.contains(group.group.identifier) || group.group.keptBy.contains { $0.lowercased() == key }
             }
-        }
+            for (group, members) in held {
+                let index = state.groupIndex(group.identifier)
+                state.groups[index].keptBy.removeAll { $0.lowercased() == key }
+                if !deleteData {
+                    state.groups[index].keptBy.append(record.bundleIdentifier)
+                } else if members.isEmpty && state.groups[index].keptBy.isEmpty {
+                    state.groups.remove(at: index)
+                    if !state.pendingGroupRemovals.contains(group.identifier) { state.pendingGroupRemovals.append(group.identifier) }
+                }
+            }
+        }.repairs
     }
 
     /// Makes `bundleIdentifier` the default handler for `type` (and subtypes without a default of
-    /// their own), for one role or any; like `LSSetDefaultRoleHandlerForContentType`.
-    public func setDefault(type: UTType, role: AppManifest.DocumentType.Role?, bundleIdentifier: String) throws(RegistryError) {
+    /// their own), for one role or any; like `LSSetDefaultRoleHandlerForContentType`. Returns the warnings,
+    /// as `unregister` does.
+    @discardableResult
+    public func setDefault(type: UTType, role: AppManifest.DocumentType.Role?, bundleIdentifier: String) throws(RegistryError) -> [Problem] {
         try Self.validate(bundleIdentifier: bundleIdentifier)
-        try change { state, _ throws(RegistryError) in
+        return try change { state, _ throws(RegistryError) in
             guard let index = state.index(of: bundleIdentifier), case .app(let record) = state.apps[index] else {
                 throw RegistryError(path: statePath, reason: .notRegistered(bundleIdentifier))
             }
             state.defaults.removeAll { $0.type.lowercased() == type.identifier.lowercased() && $0.role == role?.rawValue }
             state.defaults.append(DefaultHandler(type: type.identifier, role: role?.rawValue, bundleIdentifier: record.bundleIdentifier))
-        }
+        }.repairs
     }
 
     /// Removes the default for `type` and `role`; `false` when there was none.

@@ -22,6 +22,14 @@ extension Registry {
             public static let pendingRemoval = Kind(rawValue: "pending-removal")
             /// An app whose type declarations do not fit the others'; it is served without them.
             public static let conflictingDeclarations = Kind(rawValue: "conflicting-declarations")
+            /// An app's exported type declaration that is not in force: a type the system declares, or one
+            /// another app exported first. Lookups and routing use the declaration in force.
+            public static let ignoredDeclaration = Kind(rawValue: "ignored-declaration")
+            /// What is left of a deleted container that could not be removed yet; retried by every change.
+            public static let leftoverRemoval = Kind(rawValue: "leftover-removal")
+            /// An application group with no registered member whose shared container stays (data kept by an
+            /// unregistered app): removed only by `removeApplicationGroup`.
+            public static let orphanedGroup = Kind(rawValue: "orphaned-group")
             /// A version-1 registry's `Apps/` directory.
             public static let legacyManifests = Kind(rawValue: "legacy-manifests")
             /// A temporary file a crash left behind.
@@ -73,8 +81,8 @@ extension Registry {
                     done += Inbox.removeAbandonedDeliveries(inContainer: containerPath(of: registeredApp(record)))
                 }
                 for (group, _) in state.applicationGroups {
-                    let before = inspectGroupContainer(group)
-                    guard !before.isEmpty, (try? makeGroupContainer(group, in: rootDirectory)) != nil else { continue }
+                    let before = inspectGroupContainer(group.identifier)
+                    guard !before.isEmpty, (try? makeGroupContainer(group.identifier, in: rootDirectory)) != nil else { continue }
                     done += before.map { Problem($0.kind, path: $0.path, bundleIdentifier: $0.bundleIdentifier, detail: "repaired: " + $0.detail) }
                 }
                 return done
@@ -82,15 +90,7 @@ extension Registry {
             repairs = outcome.repairs + outcome.result
         }
         var snapshot = try snapshot()
-        let database = TypeDatabase(includingBuiltInTypes: true)
-        for app in snapshot.apps where !app.manifest.declarations.isEmpty {
-            do {
-                try database.register(app.manifest.declarations)
-            } catch {
-                snapshot.problems.append(Problem(.conflictingDeclarations, path: statePath, bundleIdentifier: app.bundleIdentifier,
-                                                 detail: "its type declarations are ignored: " + RegistryError.Reason.declarations(error).description))
-            }
-        }
+        snapshot.problems += registerDeclarations(of: snapshot.apps, in: TypeDatabase(includingBuiltInTypes: true))
         for app in snapshot.apps {
             snapshot.problems += inspectContainer(app.containerName, bundleIdentifier: app.bundleIdentifier)
             snapshot.problems += Inbox.abandonedDeliveries(inContainer: containerPath(of: app)).map { path in
@@ -100,11 +100,14 @@ extension Registry {
         for group in try applicationGroups() {
             snapshot.problems += inspectGroupContainer(group.identifier)
         }
-        for directory in ["/Containers", "/Shared/AppGroup"] {
-            guard let containers = try? FileDescriptor.open(root + directory, .readOnly, options: [.directory, .noFollow]) else { continue }
+        let leftovers = (try? readState().leftovers) ?? []
+        for directory in ["Containers", "Shared/AppGroup"] {
+            guard let containers = try? FileDescriptor.open(root + "/" + directory, .readOnly, options: [.directory, .noFollow]) else { continue }
             for entry in (try? containers.directoryEntries()) ?? [] where entry.starts(with: Array(Self.removingPrefix.utf8)) {
-                snapshot.problems.append(Problem(.pendingRemoval, path: root + directory + "/" + RawFilePath(bytes: entry).escaped,
-                                                 detail: "what is left of a deleted container, removed by the next change"))
+                let relative = directory + "/" + String(decoding: entry, as: UTF8.self)
+                let detail = leftovers.first { $0.path == relative }.map { "what is left of a deleted container could not be removed (\($0.reason)); tried again by every change" }
+                snapshot.problems.append(Problem(.leftoverRemoval, path: root + "/" + directory + "/" + RawFilePath(bytes: entry).escaped,
+                                                 detail: detail ?? "what is left of a deleted container, removed by the next change"))
             }
             containers.closeQuietly()
         }

@@ -15,13 +15,15 @@ internal import UniformTypeIdentifiers
 ///                   "declarations": [...], ... } ],
 ///       "defaults": [ { "type": ..., "role": ..., "bundleIdentifier": ... } ],
 ///       "pendingRemovals": [ "com.example.gone" ],
-///       "pendingGroupRemovals": [ "group.com.example.shared" ]
+///       "groups": [ { "identifier": "group.com.example.shared", "team": ..., "keptBy": [...] } ],
+///       "pendingGroupRemovals": [ "group.com.example.old" ]
 ///     }
 ///
 /// `pendingRemovals` names containers whose deletion was decided (`unregister --delete-data`) and not yet
 /// finished; every change finishes them, so a crash part-way through a deletion is completed later.
-/// `pendingGroupRemovals` does the same for application groups' shared containers, whose deletion is
-/// decided when the last member is unregistered with `--delete-data`.
+/// `groups` lists the application groups whose shared containers the registry made (see `StoredGroup`);
+/// `pendingGroupRemovals` does for them what `pendingRemovals` does for containers. A state written before
+/// `groups` was kept lacks it: the groups its records name are taken as made then, by no team.
 ///
 /// Version 1 (before 0.2) held only the bundle identifiers and kept each app's Info.plist in
 /// `Apps/<bundle-id>.plist`; it is read (those manifests parsed once) and rewritten as version 2 by the
@@ -33,7 +35,16 @@ struct RegistryState: Codable {
     var apps: [Entry] = []
     var defaults: [Registry.DefaultHandler] = []
     var pendingRemovals: [String] = []
+    var groups: [StoredGroup] = []
     var pendingGroupRemovals: [String] = []
+    /// What is left of deleted containers that a change could not remove, with why (for `check`).
+    var leftovers: [Leftover] = []
+
+    /// A `.removing.*` directory that could not be removed: its path below the root, and why.
+    struct Leftover: Codable, Hashable {
+        var path: String
+        var reason: String
+    }
 
     /// One element of `apps`: a record, a version-1 bundle identifier, or something unreadable (kept so
     /// that the others are still served, and reported).
@@ -84,7 +95,7 @@ struct RegistryState: Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, apps, defaults, pendingRemovals, pendingGroupRemovals
+        case version, apps, defaults, pendingRemovals, groups, pendingGroupRemovals, leftovers
     }
 
     init() {}
@@ -95,6 +106,8 @@ struct RegistryState: Codable {
         apps = try container.decodeIfPresent([Entry].self, forKey: .apps) ?? []
         defaults = try container.decodeIfPresent([Registry.DefaultHandler].self, forKey: .defaults) ?? []
         pendingRemovals = try container.decodeIfPresent([String].self, forKey: .pendingRemovals) ?? []
+        groups = try container.decodeIfPresent([StoredGroup].self, forKey: .groups) ?? []
+        leftovers = try container.decodeIfPresent([Leftover].self, forKey: .leftovers) ?? []
         pendingGroupRemovals = try container.decodeIfPresent([String].self, forKey: .pendingGroupRemovals) ?? []
     }
 
@@ -104,20 +117,32 @@ struct RegistryState: Codable {
         try container.encode(apps, forKey: .apps)
         try container.encode(defaults, forKey: .defaults)
         try container.encode(pendingRemovals, forKey: .pendingRemovals)
+        if !groups.isEmpty { try container.encode(groups, forKey: .groups) }
+        if !leftovers.isEmpty { try container.encode(leftovers, forKey: .leftovers) }
         if !pendingGroupRemovals.isEmpty { try container.encode(pendingGroupRemovals, forKey: .pendingGroupRemovals) }
     }
 
-    /// The application groups some registered app belongs to, with their members in registration order.
-    var applicationGroups: [(group: String, members: [String])] {
-        var order: [String] = []
+    /// Every application group with a shared container, in the order they were made, with its registered
+    /// members in registration order: those `groups` keeps, then any a record names that `groups` lacks
+    /// (a state written before groups were kept).
+    var applicationGroups: [(group: StoredGroup, members: [String])] {
+        var order = groups
+        var known = Set(groups.map(\.identifier))
         var members: [String: [String]] = [:]
         for record in records {
             for group in record.groups {
-                if members[group] == nil { order.append(group) }
+                if known.insert(group).inserted { order.append(StoredGroup(identifier: group)) }
                 members[group, default: []].append(record.bundleIdentifier)
             }
         }
-        return order.map { ($0, members[$0] ?? []) }
+        return order.map { ($0, members[$0.identifier] ?? []) }
+    }
+
+    /// The index in `groups` of `group`, added (as `applicationGroups` sees it) when it is not there.
+    mutating func groupIndex(_ group: String) -> Int {
+        if let index = groups.firstIndex(where: { $0.identifier == group }) { return index }
+        groups.append(applicationGroups.first { $0.group.identifier == group }?.group ?? StoredGroup(identifier: group))
+        return groups.count - 1
     }
 
     /// The records, in registration order.
@@ -150,6 +175,8 @@ struct StoredApp: Codable, Hashable {
     var declarations: [Declaration]
     /// The application groups it belongs to; absent when none (and in records written before groups).
     var applicationGroups: [String]?
+    /// `com.apple.developer.team-identifier`; absent when the manifest gives none.
+    var teamIdentifier: String?
     var groups: [String] { applicationGroups ?? [] }
 
     struct DocumentType: Codable, Hashable {
@@ -179,6 +206,7 @@ struct StoredApp: Codable, Hashable {
         supportsOpeningDocumentsInPlace = manifest.supportsOpeningDocumentsInPlace
         fileSharingEnabled = manifest.fileSharingEnabled
         applicationGroups = manifest.applicationGroups.isEmpty ? nil : manifest.applicationGroups
+        teamIdentifier = manifest.teamIdentifier
         documentTypes = manifest.documentTypes.map { type in
             DocumentType(name: type.name, contentTypes: type.contentTypes, role: type.role.rawValue, rank: type.rank.rawValue,
                          extensions: type.legacyExtensions, mimeTypes: type.legacyMIMETypes)
@@ -206,6 +234,9 @@ struct StoredApp: Codable, Hashable {
             for identifier in type.contentTypes where !TypeDeclaration.isValidIdentifier(identifier) {
                 throw RecordError(message: "\(bundleIdentifier): '\(identifier)' is not a type identifier")
             }
+        }
+        if let teamIdentifier, !AppManifest.isValidTeamIdentifier(teamIdentifier) {
+            throw RecordError(message: "\(bundleIdentifier): '\(teamIdentifier)' is not a team identifier")
         }
         for group in groups where !AppManifest.isValidApplicationGroup(group) {
             throw RecordError(message: "\(bundleIdentifier): '\(group)' is not an application group")
@@ -236,6 +267,33 @@ struct StoredApp: Codable, Hashable {
                     kind: TypeDeclaration.Kind(rawValue: declaration.kind) ?? .imported, source: source)
             },
             supportsOpeningDocumentsInPlace: supportsOpeningDocumentsInPlace,
-            fileSharingEnabled: fileSharingEnabled, applicationGroups: groups)
+            fileSharingEnabled: fileSharingEnabled, applicationGroups: groups, teamIdentifier: teamIdentifier)
+    }
+}
+
+/// An application group whose shared container the registry made, with what decides who may use it and
+/// when it goes.
+struct StoredGroup: Codable, Hashable {
+    var identifier: String
+    /// The team identifier of the app that made it, when it gave one: a later app joins only with the same.
+    var team: String?
+    /// Apps that may hold data in it without being registered members now: unregistered with their data
+    /// kept, or registered again without the group. The shared container stays while any of them, or a
+    /// registered member, remains.
+    var keptBy: [String] = []
+
+    init(identifier: String, team: String? = nil, keptBy: [String] = []) {
+        self.identifier = identifier
+        self.team = team
+        self.keptBy = keptBy
+    }
+
+    private enum CodingKeys: String, CodingKey { case identifier, team, keptBy }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        identifier = try container.decode(String.self, forKey: .identifier)
+        team = try container.decodeIfPresent(String.self, forKey: .team)
+        keptBy = try container.decodeIfPresent([String].self, forKey: .keptBy) ?? []
     }
 }

@@ -41,6 +41,12 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
             public static let notAGroupMember = Kind(rawValue: "not-a-group-member")
             /// A string that cannot name an application group.
             public static let invalidApplicationGroup = Kind(rawValue: "invalid-application-group")
+            /// A bundle identifier that differs only in case from a registered app's, from another bundle.
+            public static let bundleIdentifierTaken = Kind(rawValue: "bundle-identifier-taken")
+            /// An application group that still has registered members (it cannot be removed).
+            public static let groupInUse = Kind(rawValue: "group-in-use")
+            /// An application group the registry does not know.
+            public static let unknownApplicationGroup = Kind(rawValue: "unknown-application-group")
         }
 
         public let kind: Kind
@@ -76,6 +82,16 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
             Reason(.notAGroupMember, bundleIdentifier: bundleIdentifier, detail: group)
         }
         public static func invalidApplicationGroup(_ group: String) -> Reason { Reason(.invalidApplicationGroup, detail: group) }
+        /// `bundleIdentifier` is `registered` but for case, and that app was registered from another bundle (`from`).
+        public static func bundleIdentifierTaken(_ bundleIdentifier: String, by registered: String, from bundle: String?) -> Reason {
+            Reason(.bundleIdentifierTaken, bundleIdentifier: bundleIdentifier,
+                   detail: "'\(registered)'" + (bundle.map { " (registered from \($0))" } ?? ""))
+        }
+        /// The group `group` still has these registered members.
+        public static func groupInUse(_ group: String, members: [String]) -> Reason {
+            Reason(.groupInUse, bundleIdentifier: members.joined(separator: ", "), detail: group)
+        }
+        public static func unknownApplicationGroup(_ group: String) -> Reason { Reason(.unknownApplicationGroup, detail: group) }
 
         public var description: String {
             switch kind {
@@ -91,6 +107,11 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
                 "'\(bundleIdentifier ?? "")' is not a member of the application group '\(detail ?? "")' (its manifest's \(AppManifest.applicationGroupsKey) does not name it)"
             case .invalidApplicationGroup:
                 "'\(detail ?? "")' is not an application group ('group.' or a ten-character team identifier and '.', then a name)"
+            case .bundleIdentifierTaken:
+                "'\(bundleIdentifier ?? "")' differs only in case from the registered \(detail ?? "app"), another bundle: refused (the same identifier in another case is the same app only from the same bundle)"
+            case .groupInUse:
+                "the application group '\(detail ?? "")' still has registered members (\(bundleIdentifier ?? "")): unregister them first"
+            case .unknownApplicationGroup: "no application group '\(detail ?? "")' in the registry"
             default: kind.rawValue
             }
         }

@@ -1,5 +1,5 @@
 internal import SystemCalls
-internal import SystemPackage
+public import SystemPackage
 internal import UniformTypeIdentifiers
 #if canImport(Glibc)
 import Glibc
@@ -82,6 +82,40 @@ public final class FileIdentifier: Sendable {
         }
     }
 
+    /// Identifies the file open on `file`, by its content and by `name` (the name it is known by, for the
+    /// name's evidence: nothing is opened or looked up by it). For a caller that opened the file itself
+    /// (relative to a directory it walked, say) and acts on that same descriptor afterwards: what is
+    /// identified is exactly what it holds, whatever the path leads to by then.
+    ///
+    /// A regular file is read from its start (at most `options.sampleSize` bytes, plus a ZIP's central
+    /// directory at its end), whatever the descriptor's position; a FIFO, a socket or a device is typed by
+    /// its kind, never read; a directory is a folder, or the package its name's extension names.
+    /// - Throws: `IdentificationError` naming `name`: a descriptor that cannot be examined or read.
+    public func identify(contentsOf file: FileDescriptor, name: RawFilePath) throws(IdentificationError) -> Identification {
+        let filename = String(decoding: name.lastComponent, as: UTF8.self)
+        let evidence = NameMatching.evidence(for: filename)
+        if options.nameOnly { return reported(Resolution.byNameOnly(evidence, filename: filename)) }
+        do throws(IdentificationError.Reason) {
+            let status: Stat
+            do {
+                status = try file.status()
+            } catch {
+                throw .system(error)
+            }
+            if status.type == .directory {
+                if let evidence, evidence.match == .filenameExtension,
+                   let package = evidence.candidates.first(where: { $0.conforms(to: .package) || $0.conforms(to: .bundle) }) {
+                    return reported(Resolution.fileSystem(package, detail: "directory named .\(evidence.tag)", name: evidence))
+                }
+                return reported(Resolution.fileSystem(.folder, detail: "directory", name: evidence))
+            }
+            if let special = Self.special(status, name: evidence) { return reported(special) }
+            return reported(try identifyContent(FileBytes(file: file, count: Int(status.size)), name: evidence))
+        } catch {
+            throw IdentificationError(path: name.escaped, reason: error)
+        }
+    }
+
     /// Identifies bytes in memory; `filename` (optional) lets its name count as evidence.
     public func identify(data: some Collection<UInt8>, filename: String? = nil) throws(IdentificationError) -> Identification {
         try identify(source: MemoryBytes(storage: Array(data)), filename: filename)
@@ -130,22 +164,8 @@ public final class FileIdentifier: Sendable {
                 throw .system(error)
             }
         }
-        switch status.type {
-        case .directory:
-            return directory(path, status: status, name: name)
-        case .fifo:
-            return Resolution.fileSystem(KnownTypes.namedPipe, detail: "FIFO (named pipe)", name: name)
-        case .socket:
-            return Resolution.fileSystem(KnownTypes.socket, detail: "socket", name: name)
-        case .characterSpecial:
-            return Resolution.fileSystem(KnownTypes.characterDevice, detail: "character device", name: name)
-        case .blockSpecial:
-            return Resolution.fileSystem(KnownTypes.blockDevice, detail: "block device", name: name)
-        case .regular:
-            break
-        default:
-            return Resolution.fileSystem(.item, detail: "unknown file kind", name: name)
-        }
+        if status.type == .directory { return directory(path, status: status, name: name) }
+        if let special = Self.special(status, name: name) { return special }
         // Non-blocking: should the file have become a FIFO since lstat, opening does not wait for a writer.
         var flags: FileDescriptor.OpenOptions = [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)]
         if !options.followSymlinks { flags.insert(.noFollow) }
@@ -167,6 +187,19 @@ public final class FileIdentifier: Sendable {
             return try identifyOnDisk(path, filename: filename, name: name)
         }
         return try identifyContent(FileBytes(file: file, count: Int(opened.size)), name: name)
+    }
+
+    /// The type of a file that is not read: a FIFO, a socket, a device, an unknown kind; `nil` for a regular
+    /// file (and a directory, which its path types).
+    private static func special(_ status: Stat, name: NameEvidence?) -> Identification? {
+        switch status.type {
+        case .regular, .directory: nil
+        case .fifo: Resolution.fileSystem(KnownTypes.namedPipe, detail: "FIFO (named pipe)", name: name)
+        case .socket: Resolution.fileSystem(KnownTypes.socket, detail: "socket", name: name)
+        case .characterSpecial: Resolution.fileSystem(KnownTypes.characterDevice, detail: "character device", name: name)
+        case .blockSpecial: Resolution.fileSystem(KnownTypes.blockDevice, detail: "block device", name: name)
+        default: Resolution.fileSystem(.item, detail: "unknown file kind", name: name)
+        }
     }
 
     /// A directory is a volume when it is a mount point, a package or bundle when its extension names

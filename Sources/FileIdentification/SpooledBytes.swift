@@ -24,27 +24,37 @@ public final class SpooledBytes {
     public private(set) var count = 0
 
     /// Shared with other spools: memory is taken from it, and given back when this value goes away.
-    public let budget: MemoryBudget?
+    public let budget: ByteBudget?
+    /// Shared with other spools: the bytes their temporary files hold together; given back when this
+    /// value goes away.
+    public let fileBudget: ByteBudget?
 
     private var memory: [UInt8] = []
     private var file: FileDescriptor?
     /// Taken from `budget`.
     private var reserved = 0
+    /// Taken from `fileBudget`.
+    private var reservedFile = 0
 
     /// - Parameters:
     ///   - memoryLimit: The bytes kept in memory before the rest goes to a file.
     ///   - budget: Memory shared by many spools (a server's uploads): a spool keeps bytes in memory only as
     ///     far as the budget has room, so many bodies at once cost no more than it; the rest go to the file.
+    ///   - fileBudget: What the temporary files of many spools may hold together (a server's disk): an
+    ///     append that would pass it fails with `ENOSPC`, as on a full disk, and writes nothing.
     ///   - temporaryDirectory: Where that file is made: `$TMPDIR`, else `/tmp`.
-    public init(memoryLimit: Int = SpooledBytes.defaultMemoryLimit, budget: MemoryBudget? = nil, temporaryDirectory: String? = nil) {
+    public init(memoryLimit: Int = SpooledBytes.defaultMemoryLimit, budget: ByteBudget? = nil, fileBudget: ByteBudget? = nil,
+                temporaryDirectory: String? = nil) {
         self.memoryLimit = max(0, memoryLimit)
         self.budget = budget
+        self.fileBudget = fileBudget
         self.temporaryDirectory = temporaryDirectory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     }
 
     deinit {
         file?.closeQuietly()
         budget?.giveBack(reserved)
+        fileBudget?.giveBack(reservedFile)
     }
 
     /// Whether the bytes went beyond memory into a temporary file.
@@ -61,21 +71,29 @@ public final class SpooledBytes {
     }
 
     /// Adds the bytes of `raw` at the end, copied once (a server's receive buffers).
-    /// - Throws: `Errno` when the temporary file cannot be made or written (`ENOSPC` on a full disk).
+    /// - Throws: `Errno` when the temporary file cannot be made or written (`ENOSPC` on a full disk, or
+    ///   past `fileBudget`).
     public func append(_ raw: UnsafeRawBufferPointer) throws(Errno) {
         var rest = raw[...]
         // Memory holds a prefix of the bytes: once any went to the file, every later one does.
+        var room = 0
         if file == nil, memory.count < memoryLimit {
-            var room = min(memoryLimit - memory.count, rest.count)
-            if let budget {
-                room = budget.take(upTo: room)
-                reserved += room
+            room = min(memoryLimit - memory.count, rest.count)
+            if let budget { room = budget.take(upTo: room) }
+        }
+        // The rest needs room in the file budget, all of it, before anything is kept.
+        if rest.count > room, let fileBudget {
+            guard fileBudget.take(all: rest.count - room) else {
+                budget?.giveBack(room)
+                throw .noSpace
             }
-            if room > 0 {
-                if memory.isEmpty { memory.reserveCapacity(min(memoryLimit, max(room, expectedCount))) }
-                memory.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest.prefix(room)).assumingMemoryBound(to: UInt8.self))
-                rest = rest.dropFirst(room)
-            }
+            reservedFile += rest.count - room
+        }
+        if budget != nil { reserved += room }
+        if room > 0 {
+            if memory.isEmpty { memory.reserveCapacity(min(memoryLimit, max(room, expectedCount))) }
+            memory.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest.prefix(room)).assumingMemoryBound(to: UInt8.self))
+            rest = rest.dropFirst(room)
         }
         if !rest.isEmpty {
             let file: FileDescriptor

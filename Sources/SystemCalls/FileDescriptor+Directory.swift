@@ -131,64 +131,80 @@ extension FileDescriptor {
     }
 
     /// Removes `name` from this directory and, when it is a directory, everything in it, never leaving the
-    /// tree: every directory is opened relative to its parent with `O_NOFOLLOW | O_DIRECTORY`, every entry
-    /// is examined with `fstatat(AT_SYMLINK_NOFOLLOW)` and removed with `unlinkat`, so a symbolic link is
-    /// removed as a link and never followed, even when one replaces a directory while the removal runs
-    /// (it is then refused with `ENOTDIR` or `ELOOP`). No permission is changed on the way. A name that is
-    /// not there is not an error.
+    /// tree: a `TreeWalk` (every directory opened relative to its parent with `O_NOFOLLOW | O_DIRECTORY`
+    /// and checked to be the one examined, every entry examined with `fstatat(AT_SYMLINK_NOFOLLOW)`),
+    /// entries removed with `unlinkat` on their directory's descriptor, so a symbolic link is removed as a
+    /// link and never followed, even when one replaces a directory while the removal runs. Any depth, with
+    /// a bounded number of open descriptors. It stays on the file system it starts on: a directory mounted
+    /// inside is reported (`EXDEV`), never emptied.
+    ///
+    /// A directory its owner made read-only or unreadable (Go's module cache makes its directories 0555)
+    /// is made owner-accessible (`u+rwx`) before it is emptied, as `rm -rf` run by the owner would need;
+    /// it is about to go, and nothing else's permissions change. A name that is not there is not an error.
+    /// What cannot be removed (a file of another user's in a directory the process may not write, a mount
+    /// point) is left, with everything the removal could not reach because of it; the rest is removed.
     ///
     /// - Throws: The first failure, with the path (relative to this directory) where it happened.
     package func removeTree(_ name: [UInt8]) throws(TreeRemovalError) {
-        try removeTree(name, path: name, depth: 0)
+        var first: TreeRemovalError?
+        var walk = TreeWalk()
+        walk.stayOnFileSystem = true
+        walk.openDirectory = { parent, name throws(Errno) in try parent.openDirectoryToEmpty(name) }
+        walk.walk(name, in: self, path: name, visit: { entry in
+            guard entry.status.type != .directory else { return .proceed }
+            do throws(Errno) {
+                try entry.parent.remove(PathBytes(entry.name))
+            } catch .noSuchFileOrDirectory {
+            } catch {
+                first = first ?? TreeRemovalError(path: entry.path, errno: error)
+            }
+            return .proceed
+        }, leave: { entry, _ in
+            do throws(Errno) {
+                try entry.parent.remove(PathBytes(entry.name), directory: true)
+            } catch .noSuchFileOrDirectory {
+            } catch .directoryNotEmpty where first != nil {
+                // What failed inside is the reason, already recorded.
+            } catch {
+                first = first ?? TreeRemovalError(path: entry.path, errno: error)
+            }
+            return true
+        }, fail: { path, error in
+            if !(error == .noSuchFileOrDirectory && path == name) {
+                first = first ?? TreeRemovalError(path: path, errno: error)
+            }
+            return true
+        })
+        if let first { throw first }
     }
 
-    private func removeTree(_ name: [UInt8], path: [UInt8], depth: Int) throws(TreeRemovalError) {
-        let status: Stat
-        do {
-            status = try self.status(of: PathBytes(name))
-        } catch .noSuchFileOrDirectory {
-            return
-        } catch {
-            throw TreeRemovalError(path: path, errno: error)
-        }
-        guard status.type == .directory else {
-            do {
-                try remove(PathBytes(name))
-            } catch .noSuchFileOrDirectory {
-                return
-            } catch {
-                throw TreeRemovalError(path: path, errno: error)
-            }
-            return
-        }
-        guard depth < 4_096 else { throw TreeRemovalError(path: path, errno: .tooManySymbolicLinkLevels) }
+    /// Opens the directory `name` in this directory to empty it: as `openDirectory`, and when its owner
+    /// (this process's user) left it without read, write or search permission for itself, gives them back
+    /// first, through an `O_PATH` handle on that very directory (never its name again).
+    package func openDirectoryToEmpty(_ name: [UInt8]) throws(Errno) -> FileDescriptor {
         let directory: FileDescriptor
         do {
             directory = try openDirectory(PathBytes(name))
-        } catch .noSuchFileOrDirectory {
-            return
-        } catch {
-            throw TreeRemovalError(path: path, errno: error)
+        } catch .permissionDenied {
+            let handle = try FileDescriptor.open(PathBytes(name), relativeTo: self, .readOnly, options: [.pathOnly, .noFollow, .directory])
+            defer { handle.closeQuietly() }
+            let status = try handle.status()
+            guard status.userID.rawValue == geteuid() else { throw .permissionDenied }
+            let magic = "/proc/self/fd/\(handle.rawValue)"
+            _ = try magic.withSystemPath { (pointer) throws(Errno) -> CInt in
+                try retryingOnInterrupt { chmod(pointer, (status.permissions.rawValue | 0o700) & 0o7777) }
+            }
+            return try FileDescriptor.open(magic, .readOnly, options: [.directory])
         }
-        do {
-            defer { directory.closeQuietly() }
-            let entries: [[UInt8]]
+        if let status = try? directory.status(), status.permissions.rawValue & 0o700 != 0o700, status.userID.rawValue == geteuid() {
             do {
-                entries = try directory.directoryEntries()
+                try directory.setPermissions(FilePermissions(rawValue: status.permissions.rawValue | 0o700))
             } catch {
-                throw TreeRemovalError(path: path, errno: error)
-            }
-            for entry in entries {
-                try directory.removeTree(entry, path: path + [0x2F] + entry, depth: depth + 1)
+                directory.closeQuietly()
+                throw error
             }
         }
-        do {
-            try remove(PathBytes(name), directory: true)
-        } catch .noSuchFileOrDirectory {
-            return
-        } catch {
-            throw TreeRemovalError(path: path, errno: error)
-        }
+        return directory
     }
 }
 

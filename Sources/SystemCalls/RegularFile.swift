@@ -13,12 +13,14 @@ package enum RegularFile {
     /// - Parameters:
     ///   - limit: The most bytes accepted; a larger file is refused with `EFBIG`.
     ///   - followingLinks: Whether a symbolic link at `path` itself is followed (else `ELOOP`).
+    ///   - check: Called with the open file's status before anything is read; what it throws is thrown.
     package static func read(_ path: some SystemPath, relativeTo directory: FileDescriptor? = nil, limit: Int,
-                             followingLinks: Bool = true) throws(Errno) -> [UInt8] {
+                             followingLinks: Bool = true, check: (Stat) throws(Errno) -> Void = { _ throws(Errno) in }) throws(Errno) -> [UInt8] {
         let file = try FileDescriptor.open(path, relativeTo: directory, .readOnly,
                                            options: followingLinks ? [.nonBlocking] : [.nonBlocking, .noFollow])
         defer { file.closeQuietly() }
         let status = try file.status()
+        try check(status)
         switch status.type {
         case .regular: break
         case .directory: throw Errno.isDirectory

@@ -34,7 +34,7 @@ enum Multipart {
     }
 
     /// The parts of `body`, in order.
-    static func parts(of body: SpooledBytes, boundary: String, budget: MemoryBudget? = nil) throws(Failure) -> [Part] {
+    static func parts(of body: SpooledBytes, boundary: String, budget: ByteBudget? = nil) throws(Failure) -> [Part] {
         guard !boundary.isEmpty, boundary.utf8.count <= 70 else { throw Failure(message: "the boundary is empty or longer than 70 bytes") }
         let source = body.source
         // The delimiter is CRLF "--" boundary; the body's first one may lack the CRLF.

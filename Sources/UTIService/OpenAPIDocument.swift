@@ -154,6 +154,9 @@ package enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem"
           }
         }
       },
@@ -260,6 +263,9 @@ package enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem"
           }
         }
       }
@@ -332,6 +338,9 @@ package enum OpenAPIDocument {
             "$ref": "#/components/responses/Problem"
           },
           "422": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "503": {
             "$ref": "#/components/responses/Problem"
           }
         }
@@ -630,6 +639,9 @@ package enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem"
           }
         }
       }
@@ -695,7 +707,7 @@ package enum OpenAPIDocument {
     },
     "/apps/{bundleID}/inbox": {
       "get": {
-        "summary": "What is in an app's Documents/Inbox (routing must be on)",
+        "summary": "What is in an app's Documents/Inbox (routing must be on; needs the token)",
         "parameters": [
           {
             "name": "bundleID",
@@ -738,10 +750,21 @@ package enum OpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Problem"
           },
+          "401": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "403": {
+            "$ref": "#/components/responses/Problem"
+          },
           "404": {
             "$ref": "#/components/responses/Problem"
           }
-        }
+        },
+        "security": [
+          {
+            "bearer": []
+          }
+        ]
       }
     },
     "/mime-types": {

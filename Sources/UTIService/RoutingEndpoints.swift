@@ -11,30 +11,31 @@ import Glibc
 
 /// The routing endpoints (`--routing`): `POST /route` delivers the body to the app that handles it, as
 /// `uti route -` does; `GET /apps`, `/apps/{bundleID}`, `/apps/{bundleID}/inbox` read the registry.
-/// Mutating endpoints need `Authorization: Bearer <token>`: 401 without, 403 with a wrong one (compared in
-/// constant time).
+/// `POST /route` and the Inbox listing (the names of an app's documents) need `Authorization: Bearer
+/// <token>`: 401 without, 403 with a wrong one (compared in constant time). A `GET` changes nothing.
 final class RoutingEndpoints: Sendable {
     let registry: Registry
     let token: [UInt8]
     let identifier: FileIdentifier
-    let maximumBodySize: Int
-    let bodyMemory: MemoryBudget
+    let body: BodySpooler
     /// The router, made again when the registry's state file changes.
     private let cache = Mutex<(stamp: [Int64], router: DocumentRouter)?>(nil)
 
-    init(registry: Registry, token: [UInt8], identifier: FileIdentifier, maximumBodySize: Int, bodyMemory: MemoryBudget) {
+    init(registry: Registry, token: [UInt8], identifier: FileIdentifier, body: BodySpooler) {
         self.registry = registry
         self.token = token
         self.identifier = identifier
-        self.maximumBodySize = maximumBodySize
-        self.bodyMemory = bodyMemory
+        self.body = body
     }
 
     func add(to router: Router<BasicRequestContext>) {
         router.post("route") { request, _ in try await self.route(request) }
         router.get("apps") { _, _ in try self.apps() }
         router.get("apps/:bundleID") { _, context in try self.app(context.parameters.require("bundleID")) }
-        router.get("apps/:bundleID/inbox") { _, context in try self.inbox(context.parameters.require("bundleID")) }
+        router.get("apps/:bundleID/inbox") { request, context in
+            try self.authorize(request)
+            return try self.inbox(context.parameters.require("bundleID"))
+        }
     }
 
     // MARK: Authorization
@@ -77,13 +78,7 @@ final class RoutingEndpoints: Sendable {
         try authorize(request)
         let query = request.uri.queryParameters
         guard let name = query.get("name"), !name.isEmpty else { throw HTTPError(.badRequest, message: "give the file's name: ?name=") }
-        let spool = SpooledBytes(budget: bodyMemory)
-        for try await buffer in request.body {
-            guard spool.count + buffer.readableBytes <= maximumBodySize else {
-                throw HTTPError(.contentTooLarge, message: "the body is larger than \(maximumBodySize) bytes")
-            }
-            try buffer.withUnsafeReadableBytes { raw throws(Errno) in try spool.append(raw) }
-        }
+        let spool = try await body.spool(request)
         let router = try currentRouter()
         if let target = query.get("to"), !router.isRegistered(target) {
             throw HTTPError(.notFound, message: "'\(target)' is not registered")

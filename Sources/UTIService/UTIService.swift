@@ -34,11 +34,14 @@ public struct UTIService: Sendable {
         /// The bytes of bodies in flight kept in memory, all requests together (each keeps at most its first
         /// MiB there); the rest go to private temporary files.
         public var bodyMemory: Int
+        /// The bytes those temporary files may hold together on disk; a body that would pass it is
+        /// answered 503 with `Retry-After` (so is one that meets a full disk).
+        public var spoolBudget: Int
 
         public init(host: String = "127.0.0.1", port: Int = 8080, maximumBodySize: Int = 4 << 30, version: String,
                     routing: (registry: Registry, token: [UInt8])? = nil, maximumConcurrentRequests: Int = 256,
                     idleTimeout: Duration = .seconds(30), deadlines: RequestDeadlines = RequestDeadlines(),
-                    bodyMemory: Int = 32 << 20) {
+                    bodyMemory: Int = 32 << 20, spoolBudget: Int = 8 << 30) {
             self.host = host
             self.port = port
             self.maximumBodySize = maximumBodySize
@@ -48,6 +51,7 @@ public struct UTIService: Sendable {
             self.idleTimeout = idleTimeout
             self.deadlines = deadlines
             self.bodyMemory = bodyMemory
+            self.spoolBudget = spoolBudget
         }
     }
 
@@ -57,12 +61,15 @@ public struct UTIService: Sendable {
     /// `PrometheusMetricsFactory` on it (as `uti-server` does) for the counters to land there.
     public let metricsRegistry: PrometheusCollectorRegistry
     /// What bodies in flight may keep in memory together.
-    let bodyMemory: MemoryBudget
+    let bodyMemory: ByteBudget
+    /// How bodies are gathered.
+    let body: BodySpooler
 
     public init(configuration: Configuration, identifier: FileIdentifier = FileIdentifier(),
                 metricsRegistry: PrometheusCollectorRegistry = PrometheusMetricsFactory.defaultRegistry) {
         self.configuration = configuration
-        self.bodyMemory = MemoryBudget(capacity: configuration.bodyMemory)
+        self.bodyMemory = ByteBudget(capacity: configuration.bodyMemory)
+        self.body = BodySpooler(limit: configuration.maximumBodySize, memory: bodyMemory, disk: ByteBudget(capacity: configuration.spoolBudget))
         self.identifier = identifier
         self.metricsRegistry = metricsRegistry
     }
@@ -97,8 +104,7 @@ public struct UTIService: Sendable {
         router.get("types") { request, _ in try types(request) }
         router.get("conforms") { request, _ in try conforms(request) }
         if let routing = configuration.routing {
-            RoutingEndpoints(registry: routing.registry, token: routing.token, identifier: identifier,
-                             maximumBodySize: configuration.maximumBodySize, bodyMemory: bodyMemory).add(to: router)
+            RoutingEndpoints(registry: routing.registry, token: routing.token, identifier: identifier, body: body).add(to: router)
         } else {
             // Documented routes that answer, with routing off, what is wrong.
             for (method, path) in [(HTTPRequest.Method.post, "route"), (.get, "apps"), (.get, "apps/:bundleID"), (.get, "apps/:bundleID/inbox")] {
@@ -180,22 +186,8 @@ public struct UTIService: Sendable {
         return text(identification.mimeType)
     }
 
-    /// The request's body, gathered (413 as soon as it passes the limit).
     private func spool(_ request: Request) async throws -> SpooledBytes {
-        let spool = SpooledBytes(budget: bodyMemory)
-        let limit = configuration.maximumBodySize
-        if let declared = request.headers[.contentLength].flatMap(Int.init) {
-            // Refused before a byte of it is read.
-            guard declared <= limit else { throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes") }
-            spool.expectedCount = declared
-        }
-        for try await buffer in request.body {
-            guard spool.count + buffer.readableBytes <= limit else {
-                throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes")
-            }
-            try buffer.withUnsafeReadableBytes { raw throws(Errno) in try spool.append(raw) }
-        }
-        return spool
+        try await body.spool(request)
     }
 
     private func identification(of request: Request, named name: String?) async throws -> Identification {

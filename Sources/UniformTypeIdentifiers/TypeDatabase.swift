@@ -11,13 +11,22 @@ internal import Synchronization
 /// `UTType` answers every question through `TypeDatabase.shared`. Registered declarations take
 /// part in every lookup from the moment `register` returns.
 ///
-/// Precedence for one identifier: an exported declaration always beats an imported one; between
-/// two of the same kind, a registered declaration replaces the built-in one and a later
-/// registration replaces an earlier one.
+/// Every registration has an owner (`DeclarationOwner`): the system (declaration files the user or the
+/// administrator loads) or an app. Apple's rules decide which declaration of an identifier is in force:
 ///
-/// Precedence for one tag claimed by several types: public types first, then exported
-/// declarations, then registered before built-in, then declaration order (built-in: TypeDB files
-/// in name order, entries in file order; registered: registration order).
+/// - An exported declaration always beats an imported one.
+/// - The system's: between two of the same kind, a system registration replaces the built-in
+///   declaration, and a later one an earlier one.
+/// - An app's never replaces a built-in declaration, a system registration, or another app's
+///   export: an exported type belongs to the app that exported it first (in registration order), and
+///   an app may not export a `public.*` identifier. A declaration that loses is kept out of every
+///   lookup and listed by `ignoredDeclarations`, with the reason.
+///
+/// Precedence for one tag claimed by several types: the system's types (registered and built-in)
+/// before any app's, so that no app's declaration changes what anyone else's files are; within each,
+/// public types first, then exported declarations, then (the system's) registered before built-in,
+/// then declaration order (built-in: TypeDB files in name order, entries in file order; registered:
+/// registration order).
 public final class TypeDatabase: Sendable {
     /// The database that `UTType` uses.
     public static let shared = TypeDatabase()
@@ -44,14 +53,15 @@ public final class TypeDatabase: Sendable {
 
     // MARK: Registering
 
-    /// Adds declarations; they take part in every lookup from now on.
+    /// Adds declarations made by `owner`; they take part in every lookup from now on, as far as the
+    /// precedence rules above let them (see `ignoredDeclarations` for those they keep out).
     ///
     /// - Returns: The types whose declaration is now in force (an imported declaration of a type
-    ///   that is already exported is not).
+    ///   that is already exported is not, nor an app's declaration of a type the system declares).
     /// - Throws: `TypeDeclarationError` for an invalid identifier, an identifier declared twice
     ///   with the same kind among `declarations`, or a conformance cycle; nothing is registered then.
     @discardableResult
-    public func register(_ declarations: [TypeDeclaration]) throws(TypeDeclarationError) -> [UTType] {
+    public func register(_ declarations: [TypeDeclaration], owner: DeclarationOwner = .system) throws(TypeDeclarationError) -> [UTType] {
         var seen: [String: TypeDeclaration.Kind] = [:]
         for declaration in declarations {
             guard TypeDeclaration.isValidIdentifier(declaration.identifier) else {
@@ -70,7 +80,8 @@ public final class TypeDatabase: Sendable {
             seen[key] = declaration.kind
         }
         let effective: [String] = try state.withLock { overlay throws(TypeDeclarationError) -> [String] in
-            let candidate = Overlay(registered: overlay.registered + declarations, builtIn: builtIn)
+            let candidate = Overlay(registered: overlay.registered + declarations.map { Registration(declaration: $0, owner: owner) },
+                                    builtIn: builtIn)
             try checkForCycles(from: declarations.map { $0.identifier.lowercased() }, in: candidate)
             overlay = candidate
             changes.add(1, ordering: .releasing)
@@ -101,7 +112,7 @@ public final class TypeDatabase: Sendable {
     /// Removes every registered declaration that came from `source` (as recorded in `TypeDeclaration.source`).
     public func unregisterDeclarations(fromSource source: String) {
         state.withLock { overlay in
-            overlay = Overlay(registered: overlay.registered.filter { $0.source != source }, builtIn: builtIn)
+            overlay = Overlay(registered: overlay.registered.filter { $0.declaration.source != source }, builtIn: builtIn)
             changes.add(1, ordering: .releasing)
         }
     }
@@ -110,7 +121,7 @@ public final class TypeDatabase: Sendable {
     /// loaded, say, before it loads them again).
     public func unregisterDeclarations(fromSourcesWithPrefix prefix: String) {
         state.withLock { overlay in
-            overlay = Overlay(registered: overlay.registered.filter { !($0.source?.hasPrefix(prefix) ?? false) }, builtIn: builtIn)
+            overlay = Overlay(registered: overlay.registered.filter { !($0.declaration.source?.hasPrefix(prefix) ?? false) }, builtIn: builtIn)
             changes.add(1, ordering: .releasing)
         }
     }
@@ -233,26 +244,32 @@ public final class TypeDatabase: Sendable {
         return ancestorKeys(ofParents: parentKeys(of: key, in: overlay), in: overlay).contains(ancestor)
     }
 
-    /// The declared types claiming a tag, best first, as (key, identifier, isExported).
+    /// The declared types claiming a tag, best first, as keys: the system's (registered, then built-in)
+    /// before the apps', each group in preference order.
     func candidates(tagClass: UTTagClass, tag: String, in overlay: Overlay) -> [String] {
         let classKey = tagClass.key
         let tagKey = tag.lowercased()
-        var keys: [String] = overlay.tagIndex[CompiledTypeDatabase.TagKey(tagClass: classKey, tag: tagKey)] ?? []
+        var system: [String] = []
+        var apps: [String] = []
+        for key in overlay.tagIndex[CompiledTypeDatabase.TagKey(tagClass: classKey, tag: tagKey)] ?? [] {
+            if overlay.entries[key]?.owner.isApp != true { system.append(key) } else { apps.append(key) }
+        }
         if let builtIn {
             for index in builtIn.typeIndices(forTagClassKey: classKey, tagKey: tagKey) {
                 let key = builtIn.key(ofType: index)
-                if overlay.entries[key] == nil { keys.append(key) }
+                if overlay.entries[key] == nil { system.append(key) }
             }
         }
-        guard !overlay.entries.isEmpty else { return keys }
-        return TypeGraph.preferenceOrder(keys) { key in
-            let exported: Bool = switch resolve(key: key, in: overlay) {
-            case .builtIn(let index): builtIn?.isExported(index) ?? false
+        guard !overlay.entries.isEmpty else { return system }
+        let traits = { (key: String) -> (isPublic: Bool, isExported: Bool) in
+            let exported: Bool = switch self.resolve(key: key, in: overlay) {
+            case .builtIn(let index): self.builtIn?.isExported(index) ?? false
             case .registered(let declaration): declaration.kind == .exported
             case nil: false
             }
             return (key.hasPrefix("public."), exported)
         }
+        return TypeGraph.preferenceOrder(system, traits: traits) + TypeGraph.preferenceOrder(apps, traits: traits)
     }
 
     /// The declared types claiming a tag, best first (without the dynamic type
@@ -303,37 +320,80 @@ public final class TypeDatabase: Sendable {
     public func declaration(of type: UTType) -> TypeDeclaration? {
         declaration(forKey: type.key, in: snapshot)
     }
+
+    /// The registered declarations that are not in force, in registration order, with why (an app's
+    /// declaration of a type the system declares or another app exports, an imported declaration of an
+    /// exported type ...); of one owner's, or everyone's.
+    public func ignoredDeclarations(of owner: DeclarationOwner? = nil) -> [IgnoredDeclaration] {
+        snapshot.ignored.filter { owner == nil || $0.owner == owner }
+    }
 }
 
 extension TypeDatabase {
+    /// One registered declaration and who made it.
+    struct Registration: Sendable {
+        var declaration: TypeDeclaration
+        var owner: DeclarationOwner
+    }
+
     /// The registered declarations in force, with the indexes lookups need.
     struct Overlay: Sendable {
         struct Entry: Sendable {
             var declaration: TypeDeclaration
+            var owner: DeclarationOwner
             var sequence: Int
         }
 
         /// Everything registered, in order; the rest is derived from it.
-        var registered: [TypeDeclaration] = []
+        var registered: [Registration] = []
         var entries: [String: Entry] = [:]
         var tagIndex: [CompiledTypeDatabase.TagKey: [String]] = [:]
+        /// What is registered and not in force, with why.
+        var ignored: [IgnoredDeclaration] = []
         /// Whether a registered declaration replaces a built-in one, so that the built-in
         /// precomputed ancestors can no longer be trusted.
         var overridesBuiltIn = false
 
         init() {}
 
-        init(registered: [TypeDeclaration], builtIn: CompiledTypeDatabase?) {
+        init(registered: [Registration], builtIn: CompiledTypeDatabase?) {
             self.registered = registered
-            for (sequence, declaration) in registered.enumerated() {
+            for (sequence, registration) in registered.enumerated() {
+                let declaration = registration.declaration
                 let key = declaration.identifier.lowercased()
-                if let existing = entries[key], existing.declaration.kind == .exported, declaration.kind == .imported {
-                    continue
+                let builtInIndex = builtIn?.typeIndex(forKey: key)
+                let existing = entries[key]
+                func ignore(_ reason: IgnoredDeclaration.Reason) {
+                    ignored.append(IgnoredDeclaration(declaration: declaration, owner: registration.owner, reason: reason))
                 }
-                if let builtIn, let index = builtIn.typeIndex(forKey: key) {
-                    if builtIn.isExported(index) && declaration.kind == .imported { continue }
+                if registration.owner.isApp {
+                    // An app's: never over the system's, never over another app's export.
+                    if declaration.kind == .exported, key.hasPrefix("public.") { ignore(.publicIdentifier); continue }
+                    if builtInIndex != nil { ignore(.declaredBySystem); continue }
+                    if let existing {
+                        if !existing.owner.isApp { ignore(.declaredBySystem); continue }
+                        if existing.declaration.kind == .exported { ignore(.exportedBy(existing.owner)); continue }
+                        if declaration.kind == .imported { ignore(.importedBy(existing.owner)); continue }
+                    }
+                } else {
+                    if let existing, existing.declaration.kind == .exported, declaration.kind == .imported {
+                        ignore(.exportedBy(existing.owner))
+                        continue
+                    }
+                    if let builtIn, let builtInIndex, builtIn.isExported(builtInIndex) && declaration.kind == .imported {
+                        ignore(.declaredBySystem)
+                        continue
+                    }
                 }
-                entries[key] = Entry(declaration: declaration, sequence: sequence)
+                if let existing {
+                    // Replaced: what was in force is now kept out.
+                    let reason: IgnoredDeclaration.Reason =
+                        if existing.owner.isApp && !registration.owner.isApp { .declaredBySystem }
+                        else if existing.declaration.kind == .imported && declaration.kind == .exported { .exportedBy(registration.owner) }
+                        else { .replaced }
+                    ignored.append(IgnoredDeclaration(declaration: existing.declaration, owner: existing.owner, reason: reason))
+                }
+                entries[key] = Entry(declaration: declaration, owner: registration.owner, sequence: sequence)
             }
             // Each (tag, type) pair once, in declaration order: a set beside the lists keeps this linear
             // however many types claim one tag.

@@ -50,6 +50,10 @@ struct UTIServer: AsyncParsableCommand {
         "The bytes of request bodies kept in memory, all requests together (each keeps at most its first MiB); the rest go to private temporary files.",
         valueName: "bytes"))
     var bodyMemory = 32 << 20
+    @Option(name: .customLong("spool-budget"), help: ArgumentHelp(
+        "The bytes request bodies' temporary files may hold on disk, all requests together; a body that would pass it is answered 503 with Retry-After.",
+        valueName: "bytes"))
+    var spoolBudget = 8 << 30
     @Option(name: .customLong("max-concurrent"), help: "Requests handled at once; beyond, 503 with Retry-After.")
     var maximumConcurrentRequests = 256
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection silent for this many seconds.", valueName: "seconds"))
@@ -86,6 +90,7 @@ struct UTIServer: AsyncParsableCommand {
         if minimumBodyRate < 0 { throw ValidationError("--min-body-rate cannot be negative.") }
         if gracePeriod < 0 { throw ValidationError("--grace-period cannot be negative.") }
         if bodyMemory < 0 { throw ValidationError("--body-memory cannot be negative.") }
+        if spoolBudget < 0 { throw ValidationError("--spool-budget cannot be negative.") }
         if maximumBodySize < 0 { throw ValidationError("--max-body cannot be negative.") }
         if routing && tokenFile == nil { throw ValidationError("--routing needs --token-file: routing changes apps' data.") }
     }
@@ -107,14 +112,12 @@ struct UTIServer: AsyncParsableCommand {
         LoggingSystem.bootstrap(LogfmtLogHandler.init)
         var routingSetup: (registry: Registry, token: [UInt8])?
         if routing, let tokenFile {
-            let bytes: [UInt8]
+            let token: [UInt8]
             do {
-                bytes = try RegularFile.read(tokenFile, limit: 4096)
+                token = try TokenFile.read(tokenFile)
             } catch {
-                throw ValidationError("\(tokenFile): cannot read the token: \(error)")
+                throw ValidationError(error.description)
             }
-            let token = Array(bytes.reversed().drop { $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }.reversed())
-            guard token.count >= 16 else { throw ValidationError("\(tokenFile): the token must hold at least 16 characters") }
             routingSetup = (Registry(root: root ?? Registry.defaultRoot()), token)
         }
         let service = UTIService(configuration: .init(host: host, port: port, maximumBodySize: maximumBodySize, version: Self.version,
@@ -122,7 +125,7 @@ struct UTIServer: AsyncParsableCommand {
                                                       idleTimeout: .seconds(idleTimeout),
                                                       deadlines: RequestDeadlines(header: .seconds(headerTimeout), body: .seconds(bodyTimeout),
                                                                                   minimumBodyRate: minimumBodyRate),
-                                                      bodyMemory: bodyMemory))
+                                                      bodyMemory: bodyMemory, spoolBudget: spoolBudget))
         let host = self.host
         let application = service.application { port in
             print("uti-server: listening on http://\(host):\(port)")

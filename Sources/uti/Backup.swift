@@ -67,8 +67,8 @@ extension UTI {
                 discussion: """
                     Sets user.uti.exclude-from-backup=1 on the item; a directory also gets a CACHEDIR.TAG. \
                     The path must be inside a registered app's container (decided by the directories it is \
-                    in, not by its spelling); the container itself, an app's bundle and symbolic links are \
-                    refused. Exit status 0; 1 when the item cannot be changed (a file system without user \
+                    in, not by its spelling); the container itself, an app's bundle, symbolic links and files \
+                    with other hard links (which may be outside the container) are refused. Exit status 0; 1 when the item cannot be changed (a file system without user \
                     extended attributes); 2 for a path refused or a registry that cannot be read.
                     """)
             @OptionGroup var registryOptions: RegistryOptions

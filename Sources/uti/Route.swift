@@ -33,7 +33,7 @@ extension UTI {
         @Flag(name: .customLong("in-place"), help: "Hand the file where it is to an app that opens documents in place (LSSupportsOpeningDocumentsInPlace), without a copy.")
         var inPlace = false
 
-        @Flag(help: "Route every regular file under the directories given.")
+        @Flag(help: "Route every regular file under the directories given (walked through directory descriptors; links in them are never followed, names starting with a dot are left out).")
         var recursive = false
 
         @Flag(name: [.customShort("L"), .customLong("follow")], help: "Route the file a symbolic link given points to (without it, a link is refused). With --move, the link is removed, not its target.")
@@ -75,18 +75,8 @@ extension UTI {
             let deliveredName = name.map(RawArguments.path(for:))
             var report = RouteReport(json: json)
             if recursive {
-                let classification = router.identifier.classify(directories: paths.map(RawArguments.path(for:)), options: .init(sorted: true))
-                classification.forEachBatch { batch in
-                    for entry in batch {
-                        switch entry.result {
-                        case .success(let identification) where identification.fileSize != nil && identification.evidence.rule != .fileSystem:
-                            report.add(Result { () throws(RoutingError) in try router.route(entry.path, identifiedAs: identification, options: options) })
-                        case .success:
-                            continue
-                        case .failure(let error):
-                            report.add(.failure(RoutingError(path: entry.path.escaped, type: nil, reason: .identification(error))))
-                        }
-                    }
+                router.route(treesAt: paths.map(RawArguments.path(for:)), options: options) { result in
+                    report.add(result)
                     return true
                 }
             } else {

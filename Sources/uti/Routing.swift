@@ -59,7 +59,7 @@ extension UTI {
     struct Apps: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register apps (their Info.plist) and their sandbox containers.",
-            subcommands: [Register.self, List.self, Show.self, Container.self, Groups.self, Unregister.self, Check.self, RunLockCommand.self]
+            subcommands: [Register.self, List.self, Show.self, Container.self, Groups.self, RemoveGroup.self, Unregister.self, Check.self, RunLockCommand.self]
         )
 
         struct Register: ParsableCommand {
@@ -72,7 +72,9 @@ extension UTI {
 
             func run() throws {
                 let registry = registryOptions.registry
-                let manifest = try reporting { try registry.register(appAt: path) }
+                let registration = try reporting { try registry.register(appAt: path) }
+                let manifest = registration.manifest
+                for warning in registration.warnings { Terminal.warning(warning.description) }
                 let count = manifest.documentTypes.count
                 let container = (try? registry.containerPath(manifest.bundleIdentifier)) ?? "?"
                 Terminal.output("registered \(manifest.bundleIdentifier) (\(manifest.name)): \(count) document type\(count == 1 ? "" : "s"), container \(container)")
@@ -176,7 +178,12 @@ extension UTI {
 
         struct Groups: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "List the application groups of the registered apps: the shared container and the members of each.")
+                abstract: "List the application groups: the shared container and the members of each, and orphaned groups.",
+                discussion: """
+                    A group is orphaned when no registered app is a member: its shared container stays (an app \
+                    unregistered with its data kept, or registered again without the group, may hold data in it) \
+                    until `uti apps remove-group` removes it.
+                    """)
             @OptionGroup var registryOptions: RegistryOptions
             @Flag(help: "One JSON object per line.") var json = false
 
@@ -186,12 +193,30 @@ extension UTI {
                     if json {
                         Terminal.output(JSONValue.object([
                             ("identifier", .string(group.identifier)), ("path", .string(group.path)),
-                            ("members", JSONValue(group.members)),
+                            ("members", JSONValue(group.members)), ("team", JSONValue(group.team)),
+                            ("keptBy", JSONValue(group.keptBy)), ("orphaned", .boolean(group.isOrphaned)),
                         ]).rendered)
                     } else {
-                        Terminal.output(group.identifier.padding(40) + group.path + "  (" + group.members.joined(separator: ", ") + ")")
+                        let who = group.isOrphaned
+                            ? "orphaned" + (group.keptBy.isEmpty ? "" : "; data kept by " + group.keptBy.joined(separator: ", "))
+                            : group.members.joined(separator: ", ")
+                        Terminal.output(group.identifier.padding(40) + group.path + "  (" + who + ")")
                     }
                 }
+            }
+        }
+
+        struct RemoveGroup: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "remove-group",
+                abstract: "Remove an orphaned application group and its shared container, with what is in it.",
+                discussion: "Refused (exit status 2) while a registered app is a member of the group.")
+            @OptionGroup var registryOptions: RegistryOptions
+            @Argument(help: "The application group.") var group: String
+
+            func run() throws {
+                try reporting { try registryOptions.registry.removeApplicationGroup(group) }
+                Terminal.output("removed the application group \(group) and its shared container")
             }
         }
 
@@ -202,7 +227,8 @@ extension UTI {
             @Argument(help: "The bundle identifier.") var bundleIdentifier: String
 
             func run() throws {
-                try reporting { try registryOptions.registry.unregister(bundleIdentifier, deleteData: deleteData) }
+                let warnings = try reporting { try registryOptions.registry.unregister(bundleIdentifier, deleteData: deleteData) }
+                for warning in warnings { Terminal.warning(warning.description) }
                 Terminal.output("unregistered \(bundleIdentifier)" + (deleteData ? " and deleted its container" : "; its container stays"))
             }
         }
@@ -269,7 +295,8 @@ extension UTI {
             func run() throws {
                 let registry = try registryOptions.loadedRegistry().registry
                 let type = try RouteTarget.declaredType(type)
-                try reporting { try registry.setDefault(type: type, role: role?.role, bundleIdentifier: bundleIdentifier) }
+                let warnings = try reporting { try registry.setDefault(type: type, role: role?.role, bundleIdentifier: bundleIdentifier) }
+                for warning in warnings { Terminal.warning(warning.description) }
                 Terminal.output("\(type.identifier)\(role.map { " (\($0.role.rawValue))" } ?? ""): \(bundleIdentifier)")
             }
         }

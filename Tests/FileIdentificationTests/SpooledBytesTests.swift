@@ -51,7 +51,7 @@ struct SpooledBytesTests {
 
     @Test("spools sharing a memory budget hold no more than it together, give it back when they go, and lose no byte")
     func sharedBudget() throws {
-        let budget = MemoryBudget(capacity: 250_000)
+        let budget = ByteBudget(capacity: 250_000)
         var spools: [SpooledBytes] = []
         for _ in 0..<4 {
             let spool = SpooledBytes(memoryLimit: 100_000, budget: budget)
@@ -70,11 +70,35 @@ struct SpooledBytesTests {
         spools.removeAll()
         #expect(budget.remaining == 250_000, "given back")
         // A spool that found no room keeps writing to its file even when room comes back: memory stays a prefix.
-        let late = SpooledBytes(memoryLimit: 100_000, budget: MemoryBudget(capacity: 10))
+        let late = SpooledBytes(memoryLimit: 100_000, budget: ByteBudget(capacity: 10))
         try late.append(Self.docx[0..<20])
         try late.append(Self.docx[20..<40])
         #expect(late.source.memory.count == 10)
         #expect(try late.source.bytes(at: 0, length: 40) == Array(Self.docx[0..<40]))
+    }
+
+    @Test("spools sharing a file budget: an append that would pass it fails with ENOSPC and keeps nothing; the budget comes back")
+    func fileBudget() throws {
+        let disk = ByteBudget(capacity: 100_000)
+        let first = SpooledBytes(memoryLimit: 1_000, fileBudget: disk)
+        try first.append([UInt8](repeating: 1, count: 61_000))
+        #expect(disk.remaining == 40_000, "the first 1,000 bytes stay in memory")
+        let second = SpooledBytes(memoryLimit: 0, fileBudget: disk)
+        #expect(throws: Errno.noSpace) { try second.append([UInt8](repeating: 2, count: 40_001)) }
+        #expect(second.count == 0 && disk.remaining == 40_000, "nothing kept, nothing taken")
+        try second.append([UInt8](repeating: 2, count: 40_000))
+        #expect(disk.remaining == 0 && second.count == 40_000)
+        withExtendedLifetime((first, second)) {}
+    }
+
+    @Test("an append refused by the file budget gives back the memory it took")
+    func refusedAppendGivesMemoryBack() throws {
+        let memory = ByteBudget(capacity: 500)
+        let spool = SpooledBytes(memoryLimit: 1_000, budget: memory, fileBudget: ByteBudget(capacity: 10))
+        #expect(throws: Errno.noSpace) { try spool.append([UInt8](repeating: 3, count: 600)) }
+        #expect(memory.remaining == 500 && spool.count == 0)
+        try spool.append([UInt8](repeating: 3, count: 505))
+        #expect(memory.remaining == 0 && spool.count == 505 && spool.isSpooledToFile)
     }
 
     @Test func aTemporaryDirectoryThatIsNotThere() {

@@ -11,12 +11,13 @@ import Glibc
 struct AppGroupTests {
     typealias Setup = RouteCommandTests.Setup
 
-    static func manifest(_ identifier: String, groups: [String]) -> String {
+    static func manifest(_ identifier: String, groups: [String], team: String? = nil) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0"><dict>
         <key>CFBundleIdentifier</key><string>\(identifier)</string>
         <key>com.apple.security.application-groups</key><array>\(groups.map { "<string>\($0)</string>" }.joined())</array>
+        \(team.map { "<key>com.apple.developer.team-identifier</key><string>\($0)</string>" } ?? "")
         </dict></plist>
         """
     }
@@ -26,8 +27,9 @@ struct AppGroupTests {
     /// The viewer of `Setup`, plus two apps in `group` (one also in a team-prefixed group).
     static func setUp() throws -> Setup {
         let setup = try Setup()
-        let first = try setup.files.write(manifest("com.example.one", groups: [group, "ABCDE12345.com.example.team"]), to: "One.plist")
-        let second = try setup.files.write(manifest("com.example.two", groups: [group]), to: "Two.plist")
+        let first = try setup.files.write(manifest("com.example.one", groups: [group, "ABCDE12345.com.example.team"], team: "ABCDE12345"),
+                                          to: "One.plist")
+        let second = try setup.files.write(manifest("com.example.two", groups: [group], team: "ABCDE12345"), to: "Two.plist")
         for path in [first, second] {
             let registered = try setup.run(["apps", "register", path])
             #expect(registered.status == 0, "\(registered.standardError)")

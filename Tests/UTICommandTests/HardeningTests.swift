@@ -50,11 +50,12 @@ struct HardeningTests {
         #expect(Self.mode(canary) == 0o644, "nothing outside the root had its mode changed")
     }
 
-    @Test("bundle identifiers that differ only in case are one app")
+    @Test("bundle identifiers that differ only in case are one app, when it is the same bundle")
     func bundleIdentifiersIgnoreCase() throws {
         let setup = try Setup()
-        try setup.files.write(Self.manifest("COM.Example.VIEWER", name: "Shouting"), to: "Shouting.plist")
-        #expect(try setup.run(["apps", "register", setup.files.path + "/Shouting.plist"]).status == 0)
+        // The same bundle, its identifier now spelt in capitals.
+        try setup.files.write(Self.manifest("COM.Example.VIEWER", name: "Shouting"), to: "Viewer.app/Contents/Info.plist")
+        #expect(try setup.run(["apps", "register", setup.files.path + "/Viewer.app"]).status == 0)
         let list = try setup.run(["apps", "list"])
         #expect(list.lines.count == 1, "\(list.lines)")
         #expect(list.lines.first?.contains("Shouting") == true)
@@ -339,7 +340,12 @@ struct HardeningTests {
         defer { close(holder) }
         let check = try setup.run(["apps", "check"])
         #expect(check.status == 1 && check.standardOutput.contains("1.2.3.uti-delivery") && !check.standardOutput.contains("4.5.6"), "\(check.standardOutput)")
+        // A listing changes nothing; the next delivery into the container removes what the crash left.
         #expect(try setup.run(["inbox", "list", "com.example.viewer"]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).filter { $0 != "CACHEDIR.TAG" }.sorted()
+                == ["1.2.3.uti-delivery", "4.5.6.uti-delivery"])
+        let note = try setup.files.write("words\n", to: "note.txt")
+        #expect(try setup.run(["route", note]).status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).filter { $0 != "CACHEDIR.TAG" } == ["4.5.6.uti-delivery"])
         #expect(try setup.run(["default", "set", "public.data", "com.example.viewer"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: setup.root + "/registry.json.4242.tmp"))

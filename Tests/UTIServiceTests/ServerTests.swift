@@ -344,6 +344,7 @@ struct ServerRoutingTests {
             files = try TemporaryDirectory()
             root = files.file("root")
             tokenFile = try files.write(token + "\n", to: "token")
+            chmod(tokenFile, 0o600)
             let plist = """
                 <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.viewer</string>
                 <key>CFBundleDocumentTypes</key><array><dict><key>LSItemContentTypes</key><array><string>public.image</string></array>
@@ -389,8 +390,61 @@ struct ServerRoutingTests {
         #expect(unhandled.status == 422, "no app opens text: \(unhandled)")
         let badName = try server.curl("/route?name=..%2Fescape.png", ["-X", "POST", "--data-binary", "@" + image, "-H", "Authorization: Bearer \(setup.token)"])
         #expect(badName.status == 400, "\(badName)")
-        let inbox = try server.curl("/apps/com.example.viewer/inbox")
+        let inbox = try server.curl("/apps/com.example.viewer/inbox", ["-H", "Authorization: Bearer \(setup.token)"])
         #expect(inbox.status == 200 && inbox.body.contains("\"name\":\"photo.png\""), "\(inbox)")
+    }
+
+    @Test("GET /apps/{bundleID}/inbox lists document names only with the token, and changes nothing")
+    func inboxNeedsTheTokenAndChangesNothing() throws {
+        let setup = try Setup()
+        let server = try RunningServer(["--routing", "--token-file", setup.tokenFile, "--root", setup.root])
+        try setup.files.write("secret plans", to: "root/Containers/com.example.viewer/Documents/Inbox/merger.pdf")
+        // What a crash left: a delivery temporary no one holds locked.
+        let abandoned = try setup.files.write("half", to: "root/Containers/com.example.viewer/tmp/1.2.3.uti-delivery")
+        let without = try server.curl("/apps/com.example.viewer/inbox")
+        #expect(without.status == 401 && !without.body.contains("merger.pdf"), "\(without)")
+        let wrong = try server.curl("/apps/com.example.viewer/inbox", ["-H", "Authorization: Bearer 0123456789abcdef-a-token-for-tesTS"])
+        #expect(wrong.status == 403 && !wrong.body.contains("merger.pdf"), "\(wrong)")
+        let right = try server.curl("/apps/com.example.viewer/inbox", ["-H", "Authorization: Bearer \(setup.token)"])
+        #expect(right.status == 200 && right.body.contains("merger.pdf"), "\(right)")
+        #expect(FileManager.default.fileExists(atPath: abandoned), "a GET removed nothing")
+    }
+
+    @Test("a token file its group or others may read is refused at start, as ssh refuses such a key", arguments: [0o644, 0o640, 0o604, 0o660])
+    func tokenFileMustBePrivate(mode: Int) throws {
+        let setup = try Setup()
+        chmod(setup.tokenFile, mode_t(mode))
+        let process = Process()
+        process.executableURL = RunningServer.binary
+        process.arguments = ["--routing", "--token-file", setup.tokenFile, "--root", setup.root, "--port", "0"]
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0, "mode \(String(mode, radix: 8))")
+        #expect(message.contains(setup.tokenFile) && message.contains("chmod 600"), "\(message)")
+    }
+
+    @Test("uploads past the spool budget are answered 503 with Retry-After, and the budget comes back when they are done")
+    func spoolBudget() throws {
+        let setup = try Setup()
+        // No memory for bodies: every byte goes to the spool, which may hold 1 MiB in all.
+        let server = try RunningServer(["--routing", "--token-file", setup.tokenFile, "--root", setup.root,
+                                        "--body-memory", "0", "--spool-budget", String(1 << 20)])
+        let large = try setup.files.write([UInt8](repeating: 0x41, count: 2 << 20), to: "large.bin")
+        let small = try setup.files.write(png, to: "small.png")
+        for path in ["/identify?name=large.bin", "/detect/stream"] {
+            let refused = try server.curl(path, ["-T", large])
+            #expect(refused.status == 503 && refused.headers.lowercased().contains("retry-after:"), "\(path): \(refused)")
+        }
+        let routed = try server.curl("/route?name=large.bin", ["-X", "POST", "--data-binary", "@" + large, "-H", "Authorization: Bearer \(setup.token)"])
+        #expect(routed.status == 503, "\(routed)")
+        // What the refused bodies took is given back: a body within the budget passes, again and again.
+        for _ in 0..<3 {
+            #expect(try server.curl("/identify?name=small.png", ["-T", small]).status == 200)
+        }
     }
 
     @Test("GET /apps and /apps/{bundleID}: the registry, bundle identifiers checked")

@@ -1,8 +1,10 @@
 import Synchronization
 
-/// Memory shared by many `SpooledBytes` (a server's uploads in flight): what they may keep in memory
-/// together. A spool that finds no room writes to its file instead.
-public final class MemoryBudget: Sendable {
+/// Bytes shared by many `SpooledBytes` (a server's uploads in flight): what they may keep in memory
+/// together (a spool that finds no room there writes to its file instead), or what their temporary files
+/// may hold together on disk (a spool that finds no room there fails with `ENOSPC`, and a server answers
+/// 503 rather than fill the disk).
+public final class ByteBudget: Sendable {
     /// The bytes the spools may hold together.
     public let capacity: Int
     private let available: Atomic<Int>
@@ -25,6 +27,18 @@ public final class MemoryBudget: Sendable {
             if exchanged { return granted }
             current = original
         }
+    }
+
+    /// Takes all of `wanted`, or nothing when there is not room for all of it; whether it took it.
+    func take(all wanted: Int) -> Bool {
+        guard wanted > 0 else { return true }
+        var current = available.load(ordering: .relaxed)
+        while current >= wanted {
+            let (exchanged, original) = available.compareExchange(expected: current, desired: current - wanted, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return false
     }
 
     func giveBack(_ bytes: Int) {

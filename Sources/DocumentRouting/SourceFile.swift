@@ -1,0 +1,102 @@
+internal import FileIdentification
+internal import SystemCalls
+internal import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file about to be routed, open: the descriptor of the directory it is in, its name there and the
+/// file's own descriptor. Identification reads that descriptor, delivery copies from it and a move
+/// removes the name through the directory's descriptor: once a `SourceFile` is made, no path string is
+/// looked up again, so a directory on the way swapped for a symbolic link cannot redirect what is routed
+/// or removed.
+struct SourceFile {
+    /// The directory the file is in.
+    let directory: FileDescriptor
+    private let ownsDirectory: Bool
+    /// The file's name in `directory`.
+    let name: [UInt8]
+    /// The file, open for reading (without blocking, never as a controlling terminal).
+    let descriptor: FileDescriptor
+    /// The path to show in messages and outcomes.
+    let shown: RawFilePath
+    /// Whether the name was a symbolic link followed to the file (`-L`); a move then removes the link.
+    let followsLink: Bool
+
+    /// Opens the file `name` in the directory open on `directory` (which stays the caller's), without
+    /// following a symbolic link unless `followingLinks`; with `expected`, checks that it is that file
+    /// (device and inode), as a walk examined it.
+    ///
+    /// - Throws: `DeliveryError` naming `shown`: a link not followed (`.symbolicLink`), not a regular file,
+    ///   another file than `expected` (`.sourceChanged`), or the system's error.
+    init(_ name: [UInt8], in directory: FileDescriptor, shown: RawFilePath, followingLinks: Bool = false,
+         expected: Stat? = nil) throws(DeliveryError) {
+        try self.init(name, in: directory, owningDirectory: false, shown: shown, followingLinks: followingLinks, expected: expected)
+    }
+
+    /// Opens the file at `path`: its directories as given (a path a user chose, links followed), then the
+    /// file relative to the last of them.
+    init(_ path: RawFilePath, followingLinks: Bool = false) throws(DeliveryError) {
+        let bytes = path.bytes
+        // `file/` names a directory (or nothing): never a file to route.
+        guard let last = bytes.last, last != UInt8(ascii: "/") else {
+            throw DeliveryError(path: path.escaped, reason: .system(bytes.isEmpty ? .noSuchFileOrDirectory : .notDirectory))
+        }
+        let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+        let directoryPath: [UInt8] = slash.map { $0 == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<$0]) } ?? [UInt8(ascii: ".")]
+        let name = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
+        let directory: FileDescriptor
+        do {
+            directory = try FileDescriptor.open(PathBytes(directoryPath), .readOnly, options: [.directory])
+        } catch {
+            throw DeliveryError(path: path.escaped, reason: .system(error))
+        }
+        do {
+            try self.init(name, in: directory, owningDirectory: true, shown: path, followingLinks: followingLinks, expected: nil)
+        } catch {
+            directory.closeQuietly()
+            throw error
+        }
+    }
+
+    private init(_ name: [UInt8], in directory: FileDescriptor, owningDirectory: Bool, shown: RawFilePath, followingLinks: Bool,
+                 expected: Stat?) throws(DeliveryError) {
+        var options: FileDescriptor.OpenOptions = [.nonBlocking, .noControllingTerminal]
+        if !followingLinks { options.insert(.noFollow) }
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(PathBytes(name), relativeTo: directory, .readOnly, options: options)
+        } catch .tooManySymbolicLinkLevels where !followingLinks {
+            throw DeliveryError(path: shown.escaped, reason: .symbolicLink)
+        } catch {
+            throw DeliveryError(path: shown.escaped, reason: .system(error))
+        }
+        let status: Stat
+        do {
+            status = try file.status()
+        } catch {
+            file.closeQuietly()
+            throw DeliveryError(path: shown.escaped, reason: .system(error))
+        }
+        guard status.type == .regular else {
+            file.closeQuietly()
+            throw DeliveryError(path: shown.escaped, reason: .notARegularFile)
+        }
+        if let expected, expected.deviceID != status.deviceID || expected.inode != status.inode {
+            file.closeQuietly()
+            throw DeliveryError(path: shown.escaped, reason: .sourceChanged)
+        }
+        self.directory = directory
+        self.ownsDirectory = owningDirectory
+        self.name = name
+        self.descriptor = file
+        self.shown = shown
+        self.followsLink = followingLinks
+    }
+
+    /// Closes the file (and the directory, when this opened it).
+    func close() {
+        descriptor.closeQuietly()
+        if ownsDirectory { directory.closeQuietly() }
+    }
+}
