@@ -170,7 +170,7 @@ public struct DocumentRouter: Sendable {
                 }
                 stopped = !body(result)
                 return stopped ? .stop : .proceed
-            }, fail: { path, error in
+            }, fail: { path, error, _ in
                 let shown = RawFilePath(bytes: path).escaped
                 stopped = !body(.failure(RoutingError(path: shown, type: nil,
                                                       reason: .identification(IdentificationError(path: shown, reason: .system(error))))))

@@ -517,8 +517,9 @@ public struct Inbox: Sendable {
                     if shared {
                         try Self.copy(file, source: name, as: candidate, in: documents, path: claimedPath.escaped, permissions: writable)
                     } else {
+                        // The file opened, linked by its descriptor: whatever the Inbox name leads to meanwhile.
                         do throws(Errno) {
-                            try inbox.link(PathBytes(name.bytes), to: documents, as: PathBytes(candidate))
+                            try documents.link(openFile: file, as: PathBytes(candidate))
                         } catch {
                             throw DeliveryError(path: claimedPath.escaped, reason: .system(error))
                         }
@@ -527,13 +528,19 @@ public struct Inbox: Sendable {
                     number += 1
                     continue
                 }
+                // The Inbox name goes only while it is still this file.
                 do throws(Errno) {
+                    let named = try inbox.status(of: PathBytes(name.bytes))
+                    guard named.deviceID == status.deviceID, named.inode == status.inode else { throw Errno.staleNFSFileHandle }
                     try inbox.remove(PathBytes(name.bytes))
                 } catch {
+                    try? documents.remove(PathBytes(candidate))
+                    if error == .staleNFSFileHandle { throw DeliveryError(path: inboxPath, reason: .sourceChanged) }
                     throw DeliveryError(path: inboxPath, reason: .system(error))
                 }
-                if !shared {
-                    // The very file, now in Documents/ under its one name: owner-writable.
+                // The very file, now in Documents/ under its one name, becomes owner-writable; one that gained
+                // another name meanwhile keeps its mode, which belongs to that name too.
+                if !shared, let now = try? file.status(), now.linkCount == 1 {
                     try? file.setPermissions(writable)
                 }
                 try? documents.sync()

@@ -277,7 +277,7 @@ private final class PurgeSession {
             total.lastUsed = first ? used : max(total.lastUsed, used)
             first = false
             return .proceed
-        }, fail: { _, _ in true })
+        }, fail: { _, _, _ in true })
         return total
     }
 

@@ -187,6 +187,14 @@ public struct Registry: Sendable {
         return snapshot
     }
 
+    /// A database of the built-in types and what the system registered in `TypeDatabase.shared` (declaration
+    /// files), in which apps' declarations are checked as lookups will see them.
+    static func databaseWithSystemDeclarations() -> TypeDatabase {
+        let database = TypeDatabase(includingBuiltInTypes: true)
+        _ = try? database.register(TypeDatabase.shared.registeredDeclarations(of: .system), owner: .system)
+        return database
+    }
+
     /// Registers the apps' declarations in `database`, each app their owner, in registration order (so
     /// that an exported type belongs to the app that exported it first, and no app's declaration replaces
     /// the system's); returns what is wrong: an app whose declarations do not fit (a conformance cycle
@@ -421,6 +429,7 @@ public struct Registry: Sendable {
         state.pendingGroupRemovals.removeAll { !AppManifest.isValidApplicationGroup($0) }
         // The state may have been edited by hand: a group's name becomes a path component.
         state.groups.removeAll { !AppManifest.isValidApplicationGroup($0.identifier) }
+        state.keptContainers.removeAll { !AppManifest.isValidBundleIdentifier($0.bundleIdentifier) || !AppManifest.isValidBundleIdentifier($0.container) }
         for index in state.groups.indices {
             if let team = state.groups[index].team, !AppManifest.isValidTeamIdentifier(team) { state.groups[index].team = nil }
             state.groups[index].keptBy.removeAll { !AppManifest.isValidBundleIdentifier($0) }
@@ -652,7 +661,8 @@ public struct Registry: Sendable {
                 throw RegistryError(path: file, reason: .bundleIdentifierTaken(manifest.bundleIdentifier, by: previous.bundleIdentifier,
                                                                                from: previous.registeredFrom))
             }
-            for group in manifest.applicationGroups {
+            // A group the app already belongs to stays its own (a registry from before evidence was asked).
+            for group in manifest.applicationGroups where !(previous?.groups.contains(group) ?? false) {
                 if let refusal = Self.groupRefusal(group, for: manifest, in: state) {
                     throw RegistryError(path: file, reason: .manifest(ManifestError(file: file, key: AppManifest.applicationGroupsKey, problem: refusal)))
                 }
@@ -660,18 +670,30 @@ public struct Registry: Sendable {
             // The declarations must fit the database every lookup will use: the built-in types and the
             // other registered apps' declarations (no cycle closed through either). Checked under the lock,
             // so that two apps registering at once cannot each pass alone and fail together.
-            let database = TypeDatabase(includingBuiltInTypes: true)
-            for (index, record) in state.records.enumerated() where index != existing {
+            // In registration order, the app in its place (where it was, or last), so that who exported a
+            // type first is what lookups will see.
+            let database = Self.databaseWithSystemDeclarations()
+            var placed = false
+            func registerNew() throws(RegistryError) {
+                placed = true
+                do throws(TypeDeclarationError) {
+                    try database.register(manifest.declarations, owner: .app(manifest.bundleIdentifier))
+                } catch {
+                    throw RegistryError(path: file, reason: .declarations(error))
+                }
+            }
+            for (index, entry) in state.apps.enumerated() {
+                if index == existing {
+                    try registerNew()
+                    continue
+                }
+                guard case .app(let record) = entry else { continue }
                 let declarations = record.manifest(source: statePath + " (" + record.bundleIdentifier + ")").declarations
                 // Apps whose declarations do not fit together (a registry from before cycles were
                 // refused) are left out: the new app is checked against the rest rather than refused.
                 _ = try? database.register(declarations, owner: .app(record.bundleIdentifier))
             }
-            do throws(TypeDeclarationError) {
-                try database.register(manifest.declarations, owner: .app(manifest.bundleIdentifier))
-            } catch {
-                throw RegistryError(path: file, reason: .declarations(error))
-            }
+            if !placed { try registerNew() }
             let warnings = database.ignoredDeclarations(of: .app(manifest.bundleIdentifier)).filter { $0.declaration.kind == .exported }.map {
                 Problem(.ignoredDeclaration, path: file, bundleIdentifier: manifest.bundleIdentifier, detail: $0.description)
             }
@@ -681,8 +703,18 @@ public struct Registry: Sendable {
             } else {
                 let containers = try openDirectory(["Containers"], in: rootDirectory)
                 defer { containers.closeQuietly() }
-                container = existingContainerName(for: manifest.bundleIdentifier, in: containers) ?? manifest.bundleIdentifier
+                let found = existingContainerName(for: manifest.bundleIdentifier, in: containers)
+                // A container kept by an app spelt otherwise is that app's: taken again only from its bundle.
+                if let found, found != manifest.bundleIdentifier {
+                    let kept = state.keptContainers.first { $0.container == found }
+                    guard let kept, let bundle = kept.registeredFrom, bundle == infoPlist else {
+                        throw RegistryError(path: file, reason: .bundleIdentifierTaken(manifest.bundleIdentifier, by: kept?.bundleIdentifier ?? found,
+                                                                                       from: kept?.registeredFrom))
+                    }
+                }
+                container = found ?? manifest.bundleIdentifier
             }
+            state.keptContainers.removeAll { $0.container.lowercased() == container.lowercased() }
             state.pendingRemovals.removeAll { $0.lowercased() == container.lowercased() }
             try makeContainer(container, in: rootDirectory)
             let key = manifest.bundleIdentifier.lowercased()
@@ -728,6 +760,11 @@ public struct Registry: Sendable {
             let key = record.bundleIdentifier.lowercased()
             state.defaults.removeAll { $0.bundleIdentifier.lowercased() == key }
             if deleteData && !state.pendingRemovals.contains(record.container) { state.pendingRemovals.append(record.container) }
+            state.keptContainers.removeAll { $0.container.lowercased() == record.container.lowercased() }
+            if !deleteData {
+                state.keptContainers.append(.init(bundleIdentifier: record.bundleIdentifier, container: record.container,
+                                                  registeredFrom: record.registeredFrom))
+            }
             // A group's shared container goes only when no app that may hold data in it remains: no
             // registered member, and no app unregistered with its data kept.
             let held = state.applicationGroups.filter { group in

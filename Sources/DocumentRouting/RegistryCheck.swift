@@ -27,9 +27,7 @@ extension Registry {
             public static let ignoredDeclaration = Kind(rawValue: "ignored-declaration")
             /// What is left of a deleted container that could not be removed yet; retried by every change.
             public static let leftoverRemoval = Kind(rawValue: "leftover-removal")
-            /// An application group with no registered member whose shared container stays (data kept by an
-            /// unregistered app): removed only by `removeApplicationGroup`.
-            public static let orphanedGroup = Kind(rawValue: "orphaned-group")
+
             /// A version-1 registry's `Apps/` directory.
             public static let legacyManifests = Kind(rawValue: "legacy-manifests")
             /// A temporary file a crash left behind.
@@ -90,7 +88,7 @@ extension Registry {
             repairs = outcome.repairs + outcome.result
         }
         var snapshot = try snapshot()
-        snapshot.problems += registerDeclarations(of: snapshot.apps, in: TypeDatabase(includingBuiltInTypes: true))
+        snapshot.problems += registerDeclarations(of: snapshot.apps, in: Self.databaseWithSystemDeclarations())
         for app in snapshot.apps {
             snapshot.problems += inspectContainer(app.containerName, bundleIdentifier: app.bundleIdentifier)
             snapshot.problems += Inbox.abandonedDeliveries(inContainer: containerPath(of: app)).map { path in

@@ -39,6 +39,16 @@ struct RegistryState: Codable {
     var pendingGroupRemovals: [String] = []
     /// What is left of deleted containers that a change could not remove, with why (for `check`).
     var leftovers: [Leftover] = []
+    /// The containers of apps unregistered with their data kept, with the bundle each came from: another
+    /// bundle whose identifier differs only in case does not get them.
+    var keptContainers: [KeptContainer] = []
+
+    /// The container of an app unregistered with its data kept.
+    struct KeptContainer: Codable, Hashable {
+        var bundleIdentifier: String
+        var container: String
+        var registeredFrom: String?
+    }
 
     /// A `.removing.*` directory that could not be removed: its path below the root, and why.
     struct Leftover: Codable, Hashable {
@@ -95,7 +105,7 @@ struct RegistryState: Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, apps, defaults, pendingRemovals, groups, pendingGroupRemovals, leftovers
+        case version, apps, defaults, pendingRemovals, groups, pendingGroupRemovals, leftovers, keptContainers
     }
 
     init() {}
@@ -108,6 +118,7 @@ struct RegistryState: Codable {
         pendingRemovals = try container.decodeIfPresent([String].self, forKey: .pendingRemovals) ?? []
         groups = try container.decodeIfPresent([StoredGroup].self, forKey: .groups) ?? []
         leftovers = try container.decodeIfPresent([Leftover].self, forKey: .leftovers) ?? []
+        keptContainers = try container.decodeIfPresent([KeptContainer].self, forKey: .keptContainers) ?? []
         pendingGroupRemovals = try container.decodeIfPresent([String].self, forKey: .pendingGroupRemovals) ?? []
     }
 
@@ -119,6 +130,7 @@ struct RegistryState: Codable {
         try container.encode(pendingRemovals, forKey: .pendingRemovals)
         if !groups.isEmpty { try container.encode(groups, forKey: .groups) }
         if !leftovers.isEmpty { try container.encode(leftovers, forKey: .leftovers) }
+        if !keptContainers.isEmpty { try container.encode(keptContainers, forKey: .keptContainers) }
         if !pendingGroupRemovals.isEmpty { try container.encode(pendingGroupRemovals, forKey: .pendingGroupRemovals) }
     }
 

@@ -11,7 +11,7 @@ import Glibc
 /// looked up again, so a directory on the way swapped for a symbolic link cannot redirect what is routed
 /// or removed.
 struct SourceFile {
-    /// The directory the file is in.
+    /// The directory the file is in (held with `O_PATH` when this opened it).
     let directory: FileDescriptor
     private let ownsDirectory: Bool
     /// The file's name in `directory`.
@@ -35,19 +35,20 @@ struct SourceFile {
     }
 
     /// Opens the file at `path`: its directories as given (a path a user chose, links followed), then the
-    /// file relative to the last of them.
+    /// file relative to the last of them. The directory is held with `O_PATH`, which asks only for search
+    /// permission on it, as opening a file by its path does (a drop box of mode 1733 is routed from).
     init(_ path: RawFilePath, followingLinks: Bool = false) throws(DeliveryError) {
         let bytes = path.bytes
         // `file/` names a directory (or nothing): never a file to route.
         guard let last = bytes.last, last != UInt8(ascii: "/") else {
-            throw DeliveryError(path: path.escaped, reason: .system(bytes.isEmpty ? .noSuchFileOrDirectory : .notDirectory))
+            throw DeliveryError(path: path.escaped, reason: bytes.isEmpty ? .system(.noSuchFileOrDirectory) : .notARegularFile)
         }
         let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
         let directoryPath: [UInt8] = slash.map { $0 == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<$0]) } ?? [UInt8(ascii: ".")]
         let name = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
         let directory: FileDescriptor
         do {
-            directory = try FileDescriptor.open(PathBytes(directoryPath), .readOnly, options: [.directory])
+            directory = try FileDescriptor.open(PathBytes(directoryPath), .readOnly, options: [.directory, .pathOnly])
         } catch {
             throw DeliveryError(path: path.escaped, reason: .system(error))
         }
@@ -61,6 +62,20 @@ struct SourceFile {
 
     private init(_ name: [UInt8], in directory: FileDescriptor, owningDirectory: Bool, shown: RawFilePath, followingLinks: Bool,
                  expected: Stat?) throws(DeliveryError) {
+        // Examined before it is opened: what is not a regular file (a socket, a device, a FIFO) is never
+        // opened, so that opening has no effect of its own (a tape rewinding on close).
+        let examined: Stat
+        if let expected {
+            examined = expected
+        } else {
+            do {
+                examined = try directory.status(of: PathBytes(name), followingLinks: followingLinks)
+            } catch {
+                throw DeliveryError(path: shown.escaped, reason: .system(error))
+            }
+        }
+        if examined.type == .symbolicLink && !followingLinks { throw DeliveryError(path: shown.escaped, reason: .symbolicLink) }
+        guard examined.type == .regular else { throw DeliveryError(path: shown.escaped, reason: .notARegularFile) }
         var options: FileDescriptor.OpenOptions = [.nonBlocking, .noControllingTerminal]
         if !followingLinks { options.insert(.noFollow) }
         let file: FileDescriptor
@@ -78,11 +93,8 @@ struct SourceFile {
             file.closeQuietly()
             throw DeliveryError(path: shown.escaped, reason: .system(error))
         }
-        guard status.type == .regular else {
-            file.closeQuietly()
-            throw DeliveryError(path: shown.escaped, reason: .notARegularFile)
-        }
-        if let expected, expected.deviceID != status.deviceID || expected.inode != status.inode {
+        // The file examined, and still a regular file: not one swapped in between.
+        guard status.type == .regular, examined.deviceID == status.deviceID, examined.inode == status.inode else {
             file.closeQuietly()
             throw DeliveryError(path: shown.escaped, reason: .sourceChanged)
         }

@@ -135,8 +135,8 @@ extension FileDescriptor {
     /// and checked to be the one examined, every entry examined with `fstatat(AT_SYMLINK_NOFOLLOW)`),
     /// entries removed with `unlinkat` on their directory's descriptor, so a symbolic link is removed as a
     /// link and never followed, even when one replaces a directory while the removal runs. Any depth, with
-    /// a bounded number of open descriptors. It stays on the file system it starts on: a directory mounted
-    /// inside is reported (`EXDEV`), never emptied.
+    /// a bounded number of open descriptors. It stays on the mount it starts on: a directory mounted inside
+    /// (a bind mount too) is reported (`EXDEV`), never emptied.
     ///
     /// A directory its owner made read-only or unreadable (Go's module cache makes its directories 0555)
     /// is made owner-accessible (`u+rwx`) before it is emptied, as `rm -rf` run by the owner would need;
@@ -169,8 +169,8 @@ extension FileDescriptor {
                 first = first ?? TreeRemovalError(path: entry.path, errno: error)
             }
             return true
-        }, fail: { path, error in
-            if !(error == .noSuchFileOrDirectory && path == name) {
+        }, fail: { path, error, isStart in
+            if !(error == .noSuchFileOrDirectory && isStart) {
                 first = first ?? TreeRemovalError(path: path, errno: error)
             }
             return true

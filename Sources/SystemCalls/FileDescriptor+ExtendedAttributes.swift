@@ -80,3 +80,14 @@ extension FileDescriptor {
         throw Errno.outOfRange
     }
 }
+
+extension FileDescriptor {
+    /// The identifier of the mount the open file is on, or `nil` where the kernel cannot say: unlike the
+    /// device number, it tells a bind mount from the file system it shows.
+    ///
+    /// The corresponding C function is `statx` with `STATX_MNT_ID`.
+    package var mountIdentifier: UInt64? {
+        var identifier: UInt64 = 0
+        return uti_mount_identifier(rawValue, &identifier) == 0 ? identifier : nil
+    }
+}

@@ -5,6 +5,8 @@ import FileIdentification
 enum Multipart {
     struct Failure: Error {
         var message: String
+        /// The parts would pass the spool budget (or the disk is full): try again later, not a bad body.
+        var isOutOfSpace = false
     }
 
     struct Part {
@@ -33,8 +35,8 @@ enum Multipart {
         return nil
     }
 
-    /// The parts of `body`, in order.
-    static func parts(of body: SpooledBytes, boundary: String, budget: ByteBudget? = nil) throws(Failure) -> [Part] {
+    /// The parts of `body`, in order, each spooled with `budget` (memory) and `fileBudget` (disk).
+    static func parts(of body: SpooledBytes, boundary: String, budget: ByteBudget? = nil, fileBudget: ByteBudget? = nil) throws(Failure) -> [Part] {
         guard !boundary.isEmpty, boundary.utf8.count <= 70 else { throw Failure(message: "the boundary is empty or longer than 70 bytes") }
         let source = body.source
         // The delimiter is CRLF "--" boundary; the body's first one may lack the CRLF.
@@ -71,14 +73,14 @@ enum Multipart {
             }
             let contentStart = cursor + end + 4
             guard let next = try find(delimiter, in: source, from: contentStart) else { throw Failure(message: "the last part is not closed by a boundary") }
-            let content = SpooledBytes(budget: budget)
+            let content = SpooledBytes(budget: budget, fileBudget: fileBudget)
             var offset = contentStart
             while offset < next {
                 let chunk = try read(source, at: offset, length: min(1 << 20, next - offset))
                 do {
                     try content.append(chunk)
                 } catch {
-                    throw Failure(message: "cannot spool a part: \(error)")
+                    throw Failure(message: "cannot spool a part: \(error)", isOutOfSpace: error == .noSpace)
                 }
                 offset += chunk.count
             }

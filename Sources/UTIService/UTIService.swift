@@ -161,8 +161,9 @@ public struct UTIService: Sendable {
         let body = try await spool(request)
         let parts: [Multipart.Part]
         do {
-            parts = try Multipart.parts(of: body, boundary: boundary, budget: bodyMemory)
+            parts = try Multipart.parts(of: body, boundary: boundary, budget: bodyMemory, fileBudget: self.body.disk)
         } catch {
+            if error.isOutOfSpace { throw BodySpooler.outOfSpace }
             throw HTTPError(.badRequest, message: "malformed multipart body: \(error.message)")
         }
         var identifications: [(Identification, String?)] = []

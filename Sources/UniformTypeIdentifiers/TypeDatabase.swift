@@ -14,9 +14,9 @@ internal import Synchronization
 /// Every registration has an owner (`DeclarationOwner`): the system (declaration files the user or the
 /// administrator loads) or an app. Apple's rules decide which declaration of an identifier is in force:
 ///
-/// - An exported declaration always beats an imported one.
-/// - The system's: between two of the same kind, a system registration replaces the built-in
-///   declaration, and a later one an earlier one.
+/// - The system's: an exported declaration beats an imported one; between two of the same kind, a
+///   system registration replaces the built-in declaration, and a later one an earlier one. Any
+///   system declaration replaces any app's, whatever their kinds.
 /// - An app's never replaces a built-in declaration, a system registration, or another app's
 ///   export: an exported type belongs to the app that exported it first (in registration order), and
 ///   an app may not export a `public.*` identifier. A declaration that loses is kept out of every
@@ -321,6 +321,11 @@ public final class TypeDatabase: Sendable {
         declaration(forKey: type.key, in: snapshot)
     }
 
+    /// The declarations `owner` registered (in force or not), in registration order.
+    public func registeredDeclarations(of owner: DeclarationOwner) -> [TypeDeclaration] {
+        snapshot.registered.filter { $0.owner == owner }.map(\.declaration)
+    }
+
     /// The registered declarations that are not in force, in registration order, with why (an app's
     /// declaration of a type the system declares or another app exports, an imported declaration of an
     /// exported type ...); of one owner's, or everyone's.
@@ -376,7 +381,8 @@ extension TypeDatabase {
                         if declaration.kind == .imported { ignore(.importedBy(existing.owner)); continue }
                     }
                 } else {
-                    if let existing, existing.declaration.kind == .exported, declaration.kind == .imported {
+                    // The system's: over any app's, whatever the kinds; among its own, exported over imported.
+                    if let existing, !existing.owner.isApp, existing.declaration.kind == .exported, declaration.kind == .imported {
                         ignore(.exportedBy(existing.owner))
                         continue
                     }

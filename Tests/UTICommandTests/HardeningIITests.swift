@@ -106,6 +106,44 @@ struct HardeningIITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.inbox) == ["photo.png"])
     }
 
+    @Test("a file in a drop box (a directory others may write and search but not read) is routed, as opening it by its path allows",
+          .enabled(if: Tools.isRoot && Tools.has("setpriv"), "needs root, to make a drop box a user without privileges cannot read"))
+    func routesFromADropBox() throws {
+        let setup = try UnprivilegedSetup()
+        let box = setup.files.path + "/box"
+        mkdir(box, 0o1733)
+        chmod(box, 0o1733)
+        let document = try setup.files.write("a note\n", to: "box/note.txt")
+        chmod(document, 0o644)
+        chown(document, 65534, 65534)
+        let routed = try setup.run(["route", "--to", "com.example.go", document])
+        #expect(routed.status == 0, "\(routed)")
+    }
+
+    @Test("route of a package given with a trailing slash, or of a socket, is typed by what it is, never opened")
+    func routeByKind() throws {
+        let setup = try Setup(inPlace: true)
+        _ = try setup.files.makeDirectory("Doc.rtfd")
+        let plain = try setup.run(["route", "--in-place", setup.files.path + "/Doc.rtfd"])
+        let slashed = try setup.run(["route", "--in-place", setup.files.path + "/Doc.rtfd/"])
+        #expect(plain.status == slashed.status && !slashed.standardError.contains("Not a directory"), "\(plain) \(slashed)")
+        let socketPath = setup.files.path + "/listening.sock"
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in socketPath.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        let routed = try setup.run(["route", "--json", socketPath])
+        #expect(routed.status != 0 && !routed.standardError.contains("No such device"), "\(routed)")
+        #expect(routed.standardError.contains("not a regular file") || routed.standardError.contains("no registered app"), "\(routed.standardError)")
+    }
+
     // MARK: 2. Owners of type declarations
 
     /// An app bundle at `name`.app holding `plist`.
@@ -168,6 +206,36 @@ struct HardeningIITests {
         #expect(try setup.run(["conforms", "com.example.owner.sheet", "public.image"]).status != 0, "the owner's declaration is in force")
         let check = try setup.run(["apps", "check"])
         #expect(check.standardOutput.contains("ignored-declaration") && check.standardOutput.contains("com.example.rival"), "\(check)")
+    }
+
+    @Test("an app registered again keeps its place: it is not told that its own export is another's")
+    func reRegisteringKeepsOwnership() throws {
+        let setup = try Setup()
+        let owner = try Self.bundle(setup, "Owner", Self.manifest("com.example.owner", types: ["com.example.owner.sheet"], rank: "Owner",
+                                                                 extra: Self.exporting("com.example.owner.sheet", conformsTo: ["public.data"], extensions: ["osheet"])))
+        let rival = try Self.bundle(setup, "Rival", Self.manifest("com.example.rival", types: ["com.example.owner.sheet"], rank: "Owner",
+                                                                 extra: Self.exporting("com.example.owner.sheet", conformsTo: ["public.image"], extensions: ["osheet"])))
+        #expect(try setup.run(["apps", "register", owner]).status == 0)
+        #expect(try setup.run(["apps", "register", rival]).status == 0)
+        let again = try setup.run(["apps", "register", owner])
+        #expect(again.status == 0 && !again.standardError.contains("ignored"), "\(again)")
+    }
+
+    @Test("a container kept by an app unregistered with its data goes back only to that app's bundle, not to an identifier spelt otherwise")
+    func keptContainersAreNotAdoptedByCase() throws {
+        let setup = try Setup()
+        let victim = try Self.bundle(setup, "Victim", Self.manifest("com.Victim.App"))
+        #expect(try setup.run(["apps", "register", victim]).status == 0)
+        let diary = try setup.files.write("dear diary", to: "root/Containers/com.Victim.App/Documents/diary.txt")
+        #expect(try setup.run(["apps", "unregister", "com.Victim.App"]).status == 0)
+        let hostile = try Self.bundle(setup, "Hostile", Self.manifest("com.victim.app"))
+        let registered = try setup.run(["apps", "register", hostile])
+        #expect(registered.status == 2 && registered.standardError.contains("differs only in case"), "\(registered)")
+        // The victim's own bundle, its identifier now in lower case, gets its data back.
+        try setup.files.write(Self.manifest("com.victim.app"), to: "Victim.app/Contents/Info.plist")
+        #expect(try setup.run(["apps", "register", victim]).status == 0)
+        #expect(try String(contentsOfFile: diary, encoding: .utf8) == "dear diary")
+        #expect(try setup.run(["apps", "container", "com.victim.app"]).standardOutput.contains("com.Victim.App"))
     }
 
     // MARK: 3. A removal that cannot finish never freezes the registry
@@ -270,6 +338,23 @@ struct HardeningIITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.root + "/Containers") == ["com.example.other"])
     }
 
+    @Test("a directory bind-mounted into a container is not emptied by the container's removal",
+          .enabled(if: Tools.isRoot && Tools.has("mount") && Tools.has("umount"), "needs root, to bind-mount"))
+    func bindMountsAreNotEmptied() throws {
+        let setup = try Setup()
+        let outside = try setup.files.makeDirectory("outside")
+        for index in 0..<5 { try setup.files.write("keep", to: "outside/f\(index)") }
+        let target = setup.root + "/Containers/com.example.viewer/Library/Caches/shared"
+        mkdir(target, 0o700)
+        guard Tools.run("/bin/mount", ["--bind", outside, target]) else { return }
+        defer { _ = Tools.run("/bin/umount", ["-l", target]) }
+        let unregistered = try setup.run(["apps", "unregister", "--delete-data", "com.example.viewer"])
+        #expect(unregistered.status == 0, "\(unregistered)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside).count == 5, "nothing behind the mount was removed")
+        let check = try setup.run(["apps", "check"])
+        #expect(check.standardOutput.contains("leftover-removal") && check.standardOutput.contains("Invalid cross-device link"), "\(check)")
+    }
+
     // MARK: 4. Application groups: evidence to join, data kept while anyone holds it
 
     static func groupManifest(_ identifier: String, groups: [String], team: String? = nil) -> String {
@@ -357,6 +442,22 @@ struct HardeningIITests {
         #expect(!FileManager.default.fileExists(atPath: setup.root + "/Shared/AppGroup/" + group))
         #expect(try setup.run(["apps", "groups"]).standardOutput.isEmpty)
         #expect(try setup.run(["apps", "remove-group", group]).status == 2, "not a group any more")
+    }
+
+    @Test("an app that was a member of a group before evidence was asked keeps it when registered again")
+    func existingMembersKeepTheirGroups() throws {
+        let setup = try Setup()
+        let manifest = try setup.files.write(Self.groupManifest("com.example.one", groups: ["group.com.example.shared"]), to: "One.plist")
+        #expect(try setup.run(["apps", "register", manifest]).status == 0)
+        // As a registry written before: the record names a group it has no evidence for.
+        let statePath = setup.root + "/registry.json"
+        let state = try String(contentsOfFile: statePath, encoding: .utf8).replacingOccurrences(of: "group.com.example.shared", with: "group.org.elsewhere.shared")
+        try state.write(toFile: statePath, atomically: true, encoding: .utf8)
+        try setup.files.write(Self.groupManifest("com.example.one", groups: ["group.org.elsewhere.shared"]), to: "One.plist")
+        let again = try setup.run(["apps", "register", manifest])
+        #expect(again.status == 0, "\(again)")
+        let newcomer = try setup.files.write(Self.groupManifest("com.example.two", groups: ["group.org.elsewhere.shared"]), to: "Two.plist")
+        #expect(try setup.run(["apps", "register", newcomer]).status == 2, "a newcomer still needs evidence")
     }
 
     // MARK: 5. Smaller things

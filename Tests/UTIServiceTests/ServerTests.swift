@@ -427,24 +427,42 @@ struct ServerRoutingTests {
         #expect(message.contains(setup.tokenFile) && message.contains("chmod 600"), "\(message)")
     }
 
-    @Test("uploads past the spool budget are answered 503 with Retry-After, and the budget comes back when they are done")
+    @Test("uploads past the spool budget are answered 503 with Retry-After while others hold it, 413 when they could never fit; the budget comes back")
     func spoolBudget() throws {
         let setup = try Setup()
-        // No memory for bodies: every byte goes to the spool, which may hold 1 MiB in all.
+        // No memory for bodies: every byte goes to the spool, which may hold 3 MiB in all.
         let server = try RunningServer(["--routing", "--token-file", setup.tokenFile, "--root", setup.root,
-                                        "--body-memory", "0", "--spool-budget", String(1 << 20)])
+                                        "--body-memory", "0", "--spool-budget", String(3 << 20)] + RunningServer.patientTimers)
         let large = try setup.files.write([UInt8](repeating: 0x41, count: 2 << 20), to: "large.bin")
-        let small = try setup.files.write(png, to: "small.png")
-        for path in ["/identify?name=large.bin", "/detect/stream"] {
-            let refused = try server.curl(path, ["-T", large])
-            #expect(refused.status == 503 && refused.headers.lowercased().contains("retry-after:"), "\(path): \(refused)")
+        let huge = try setup.files.write([UInt8](repeating: 0x41, count: 4 << 20), to: "huge.bin")
+        #expect(try server.curl("/identify?name=huge.bin", ["-T", huge]).status == 413, "more than the budget can ever hold")
+        // One upload holds 2 MiB of the budget, its last bytes not sent.
+        let holder = try RawConnection(port: server.port)
+        holder.send("PUT /identify?name=held.bin HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: \((2 << 20) + 10)\r\n\r\n")
+        holder.send([UInt8](repeating: 0x42, count: 2 << 20))
+        // Until the server has spooled it (a bounded number of tries), another 2 MiB may still pass.
+        var refused: (status: Int, body: String, headers: String)?
+        for _ in 0..<200 {
+            let answer = try server.curl("/identify?name=large.bin", ["-T", large])
+            if answer.status == 503 { refused = answer; break }
+            #expect(answer.status == 200)
+            usleep(20_000)
         }
+        let answer = try #require(refused, "a second 2 MiB body while the first holds 2 of 3 MiB")
+        #expect(answer.headers.lowercased().contains("retry-after:"), "\(answer.headers)")
         let routed = try server.curl("/route?name=large.bin", ["-X", "POST", "--data-binary", "@" + large, "-H", "Authorization: Bearer \(setup.token)"])
         #expect(routed.status == 503, "\(routed)")
-        // What the refused bodies took is given back: a body within the budget passes, again and again.
-        for _ in 0..<3 {
-            #expect(try server.curl("/identify?name=small.png", ["-T", small]).status == 200)
+        let parts = try server.curl("/identify", ["-F", "a=@\(large)"])
+        #expect(parts.status == 503 || parts.status == 413, "\(parts)")
+        // The held upload ends: its share comes back, and a body within the budget passes again.
+        holder.send([UInt8](repeating: 0x42, count: 10))
+        _ = holder.readToEnd()
+        var passed = false
+        for _ in 0..<200 where !passed {
+            passed = try server.curl("/identify?name=large.bin", ["-T", large]).status == 200
+            if !passed { usleep(20_000) }
         }
+        #expect(passed)
     }
 
     @Test("GET /apps and /apps/{bundleID}: the registry, bundle identifiers checked")

@@ -76,4 +76,22 @@ struct DeclarationOwnerTests {
         let order = database.declaredTypes(tag: "png", tagClass: .filenameExtension).map(\.identifier)
         #expect(order.last == "com.example.sketch", "\(order)")
     }
+
+    @Test("the system's declaration wins over an app's whatever their kinds and whichever came first")
+    func theSystemWinsInAnyOrder() throws {
+        for systemFirst in [true, false] {
+            let database = TypeDatabase()
+            let app = Self.declaration("com.example.contested", conformsTo: ["public.image"], kind: .exported)
+            let system = Self.declaration("com.example.contested", conformsTo: ["public.text"], kind: .imported)
+            if systemFirst {
+                try database.register([system], owner: .system)
+                try database.register([app], owner: .app("com.example.app"))
+            } else {
+                try database.register([app], owner: .app("com.example.app"))
+                try database.register([system], owner: .system)
+            }
+            #expect(database.declaration(of: UTType(importedAs: "com.example.contested"))?.conformsTo == ["public.text"], "system first: \(systemFirst)")
+            #expect(database.ignoredDeclarations(of: .app("com.example.app")).map(\.reason) == [.declaredBySystem])
+        }
+    }
 }
