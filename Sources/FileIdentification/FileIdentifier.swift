@@ -219,9 +219,39 @@ public final class FileIdentifier: Sendable {
 
     // MARK: Content
 
+    /// A file's content (a regular file, or bytes: never a directory), with what its name says.
+    ///
+    /// The kind of a file bounds its type, as on Apple's platforms: the name's candidates that are
+    /// directories (packages, bundles: a Keynote document `x.key`) do not stand for a regular file, whose
+    /// flat form (`com.apple.iWork.Keynote.sffkey`) does; when none is left, the content decides and the
+    /// evidence says why the name was set aside.
     private func identifyContent(_ source: some ByteSource, name: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
-        var identification = try identifyBytes(source, name: name)
+        var flat = name
+        var setAside: [UTType] = []
+        if var evidence = name {
+            setAside = evidence.candidates.filter { $0.conforms(to: .directory) }
+            evidence.candidates.removeAll { $0.conforms(to: .directory) }
+            flat = evidence
+        }
+        var identification = try identifyBytes(source, name: flat)
         identification.fileSize = source.count
+        identification.evidence.name = name
+        // A name whose first sense is a package, left with a flat binary form the bytes did not confirm,
+        // says nothing of text (a `Makevars.template` is no Pages template): the content decides.
+        if !setAside.isEmpty, identification.evidence.rule == .nameOnly, identification.textEncoding != nil,
+           !identification.type.conforms(to: .text), let content = identification.evidence.content {
+            identification = Identification(type: content.type,
+                                            evidence: Evidence(name: name, content: content, otherReadings: identification.evidence.otherReadings,
+                                                               rule: .contentOverrulesName),
+                                            confidence: .medium, isMismatch: true, textEncoding: identification.textEncoding)
+            identification.fileSize = source.count
+        }
+        if !setAside.isEmpty, !(flat?.candidates.contains(identification.type) ?? false) {
+            let kinds = setAside.map(\.identifier).joined(separator: ", ")
+            let reason = "the name's \(kinds) \(setAside.count == 1 ? "is a directory type" : "are directory types") (a package or bundle), and this is a regular file"
+            identification.evidence.nameOverruled = [reason, identification.evidence.nameOverruled].compactMap { $0 }.joined(separator: "; ")
+            identification.isMismatch = true
+        }
         return identification
     }
 
@@ -245,8 +275,11 @@ public final class FileIdentifier: Sendable {
         func add(_ verdict: Verdict?, _ source: ContentEvidence.Source, conclusive: Bool) {
             guard let verdict else { return }
             let type = verdict.type
-            // A text format is not what binary bytes are, whatever a pattern found in them.
-            if encoding == nil, source != .container, source != .signature, type.conforms(to: .text) { return }
+            // A text format is not what binary bytes are, whatever a pattern found in them, unless the name
+            // names that format too (an encoded VBScript, G-code with a thumbnail: text formats that hold
+            // binary bytes, proven by their own magic).
+            if encoding == nil, source != .container, source != .signature, type.conforms(to: .text),
+               !(source == .freedesktopMagic && (name?.candidates ?? []).contains(where: { $0.conforms(to: type) })) { return }
             let reading = ContentEvidence(type: type, source: source, mimeType: verdict.mimeType ?? type.preferredMIMEType,
                                           isConclusive: conclusive, detail: verdict.detail)
             if let existing = readings.firstIndex(where: { $0.type == type }) {
@@ -275,8 +308,14 @@ public final class FileIdentifier: Sendable {
             return (readings, encoding)
         }
         for match in sharedMIMEInfo.magic.matches(prefix) {
-            add(Verdict(mimeType: match.mimeType, detail: "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))"),
-                .freedesktopMagic, conclusive: match.priority >= 80)
+            let verdict = Verdict(mimeType: match.mimeType, detail: "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))")
+            // shared-mime-info's lowest priorities are resemblances (a file starting with `//`, `class` or
+            // `def`): they may confirm a language the name names, never name one alone.
+            if match.priority < Self.resemblancePriority, let verdict, verdict.type.conforms(to: .text),
+               !candidates.contains(where: { $0.conforms(to: verdict.type) }) {
+                continue
+            }
+            add(verdict, .freedesktopMagic, conclusive: match.priority >= 80)
         }
         if let encoding {
             // Formats show themselves at the start: 8 KiB of text is plenty, and cheap to decode.
@@ -306,6 +345,9 @@ public final class FileIdentifier: Sendable {
         let ordered = readings.filter(\.isConclusive) + readings.filter { !$0.isConclusive }
         return (ordered, encoding)
     }
+
+    /// shared-mime-info magic below this priority is a resemblance, not evidence (TypeScript for `/*`).
+    static let resemblancePriority = 20
 
     /// libmagic's MIME type for the sample, when it names a declared type.
     private func libmagic(_ prefix: [UInt8]) throws(IdentificationError.Reason) -> String? {

@@ -69,12 +69,18 @@ public struct Evidence: Sendable, Hashable {
     public var otherReadings: [ContentEvidence] = []
     /// The rule that decided.
     public var rule: Rule
+    /// Why the name's types were set aside, when they were: a regular file named for a package, text under
+    /// the name of a binary format whose rules the bytes do not meet, a format's magic that the bytes fail.
+    /// `nil` when the name was followed, or said nothing.
+    public var nameOverruled: String?
 
-    public init(name: NameEvidence?, content: ContentEvidence?, otherReadings: [ContentEvidence] = [], rule: Rule) {
+    public init(name: NameEvidence?, content: ContentEvidence?, otherReadings: [ContentEvidence] = [], rule: Rule,
+                nameOverruled: String? = nil) {
         self.name = name
         self.content = content
         self.otherReadings = otherReadings
         self.rule = rule
+        self.nameOverruled = nameOverruled
     }
 
     /// The rules of resolution, in the order they are tried; new rules may be added.

@@ -16,6 +16,15 @@ struct MediaTypeVocabularies: OptionSet, Sendable {
     static let libmagic = Self(rawValue: 32)
 }
 
+/// What a filename extension says on its own (see `MediaTypeNames.extensionKinds`).
+struct ExtensionKinds: OptionSet, Sendable {
+    let rawValue: UInt8
+    /// Formats of different families claim it.
+    static let shared = Self(rawValue: 1)
+    /// The types that carry it carry it only from libmagic's lists of extensions seen.
+    static let libmagicOnly = Self(rawValue: 2)
+}
+
 /// One name per format: of the MIME names a type carries, the one identification reports.
 enum MediaTypeNames {
     /// Where `name` (any case) is in the table, if it is.
@@ -31,6 +40,25 @@ enum MediaTypeNames {
                 if order < 0 { low = middle + 1 } else { high = middle }
             }
             return nil
+        }
+    }
+
+    /// What the filename extension `ext` (any case) says on its own, from the table `make-typedb.py`
+    /// generates: whether formats of different families claim it across the sources (`key`, `mod`,
+    /// `bin`), and whether the types that carry it carry it only from libmagic's lists of extensions
+    /// files of their format were seen with (`dat`).
+    static func extensionKinds(_ ext: String) -> ExtensionKinds {
+        let key = ext.lowercased()
+        var low = 0, high = uti_extension_count()
+        return key.withCString { key -> ExtensionKinds in
+            while low < high {
+                let middle = (low + high) / 2
+                guard let entry = uti_extension(middle) else { return [] }
+                let order = strcmp(entry, key)
+                if order == 0 { return ExtensionKinds(rawValue: uti_extension_kinds(middle)) }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return []
         }
     }
 

@@ -8,8 +8,14 @@ internal import UniformTypeIdentifiers
 /// 3. Content that is a more specific kind of a candidate wins: `data.txt` holding a `#!` script.
 /// 4. Conclusive content (a signature, a container's entries, a `#!` line) overrules a name that says
 ///    otherwise, and the answer is flagged as a mismatch: an ELF file named `.txt` is an ELF file.
-/// 5. Inconclusive content (plain text, unrecognised binary, a heuristic) leaves the name standing,
-///    except that binary content contradicts a name that promises plain text (a mismatch).
+/// 5. Inconclusive content (plain text, unrecognised binary, a heuristic) leaves the name standing, as
+///    in freedesktop's order, but where the extension itself names no format: one that formats of
+///    different families share (`key`, `mod`, `bin`) does not make text a binary format (a PEM key named
+///    `.key`, Jetty's text `.mod` files), and one that only libmagic's lists of extensions seen give a
+///    type (`dat`, `msg`) names it only when the bytes meet its rules (Java's `tzdb.dat` is no Inno
+///    Setup file, Tcl's `.msg` files no Inno Setup messages). Binary bytes contradict a name promising
+///    plain text. The name set aside, the answer is what the content reads as, flagged as a mismatch
+///    with the reason in the evidence.
 /// 6. No name: the content decides; with nothing conclusive, text or binary chooses between
 ///    `public.plain-text` and `public.data`.
 enum Resolution {
@@ -47,9 +53,10 @@ enum Resolution {
             return byNameOnly(name, filename: name?.filename ?? "")
         }
         func answer(_ type: UTType, _ rule: Evidence.Rule, _ confidence: Identification.Confidence,
-                    by reading: ContentEvidence, mismatch: Bool = false) -> Identification {
+                    by reading: ContentEvidence, mismatch: Bool = false, overruled: String? = nil) -> Identification {
             Identification(type: type,
-                           evidence: Evidence(name: name, content: reading, otherReadings: readings.filter { $0 != reading }, rule: rule),
+                           evidence: Evidence(name: name, content: reading, otherReadings: readings.filter { $0 != reading }, rule: rule,
+                                              nameOverruled: overruled),
                            confidence: confidence, isMismatch: mismatch, textEncoding: encoding)
         }
         // A generic reading gives way to a specific one that conforms to it: an OLE2 container to the
@@ -93,7 +100,12 @@ enum Resolution {
         if let agreement {
             return answer(agreement.candidate, .nameRefinesContent, agreement.reading.isConclusive ? .high : .medium, by: agreement.reading)
         }
-        for candidate in candidates {
+        // The looser senses, where the bytes could be the candidate's: not for a binary format that only
+        // libmagic's lists of extensions seen give the extension, which it names only when the bytes meet
+        // its rules (the strict pass above).
+        let extensionKinds = name.map { $0.match == .filenameExtension ? MediaTypeNames.extensionKinds($0.tag) : [] } ?? []
+        let weakName = extensionKinds.contains(.libmagicOnly)
+        for candidate in candidates where !weakName || candidate.conforms(to: .text) {
             if let reading = considered.first(where: { NameAgreement.of(candidate, with: $0) != .none }) {
                 return answer(candidate, .nameRefinesContent, reading.isConclusive ? .high : .medium, by: reading)
             }
@@ -107,11 +119,25 @@ enum Resolution {
             if primary.isConclusive {
                 return answer(primary.type, .contentOverrulesName, .high, by: primary, mismatch: true)
             }
+            // The name's formats cannot be these bytes: text under binary formats' names, binary bytes under
+            // text formats' names, or bytes that fail the rules of every binary format named. The content
+            // says what they are.
+            let named = candidates.prefix(3).map(\.identifier).joined(separator: ", ")
+            let tag = name?.tag ?? ""
+            if weakName, !candidates.contains(where: { $0.conforms(to: .text) }) {
+                return answer(primary.type, .contentOverrulesName, .medium, by: primary, mismatch: true,
+                              overruled: "only libmagic's lists of extensions seen give .\(tag) to \(named), and the bytes do not meet \(candidates.count == 1 ? "its" : "their") rules")
+            }
+            if encoding != nil, extensionKinds.contains(.shared), !candidates.contains(where: { $0.conforms(to: .text) }) {
+                return answer(primary.type, .contentOverrulesName, .medium, by: primary, mismatch: true,
+                              overruled: "formats of different kinds share the extension .\(tag), and the bytes are text, which none the name offers (\(named)) is")
+            }
             // Binary bytes under a name that promises plain text: the name is wrong. A name promising a
             // text format stands, as in freedesktop's order: such formats may hold binary bytes (an
             // encoded VBScript, G-code with an embedded thumbnail).
             if encoding == nil, candidates.allSatisfy({ $0 == .plainText }) {
-                return answer(primary.type, .contentOverrulesName, .medium, by: primary, mismatch: true)
+                return answer(primary.type, .contentOverrulesName, .medium, by: primary, mismatch: true,
+                              overruled: "the name promises plain text, and the bytes are not text")
             }
             return answer(best, .nameOnly, encoding != nil && !best.conforms(to: .text) ? .low : .medium, by: primary)
         }

@@ -305,8 +305,14 @@ enum TextAnalysis {
                     rest = rest[rest.index(after: end)...]
                 }
             } else {
+                // An element's name (XML's Name, with at most one prefix), then the end of the name: a
+                // `<https://...>` or `<user@host>` line of plain text is no element.
                 let name = rest.dropFirst().prefix(while: { !$0.isWhitespace && $0 != ">" && $0 != "/" })
-                guard let first = name.first, first.isLetter || first == "_" else { return nil }
+                guard let first = name.first, first.isLetter || first == "_",
+                      name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." || $0 == ":" }),
+                      name.count(where: { $0 == ":" }) <= 1, name.last != ":" else { return nil }
+                let after = rest.dropFirst(name.count + 1).first
+                guard after == nil || after?.isWhitespace == true || after == ">" || after == "/" else { return nil }
                 return String(name)
             }
         }

@@ -46,6 +46,7 @@ package struct IdentificationReport {
         }
         evidenceMembers.append(("content", evidence.content.map(reading) ?? .null))
         evidenceMembers.append(("otherReadings", .array(evidence.otherReadings.map(reading))))
+        evidenceMembers.append(("nameOverruled", JSONValue(evidence.nameOverruled)))
         var members: [(String, JSONValue)] = [
             ("path", .string(path)),
             ("identifier", .string(type.identifier)),

@@ -167,20 +167,24 @@ def classify_paths(spark, paths, uti_binary=None, partitions=None, include_hidde
 
 def classify_roots(spark, roots, uti_binary=None, partitions=None, include_hidden=False):
     """Every entry of the trees under `roots`, as `uti classify ROOT...` gives them on one machine: the driver
-    lists each root's own entries, and each partition walks its share of them with one uti process."""
-    units = []
+    lists each root's own entries, and each partition walks its share of them with one uti process. An entry
+    that is a symbolic link is classified as the link it is (a listed path), never walked: given to uti as an
+    operand, a link to a directory would be followed, where the walk of its root reports it as a link."""
+    units, links = [], []
     for root in roots:
         root = root.rstrip(os.sep) or os.sep
         for entry in sorted(os.listdir(root)):
             if include_hidden or not entry.startswith("."):
-                units.append(os.path.join(root, entry))
+                path = os.path.join(root, entry)
+                (links if os.path.islink(path) else units).append(path)
     arguments = ["--include-hidden"] if include_hidden else []
     count = partitions or max(1, min(len(units), spark.sparkContext.defaultParallelism * 4))
     walked = spark.sparkContext.parallelize(units, count).mapPartitionsWithIndex(_classify_partition(uti_binary, arguments, False))
-    # The roots themselves, as `uti classify` lists them too.
+    # The roots themselves, as `uti classify` lists them too, and the links among their entries.
     top = spark.sparkContext.parallelize([r.rstrip(os.sep) or os.sep for r in roots], 1) \
         .mapPartitionsWithIndex(_classify_partition(uti_binary, arguments + ["--max-depth", "0"], False))
-    return spark.createDataFrame(top.union(walked), SCHEMA)
+    listed = spark.sparkContext.parallelize(links, 1).mapPartitionsWithIndex(_classify_partition(uti_binary, arguments, True))
+    return spark.createDataFrame(top.union(listed).union(walked), SCHEMA)
 
 
 def record(name, content):
@@ -232,7 +236,14 @@ def read_content(spark, root, uti_binary=None, recursive=True):
     if recursive:
         reader = reader.option("recursiveFileLookup", "true")
     frame = reader.load(root)
-    listed = spark.createDataFrame([(_display_name(uri, encoded=True), uri) for uri in frame.inputFiles()], "path string, uri string")
+    local = _local_directory(root)
+    if local:
+        # Hadoop's local file system follows links to directories; `uti classify` reports a link as a link and
+        # never walks it, and a link is no file whose bytes are read: what lies through one is left out.
+        through_link = F.udf(lambda path: _through_link(local, _display_name(path)), BooleanType())
+        frame = frame.filter(~through_link(F.col("path")))
+    files = [uri for uri in frame.inputFiles() if not (local and _through_link(local, _display_name(uri, encoded=True)))]
+    listed = spark.createDataFrame([(_display_name(uri, encoded=True), uri) for uri in files], "path string, uri string")
     read = classify_content(spark, frame, uti_binary).persist(StorageLevel.MEMORY_AND_DISK)
     unnamed = _unnameable(root, recursive)
     if unnamed:
@@ -264,6 +275,28 @@ def read_content(spark, root, uti_binary=None, recursive=True):
     if extra:
         read = read.union(spark.createDataFrame(extra, SCHEMA))
     return read
+
+
+def _local_directory(root):
+    """The local directory `root` names (a path or a `file:` URI), or None for another file system."""
+    local = root if "://" not in root and not root.startswith("file:") else _display_name(root)
+    if local.startswith(("hdfs:", "s3a:", "s3:", "gs:", "abfs:", "wasb:")) or "://" in local or not os.path.isdir(local):
+        return None
+    return local
+
+
+def _through_link(root, path):
+    """Whether `path`, below the local directory `root`, is a symbolic link or is reached through one."""
+    base = os.path.normpath(root)
+    relative = os.path.relpath(os.path.normpath(path), base)
+    if relative.startswith(".."):
+        return False
+    current = base
+    for part in relative.split(os.sep):
+        current = os.path.join(current, part)
+        if os.path.islink(current):
+            return True
+    return False
 
 
 def _unnameable(root, recursive):

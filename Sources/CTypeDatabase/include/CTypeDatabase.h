@@ -23,4 +23,16 @@ unsigned char uti_media_type_vocabularies(size_t index);
 /// (else the Apache Tika type); `index` itself for a name that is no alias.
 size_t uti_media_type_canonical(size_t index);
 
+/// How many filename extensions `mediatypes.c` holds whose name alone settles no format: those formats
+/// of different families claim across the sources (`key`, `mod`, `bin`), and those carried only from
+/// libmagic's lists of extensions seen (`dat`).
+size_t uti_extension_count(void);
+
+/// The extension at `index` (lower-case; in byte order), NULL past the end.
+const char *uti_extension(size_t index);
+
+/// What the extension at `index` is: 1 shared by formats of different families, 2 carried only from
+/// libmagic's lists (bits).
+unsigned char uti_extension_kinds(size_t index);
+
 #endif

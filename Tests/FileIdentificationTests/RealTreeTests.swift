@@ -1,0 +1,121 @@
+import Foundation
+import TestSupport
+import Testing
+import UniformTypeIdentifiers
+@testable import FileIdentification
+
+/// What uti once said of files on real trees that no peer said, each row's bytes made here (issue 25): a
+/// file's kind bounds its type, and content bounds the name.
+@Suite("Real trees: the kind bounds the type, the content bounds the name")
+struct RealTreeTests {
+    let identifier = FileIdentifier()
+
+    private func identify(_ bytes: [UInt8], _ name: String) throws -> Identification {
+        try identifier.identify(data: bytes, filename: name)
+    }
+
+    private func identify(_ text: String, _ name: String) throws -> Identification {
+        try identify(Array(text.utf8), name)
+    }
+
+    @Test("text named for a directory type (a package) is text: Pages templates, Keynote documents, installer packages",
+          arguments: [
+            ("Makevars.template", "PKG_LIBS = -lm\nCXX_STD = CXX11\n"),
+            ("Dockerfile.template", "FROM debian:bookworm\nRUN apt-get update\n"),
+            ("normal.dist", "0.0\t0.3989\n0.1\t0.3970\n0.2\t0.3910\n"),
+            ("cacert.key", "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n"),
+          ])
+    func packagesNeverNameRegularFiles(name: String, text: String) throws {
+        let found = try identify(text, name)
+        #expect(!found.type.conforms(to: .directory), "\(name): \(found.type.identifier)")
+        #expect(found.type.conforms(to: .text), "\(name): \(found.type.identifier)")
+        #expect(found.mimeType != "inode/directory")
+        #expect(found.isMismatch, "the name was set aside")
+        #expect(found.evidence.nameOverruled != nil, "and the evidence says why")
+        #expect(found.evidence.name?.candidates.isEmpty == false, "the name's evidence is kept as it was")
+    }
+
+    @Test("a regular file named .key takes the flat Keynote format when its bytes are Keynote's (a ZIP), never the package")
+    func flatFormsForFiles() throws {
+        // The single-file format is a ZIP; the smallest: an empty archive's end record.
+        let emptyZip: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
+        let found = try identify(emptyZip, "talk.key")
+        #expect(found.type == UTType("com.apple.iWork.Keynote.sffkey"), "\(found.type.identifier)")
+        #expect(!found.isMismatch)
+    }
+
+    @Test("a directory named .key is the Keynote package", .enabled(if: true))
+    func directoriesKeepPackages() throws {
+        let directory = try TemporaryDirectory()
+        let package = try directory.makeDirectory("talk.key")
+        let found = try identifier.identify(fileAt: package)
+        #expect(found.type.conforms(to: .package), "\(found.type.identifier)")
+        #expect(found.mimeType == "inode/directory")
+    }
+
+    @Test("text under an extension formats of different kinds share is text, not the binary format the extension also names",
+          arguments: [
+            ("threadpool.mod", "# DO NOT EDIT - See: https://www.eclipse.org/jetty/documentation/current/startup-modules.html\n[description]\nEnables the Server thread pool.\n"),
+            ("it.msg", "namespace eval ::tk {\n    ::msgcat::mcset it \"&Abort\" \"&Interrompi\"\n}\n"),
+          ])
+    func sharedExtensionsDoNotMakeTextBinary(name: String, text: String) throws {
+        let found = try identify(text, name)
+        #expect(found.type == .plainText, "\(name): \(found.type.identifier)")
+        #expect(found.mimeType == "text/plain")
+        #expect(found.isMismatch && found.evidence.rule == .contentOverrulesName)
+    }
+
+    @Test("binary bytes under an extension only libmagic's lists give a format, which they do not meet, are data")
+    func libmagicsExtensionListsAreNoClaims() throws {
+        // Java's tzdb.dat: a version byte, "TZDB", then binary tables; no Inno Setup signature.
+        let tzdb: [UInt8] = [0x01] + Array("TZDB".utf8) + [0x00, 0x05] + Array("2024a".utf8) + [0x00, 0x00, 0x02, 0x58, 0x00, 0x0E, 0xFF, 0x80, 0x00, 0x00]
+        let found = try identify(tzdb, "tzdb.dat")
+        #expect(found.type == .data, "\(found.type.identifier)")
+        #expect(found.mimeType == "application/octet-stream")
+        #expect(found.isMismatch)
+        #expect(found.evidence.nameOverruled?.contains("libmagic") == true, "\(found.evidence.nameOverruled ?? "-")")
+    }
+
+    @Test("a name that says nothing leaves text plain unless its grammar shows: resemblances are not languages", arguments: [
+        // GNU ld scripts and rpcgen files start with comments: TypeScript by shared-mime-info's resemblance rules.
+        ("elf_i386.xd", "/* Default linker script, for normal executables */\nOUTPUT_FORMAT(\"elf32-i386\")\nSECTIONS\n{\n}\n"),
+        ("rusers.x", "/*\n * Find out about remote users\n */\nprogram RUSERSPROG {\n\tversion RUSERSVERS_3 { int RUSERSPROC_NUM(void) = 1; } = 3;\n} = 100002;\n"),
+        // XKB symbols, and a Java policy file: Ruby and TypeScript by resemblance.
+        ("us", "default partial alphanumeric_keys modifier_keys\nxkb_symbols \"basic\" {\n    name[Group1]= \"English (US)\";\n};\n"),
+        ("exempt_local.policy", "// Exemption policy\ngrant {\n    permission javax.crypto.CryptoAllPermission;\n};\n"),
+        ("pc", "class \"pc\" {\n    description= \"Generic PC\";\n};\n"),
+        // gettext's ABOUT-NLS: a `<https://...>` line is no XML element.
+        ("ABOUT-NLS", "<https://www.gnu.org/software/gettext/manual/html_node/Users.html>\n\n1 Notes on the Free Translation Project\n"),
+        // X11's Compose: Julia's keywords are nowhere in it.
+        ("Compose", "# UTF-8 (Unicode) compose sequences\ninclude \"%L\"\n<Multi_key> <a> <acute> : \"\u{e1}\" aacute\n"),
+    ])
+    func resemblancesAreNotLanguages(name: String, text: String) throws {
+        let found = try identify(text, name)
+        #expect(found.type == .plainText, "\(name): \(found.type.identifier) by \(found.evidence.content?.detail ?? "-")")
+    }
+
+    @Test("a resemblance still confirms the language the name names")
+    func resemblancesConfirmNames() throws {
+        let found = try identify("// a module\nimport { x } from './x';\nexport const y: number = 1;\n", "main.ts")
+        #expect(found.type == UTType("com.microsoft.typescript"), "\(found.type.identifier)")
+    }
+
+    @Test("no answer carries inode/directory but for a directory, over a made tree of files named for packages")
+    func noDirectoryMIMETypeForFiles() throws {
+        let directory = try TemporaryDirectory()
+        for name in ["a.key", "b.pages", "c.numbers", "d.app", "e.bundle", "f.rtfd", "g.template", "h.dist", "i.framework"] {
+            _ = try directory.write("text\n", to: name)
+        }
+        var files: [(path: String, found: Identification)] = []
+        identifier.classify(directories: [RawFilePath(directory.path)], options: .init(sorted: true)).forEachBatch { batch in
+            for entry in batch {
+                if let found = entry.identification, found.fileSize != nil { files.append((entry.path.string, found)) }
+            }
+            return true
+        }
+        #expect(files.count == 9)
+        for (path, found) in files {
+            #expect(found.mimeType != "inode/directory" && !found.type.conforms(to: .directory), "\(path): \(found.type.identifier)")
+        }
+    }
+}
