@@ -235,14 +235,18 @@ public final class FileIdentifier: Sendable {
         }
         var identification = try identifyBytes(source, name: flat)
         identification.fileSize = source.count
-        identification.evidence.name = name
+        // The name's evidence as it was, the set-aside candidates with the others (in their resolved order).
+        if !setAside.isEmpty, var resolved = identification.evidence.name {
+            resolved.candidates += setAside
+            identification.evidence.name = resolved
+        }
         // A name whose first sense is a package, left with a flat binary form the bytes did not confirm,
         // says nothing of text (a `Makevars.template` is no Pages template): the content decides.
         if !setAside.isEmpty, identification.evidence.rule == .nameOnly, identification.textEncoding != nil,
            !identification.type.conforms(to: .text), let content = identification.evidence.content {
             identification = Identification(type: content.type,
-                                            evidence: Evidence(name: name, content: content, otherReadings: identification.evidence.otherReadings,
-                                                               rule: .contentOverrulesName),
+                                            evidence: Evidence(name: identification.evidence.name, content: content,
+                                                               otherReadings: identification.evidence.otherReadings, rule: .contentOverrulesName),
                                             confidence: .medium, isMismatch: true, textEncoding: identification.textEncoding)
             identification.fileSize = source.count
         }
@@ -261,8 +265,31 @@ public final class FileIdentifier: Sendable {
         // and only the others are read as far as the sample size.
         let head = try source.bytes(at: 0, length: min(4096, options.sampleSize))
         guard !head.isEmpty else { return Resolution.empty(name: name) }
+        var name = name
+        if let evidence = name, let chosen = try linguistChoice(source, head: head, name: evidence) {
+            // The language the text shows, first among the name's.
+            var chosenFirst = evidence
+            chosenFirst.candidates.removeAll { $0 == chosen }
+            chosenFirst.candidates.insert(chosen, at: 0)
+            chosenFirst.decidedBy = "GitHub Linguist's heuristics for .\(evidence.tag): \(chosen.tags[.linguistLanguage]?.first ?? chosen.identifier)"
+            name = chosenFirst
+        }
         let (readings, encoding) = try sniff(source, head: head, name: name)
         return Resolution.resolve(name: name, readings: readings, encoding: encoding)
+    }
+
+    /// What GitHub Linguist's heuristics choose for text under an extension several languages share (`.m`:
+    /// Objective-C, MATLAB, Mercury ...), when the name's first type is one of them (a `.h`, which Apple calls
+    /// a C header, is left alone): a language of the extension's, which the name's evidence then puts first.
+    private func linguistChoice(_ source: some ByteSource, head: [UInt8], name: NameEvidence) throws(IdentificationError.Reason) -> UTType? {
+        guard name.match == .filenameExtension, Languages.hasHeuristics(forExtension: name.tag),
+              let claimed = name.candidates.first, Languages.isLanguage(claimed, ofExtension: name.tag),
+              let encoding = TextAnalysis.encoding(of: head[...]) else { return nil }
+        let sample = head.count < min(options.sampleSize, source.count) ? try source.bytes(at: 0, length: options.sampleSize) : head
+        let text = TextAnalysis.decode(sample[...], as: encoding)
+        guard let chosen = Languages.heuristicChoice(forExtension: name.tag, text: text, claimed: claimed), chosen != claimed,
+              Languages.isLanguage(chosen, ofExtension: name.tag) else { return nil }
+        return chosen
     }
 
     /// What the bytes say, every reader's opinion in order of authority: a container's entries, a

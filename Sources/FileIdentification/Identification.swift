@@ -118,6 +118,9 @@ public struct NameEvidence: Sendable, Hashable {
     public var tag: String
     /// The declared types claiming it, best first.
     public var candidates: [UTType]
+    /// What put the first candidate first, when the database's order did not: GitHub Linguist's heuristics,
+    /// which choose among the languages an extension is written in by the text (`.m`: MATLAB).
+    public var decidedBy: String?
 
     /// How the name matched; new kinds of match may be added.
     public struct Match: RawRepresentable, Hashable, Sendable, CustomStringConvertible {

@@ -14,6 +14,7 @@ struct MediaTypeVocabularies: OptionSet, Sendable {
     static let tika = Self(rawValue: 8)
     static let tikaAlias = Self(rawValue: 16)
     static let libmagic = Self(rawValue: 32)
+    static let magika = Self(rawValue: 64)
 }
 
 /// What a filename extension says on its own (see `MediaTypeNames.extensionKinds`).
@@ -82,10 +83,10 @@ enum MediaTypeNames {
     }
 
     /// The order names are preferred in: registered with IANA, then freedesktop's type, a freedesktop alias,
-    /// Tika's type, a Tika alias, libmagic's string, and last a name none of them has.
+    /// Tika's type, a Tika alias, libmagic's string, Magika's name, and last a name none of them has.
     static func rank(_ name: String) -> Int {
         let known = vocabularies(of: name)
-        let order: [MediaTypeVocabularies] = [.iana, .freedesktop, .freedesktopAlias, .tika, .tikaAlias, .libmagic]
+        let order: [MediaTypeVocabularies] = [.iana, .freedesktop, .freedesktopAlias, .tika, .tikaAlias, .libmagic, .magika]
         return order.firstIndex { known.contains($0) } ?? order.count
     }
 

@@ -30,6 +30,11 @@ enum NameMatching {
         return patterns
     }
 
+    /// Whether a glob is a literal name followed by `.*`: `Makefile.*`, not `README*` or `*.[1-9]`.
+    private static func isNameWithAnyExtension(_ glob: String) -> Bool {
+        glob.hasSuffix(".*") && glob.count > 2 && !glob.dropLast(2).contains { "*?[".contains($0) }
+    }
+
     static func evidence(for filename: String) -> NameEvidence? {
         guard !filename.isEmpty else { return nil }
         let declared = { (tag: String, tagClass: UTTagClass) -> [UTType] in
@@ -52,19 +57,33 @@ enum NameMatching {
         if let ext = UTType.filenameExtension(ofPath: filename) {
             let types = declared(ext, .filenameExtension)
             if !types.isEmpty {
+                // A pattern that is a whole name before `.*` says more (freedesktop's longest glob):
+                // `Makefile.gnu` is a Makefile, whatever `.gnu` names.
+                if let pattern = longestPattern(matching: filename, namedOnly: true) {
+                    return NameEvidence(filename: filename, match: .pattern, tag: pattern.glob, candidates: pattern.types)
+                }
                 return NameEvidence(filename: filename, match: .filenameExtension, tag: ext, candidates: types)
             }
         }
+        if let pattern = longestPattern(matching: filename) {
+            return NameEvidence(filename: filename, match: .pattern, tag: pattern.glob, candidates: pattern.types)
+        }
+        return nil
+    }
+
+    /// The other patterns (`*.[1-9]`, `Makefile*`) that match `filename`: the first that matches, with the
+    /// types of every one that does, in the order of the database; with `namedOnly`, of the patterns that
+    /// are a whole name followed by `.*` (`Makefile.*`, `Dockerfile.*`), which are few.
+    private static func longestPattern(matching filename: String, namedOnly: Bool = false) -> (glob: String, types: [UTType])? {
         var matched: [UTType] = []
         var pattern = ""
         let lowercased = filename.lowercased()
-        for (glob, type) in patterns() where fnmatch(glob, lowercased, 0) == 0 {
+        let first = lowercased.unicodeScalars.first
+        for (glob, type) in patterns() where (!namedOnly || (glob.unicodeScalars.first == first && Self.isNameWithAnyExtension(glob)))
+            && fnmatch(glob, lowercased, 0) == 0 {
             if matched.isEmpty { pattern = glob }
             if !matched.contains(type) { matched.append(type) }
         }
-        if !matched.isEmpty {
-            return NameEvidence(filename: filename, match: .pattern, tag: pattern, candidates: matched)
-        }
-        return nil
+        return matched.isEmpty ? nil : (pattern, matched)
     }
 }

@@ -89,6 +89,12 @@ enum Resolution {
         // is that reading's type: x.png read as PNG by its signature and as animated PNG by its chunks is
         // an animated PNG; an .awk file whose #! line says awk is an AWK script, not its GNU dialect.
         var agreement: (candidate: UTType, reading: ContentEvidence)?
+        // A first candidate the text's own heuristics chose (a manual page among Roff files) stands when it
+        // agrees with a reading.
+        if name?.decidedBy != nil, let chosen = candidates.first,
+           let reading = specific.first(where: { $0.source != .bytes && NameAgreement.of(chosen, with: $0) == .strict }) {
+            return answer(chosen, .nameRefinesContent, reading.isConclusive ? .high : .medium, by: reading)
+        }
         for candidate in candidates {
             for reading in specific where reading.source != .bytes && NameAgreement.of(candidate, with: reading) == .strict {
                 guard let current = agreement else { agreement = (candidate, reading); continue }
@@ -131,6 +137,13 @@ enum Resolution {
             if encoding != nil, extensionKinds.contains(.shared), !candidates.contains(where: { $0.conforms(to: .text) }) {
                 return answer(primary.type, .contentOverrulesName, .medium, by: primary, mismatch: true,
                               overruled: "formats of different kinds share the extension .\(tag), and the bytes are text, which none the name offers (\(named)) is")
+            }
+            // Binary bytes under text formats' names that a reader names as a binary format: that format
+            // (an EFI disk image named `.gpt`, which Gerber's text also uses).
+            if encoding == nil, candidates.allSatisfy({ $0.conforms(to: .text) }),
+               let other = considered.first(where: { $0.source != .bytes && !$0.type.conforms(to: .text) }) {
+                return answer(other.type, .contentOverrulesName, .medium, by: other, mismatch: true,
+                              overruled: "the name's \(named) \(candidates.count == 1 ? "is a text format" : "are text formats"), and the bytes are not text: they read as \(other.type.identifier)")
             }
             // Binary bytes under a name that promises plain text: the name is wrong. A name promising a
             // text format stands, as in freedesktop's order: such formats may hold binary bytes (an

@@ -20,7 +20,16 @@ extension SharedMIMEInfo {
         if format == nil, let content = evidence.content, content.type == type {
             format = content.mimeType
         }
-        return MediaTypeNames.preferred(among: mimeTypes, format: format) ?? format ?? Self.fallbackMIMEType(for: type)
+        return MediaTypeNames.preferred(among: mimeTypes, format: format) ?? format ?? Self.inheritedMIMEType(for: type)
+    }
+
+    /// For a type with no MIME name of its own, its nearest supertype's (a BASIC dialect is reported as
+    /// `text/x-basic`, Unix assembly as `text/x-asm`), else what it is at heart.
+    static func inheritedMIMEType(for type: UTType) -> String {
+        for supertype in type.orderedSupertypes where supertype != type {
+            if let names = supertype.tags[.mimeType], let preferred = MediaTypeNames.preferred(among: names, format: nil) { return preferred }
+        }
+        return fallbackMIMEType(for: type)
     }
 
     /// What a type with no MIME type of its own is at heart, as file(1) would say.

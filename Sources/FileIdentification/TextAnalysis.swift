@@ -143,6 +143,10 @@ enum TextAnalysis {
         if text.hasPrefix("#!") {
             return shebang(String(text.prefix(while: { $0 != "\n" && $0 != "\r" })))
         }
+        // A Vim or Emacs modeline naming the language (`vim: set ft=python:`, `-*- mode: ruby -*-`).
+        if let modeline = Languages.modeline(in: text), let type = Languages.type(ofLanguageNamed: modeline.language) {
+            return Format(name: .type(type), isConclusive: true, detail: "modeline: " + modeline.line.filter { $0 != "\r" })
+        }
         if trimmed.hasPrefix("<") {
             if let markup = markup(trimmed, xmlNamespaces: xmlNamespaces) { return markup }
         }
@@ -212,6 +216,10 @@ enum TextAnalysis {
         // The longest interpreter name that the program's name is, or starts with before a version (python3.11).
         for entry in interpreters where name == entry.prefix || (name.hasPrefix(entry.prefix) && name.dropFirst(entry.prefix.count).allSatisfy { $0.isNumber || $0 == "." }) {
             return Format(mimeType: entry.mime, isConclusive: true, detail: String(line.prefix(80)))
+        }
+        // GitHub Linguist's interpreters: `#!/usr/bin/env deno`, `#!/usr/bin/runghc`.
+        if let type = Languages.type(ofInterpreter: name) {
+            return Format(name: .type(type), isConclusive: true, detail: String(line.prefix(80)))
         }
         return Format(mimeType: "application/x-executable-script", isConclusive: false, detail: String(line.prefix(80)))
     }

@@ -31,6 +31,7 @@ package struct IdentificationReport {
                 ("match", .string(name.match.rawValue)),
                 ("tag", .string(name.tag)),
                 ("candidates", JSONValue(name.candidates.map(\.identifier))),
+                ("decidedBy", JSONValue(name.decidedBy)),
             ])))
         } else {
             evidenceMembers.append(("name", .null))
@@ -54,6 +55,8 @@ package struct IdentificationReport {
             ("mimeType", .string(identification.mimeType)),
             ("preferredMIMEType", JSONValue(type.preferredMIMEType)),
             ("mimeTypes", JSONValue(Self.mimeTypes(of: identification))),
+            // The language, by GitHub Linguist's name for it, when the type is one.
+            ("language", JSONValue(type.tags[.linguistLanguage]?.first)),
             ("conformsTo", JSONValue(type.orderedSupertypes.map(\.identifier))),
             ("evidence", .object(evidenceMembers)),
             ("confidence", .string(identification.confidence.rawValue)),

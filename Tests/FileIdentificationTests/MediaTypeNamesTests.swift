@@ -4,14 +4,14 @@ import UniformTypeIdentifiers
 
 /// One name per format (issue 13, part 3): `mimeType` is the IANA-registered name when the format has one,
 /// else freedesktop's, then Tika's, then libmagic's; `mimeTypes` keeps every name.
-@Suite("Reported MIME type: IANA's name first, then freedesktop's, Tika's, libmagic's")
+@Suite("Reported MIME type: IANA's name first, then freedesktop's, Tika's, libmagic's, Magika's")
 struct MediaTypeNamesTests {
     let identifier = FileIdentifier()
 
     @Test("each vocabulary's names rank in the documented order", arguments: [
         ("font/collection", 0), ("audio/flac", 0), ("image/jls", 0), ("application/vnd.apache.parquet", 0),
         ("application/x-tar", 1), ("audio/x-flac", 2), ("image/x-canon-cr2", 1),
-        ("audio/x-hx-aac-adts", 5), ("application/x-no-vocabulary-has-this", 6),
+        ("audio/x-hx-aac-adts", 5), ("text/zig", 6), ("application/x-no-vocabulary-has-this", 7),
     ])
     func ranks(name: String, rank: Int) {
         #expect(MediaTypeNames.rank(name) == rank, "\(name): \(MediaTypeNames.vocabularies(of: name))")

@@ -21,7 +21,7 @@ struct RealTreeTests {
     @Test("text named for a directory type (a package) is text: Pages templates, Keynote documents, installer packages",
           arguments: [
             ("Makevars.template", "PKG_LIBS = -lm\nCXX_STD = CXX11\n"),
-            ("Dockerfile.template", "FROM debian:bookworm\nRUN apt-get update\n"),
+            ("app.yaml.template", "runtime: python\nenv: flex\n"),
             ("normal.dist", "0.0\t0.3989\n0.1\t0.3970\n0.2\t0.3910\n"),
             ("cacert.key", "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n"),
           ])
@@ -79,7 +79,6 @@ struct RealTreeTests {
     @Test("a name that says nothing leaves text plain unless its grammar shows: resemblances are not languages", arguments: [
         // GNU ld scripts and rpcgen files start with comments: TypeScript by shared-mime-info's resemblance rules.
         ("elf_i386.xd", "/* Default linker script, for normal executables */\nOUTPUT_FORMAT(\"elf32-i386\")\nSECTIONS\n{\n}\n"),
-        ("rusers.x", "/*\n * Find out about remote users\n */\nprogram RUSERSPROG {\n\tversion RUSERSVERS_3 { int RUSERSPROC_NUM(void) = 1; } = 3;\n} = 100002;\n"),
         // XKB symbols, and a Java policy file: Ruby and TypeScript by resemblance.
         ("us", "default partial alphanumeric_keys modifier_keys\nxkb_symbols \"basic\" {\n    name[Group1]= \"English (US)\";\n};\n"),
         ("exempt_local.policy", "// Exemption policy\ngrant {\n    permission javax.crypto.CryptoAllPermission;\n};\n"),

@@ -73,10 +73,10 @@ struct IdentifyCommandTests {
     }
 
     @Test func nameAlone() throws {
-        let result = try UTIBinary.run(["identify", "--no-content", "x.rmd", "backup.tar.gz", "Makefile"])
+        let result = try UTIBinary.run(["identify", "--no-content", "x.rmdx", "backup.tar.gz", "Makefile"])
         #expect(result.status == 0)
         #expect(result.lines == [
-            "x.rmd: dyn.ah62d4rv4ge81e5pe",
+            "x.rmdx: dyn.ah62d4rv4ge81e5peta",
             "backup.tar.gz: org.gnu.gnu-zip-tar-archive (gzip tar archive)",
             "Makefile: public.make-source (Makefile)",
         ])

@@ -64,9 +64,9 @@ struct TypeCommandTests {
         #expect(try jsonObject(try #require(dotted.lines.first))["identifier"] as? String == "public.jpeg")
         let mime = try UTIBinary.run(["types", "--mime", "application/x-gzip"])
         #expect(mime.lines.first?.hasPrefix("org.gnu.gnu-zip-archive") == true)
-        let unknown = try UTIBinary.run(["types", "--extension", "rmd"])
+        let unknown = try UTIBinary.run(["types", "--extension", "rmdx"])
         #expect(unknown.lines.count == 1)
-        #expect(unknown.lines.first?.hasPrefix("dyn.ah62d4rv4ge81e5pe ") == true)
+        #expect(unknown.lines.first?.hasPrefix("dyn.ah62d4rv4ge81e5peta ") == true)
     }
 
     @Test func typesSearchAndConformance() throws {

@@ -74,7 +74,7 @@ def load_curation(directory):
         with open(os.path.join(directory, name + ".toml"), "rb") as f:
             return tomllib.load(f)
 
-    identifiers, parents, libmagic, families, tika = (table(n) for n in ("identifiers", "parents", "libmagic", "families", "tika"))
+    identifiers, parents, libmagic, families, tika, languages = (table(n) for n in ("identifiers", "parents", "libmagic", "families", "tika", "languages"))
     rules = families["rules"]
     return {
         "CURATED_IDENTIFIERS": identifiers["freedesktop"],
@@ -99,6 +99,9 @@ def load_curation(directory):
         "TIKA_NOT_THE_SAME": set(tika["not-the-same"]),
         "TIKA_IDENTIFIERS": tika["identifiers"],
         "GENERIC_SUBTYPE_WORDS": set(tika["generic-subtype-words"]),
+        "CURATED_LANGUAGE_TYPES": languages["types"],
+        "LANGUAGES_OF_THEIR_OWN": set(languages["own-types"]["names"]),
+        "LANGUAGE_DIALECTS": languages["parents"],
     }
 
 
@@ -115,6 +118,10 @@ SUFFIX_GLOB_RE = re.compile(r"^\*\.([^*?\[\]]+\.[^*?\[\]]+)$")
 FILENAME_TAG = "uti.filename"          # a whole file name, compared case-insensitively: Makefile
 SUFFIX_TAG = "uti.filename-suffix"     # what follows a dot that is not the last: tar.gz for *.tar.gz
 PATTERN_TAG = "uti.filename-glob"      # any other glob, fnmatch syntax: *.[1-9], README*
+# And for what GitHub Linguist and Google Magika know of languages.
+INTERPRETER_TAG = "uti.interpreter"    # a program a #! line names: python3, node
+LANGUAGE_TAG = "uti.linguist-language" # Linguist's name of the language, then its aliases: Zig; C++, cpp
+MAGIKA_TAG = "uti.magika-label"        # Magika's label of the content type: zig, yara
 LIBMAGIC_EXT_RE = re.compile(r"^[a-z0-9][a-z0-9_+-]*$")
 
 
@@ -144,6 +151,9 @@ class TypeDecl:
         self.magic = []                 # libmagic MIME strings mapped onto this type
         self.magdirs = []
         self.libmagic_extensions = set()  # lower-case extensions only libmagic's `!:ext` lists gave it
+        self.interpreters = []          # Linguist's: programs a #! line names
+        self.languages = []             # Linguist's language name and aliases
+        self.magika_labels = []         # Magika's content-type labels
 
     @property
     def is_apple(self):
@@ -993,6 +1003,295 @@ def add_curated_declarations(db, path):
 
 
 # --------------------------------------------------------------------------------------------------
+# Step 4b: the languages people write (GitHub Linguist), and Magika's names for them
+# --------------------------------------------------------------------------------------------------
+
+def read_yaml(path):
+    """A YAML file of the sources, read with PyYAML (`pip install pyyaml`, Debian's python3-yaml)."""
+    try:
+        import yaml
+    except ImportError:
+        sys.exit("make-typedb: reading Linguist's YAML needs PyYAML (pip install pyyaml, or apt-get install python3-yaml)")
+    with open(path, encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def squashed(text):
+    """Lower-case letters and digits only, `+` as `plus` and `#` as `sharp`: `C++` -> `cplusplus`."""
+    return re.sub(r"[^a-z0-9]", "", text.lower().replace("+", "plus").replace("#", "sharp"))
+
+
+def language_slug(name):
+    """An identifier component for a language: `Objective-C++` -> `objective-c-plus-plus`."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower().replace("+", "-plus").replace("#", "-sharp").replace("*", "-star"))
+    return slug.strip("-") or "language"
+
+
+def names_language(decl, name):
+    """Whether a type's identifier or description names the language `name` (a word of it for a name of one
+    or two letters, else its squashed spelling anywhere)."""
+    key = squashed(name)
+    texts = [decl.identifier, decl.description or ""]
+    if len(key) <= 2:
+        return any(key in re.split(r"[^a-z0-9]+", text.lower()) for text in texts)
+    return any(key in squashed(text) for text in texts)
+
+
+def language_parents(db, name, entry):
+    """Where a new language type sits: source code (a script when something interprets it) for programming
+    languages; JSON, XML or YAML where its TextMate scope says that is what it is; plain text otherwise."""
+    scope = (entry.get("tm_scope") or "").lower()
+    kind = entry.get("type")
+    if kind == "programming":
+        return ["public.script"] if entry.get("interpreters") else ["public.source-code"]
+    if scope.startswith("source.json"):
+        return ["public.json"]
+    if scope.startswith("text.xml"):
+        return ["public.xml"]
+    if scope.startswith("source.yaml") and db.get("public.yaml"):
+        return ["public.yaml"]
+    return ["public.plain-text"]
+
+
+def load_linguist(db):
+    """A type for every language GitHub Linguist knows: the type that already names it (Apple's
+    `public.swift-source`, freedesktop's `text/rust`), else a new `uti.language.<name>`; with Linguist's
+    extensions, file names, interpreters, name and aliases as tags, and Magika's label and MIME type for it.
+    A tag already claimed by another type stays that type's (Linguist's own table needs heuristics for most
+    of those, `.h`, `.m`, `.pl`): the language is recorded as a further candidate of the extension instead,
+    which the heuristics may choose. Returns ({Linguist name: identifier}, {extension: [identifier]})."""
+    languages = read_yaml(os.path.join(SOURCES, "linguist-languages.yml"))
+    with open(os.path.join(SOURCES, "magika-content-types-kb.min.json"), encoding="utf-8") as f:
+        magika = json.load(f)
+    text_types = [d for d in db.types.values() if "public.text" in db.ancestors(d)]
+    by_extension = collections.defaultdict(list)
+    for decl in db.types.values():
+        for ext in decl.extensions:
+            by_extension[ext.lower()].append(decl)
+        for suffix in decl.suffixes:
+            by_extension[suffix.lower()].append(decl)
+    owners = {}
+    claimed = {}
+    # Who claims each extension and file name before Linguist: those claims stand.
+    extension_claims = collections.defaultdict(set)
+    filename_claims = collections.defaultdict(set)
+    for decl in db.types.values():
+        for ext in decl.extensions:
+            extension_claims[ext.lower()].add(decl.identifier)
+        for suffix in decl.suffixes:
+            extension_claims[suffix.lower()].add(decl.identifier)
+        for filename in decl.filenames:
+            filename_claims[filename.lower()].add(decl.identifier)
+    further = collections.defaultdict(list)
+    for name, entry in languages.items():
+        curated = CURATED_LANGUAGE_TYPES.get(name)
+        owner = db.get(curated) if curated else None
+        assert curated is None or owner is not None, f"curated/languages.toml: {name} -> {curated}, which is not declared"
+        how = "curated" if owner else None
+        mime = entry.get("codemirror_mime_type")
+        if name in LANGUAGES_OF_THEIR_OWN:
+            how = "a type of its own (curated)"
+        elif owner is None and mime:
+            candidate = db.owner_of_mime(mime)
+            if candidate is not None and candidate in text_types and names_language(candidate, name) and candidate.identifier not in claimed:
+                owner, how = candidate, f"MIME {mime}"
+        if owner is None and name not in LANGUAGES_OF_THEIR_OWN:
+            for ext in entry.get("extensions") or []:
+                # Any type claiming one of its extensions, text or not (Linguist's X BitMap is Apple's image
+                # type), whose name names the language.
+                found = [d for d in by_extension.get(ext.lstrip(".").lower(), [])
+                         if names_language(d, name) and d.identifier not in claimed]
+                if found:
+                    owner, how = found[0], f"extension {ext}"
+                    break
+        if owner is None:
+            owner = db.add(TypeDecl("uti.language." + language_slug(name), "linguist"))
+            owner.conforms = language_parents(db, name, entry)
+            owner.description = name + (" source code" if entry.get("type") == "programming" else "")
+            how = how or "new"
+        db.notes["Linguist languages"].append(f"{name} -> {owner.identifier} ({how})")
+        claimed[owner.identifier] = name
+        owners[name] = owner.identifier
+        owner.languages.extend(n for n in [name] + list(entry.get("aliases") or []) if n not in owner.languages)
+        for ext in entry.get("extensions") or []:
+            ext = ext.lstrip(".").lower()
+            if not re.match(r"^[a-z0-9_+-]+(\.[a-z0-9_+-]+)*$", ext):
+                continue
+            others = extension_claims[ext] - {owner.identifier}
+            if others:
+                # Another type's tag: the language is a further candidate, for the heuristics to choose.
+                if owner.identifier not in further[ext]:
+                    further[ext].append(owner.identifier)
+                continue
+            extension_claims[ext].add(owner.identifier)
+            if "." in ext:
+                if ext not in owner.suffixes:
+                    owner.suffixes.append(ext)
+            else:
+                owner.add_extension(ext)
+        for filename in entry.get("filenames") or []:
+            if filename_claims[filename.lower()] - {owner.identifier}:
+                continue
+            filename_claims[filename.lower()].add(owner.identifier)
+            if filename not in owner.filenames:
+                owner.filenames.append(filename)
+        for program in entry.get("interpreters") or []:
+            if program not in owner.interpreters:
+                owner.interpreters.append(program)
+        # CodeMirror's MIME types name editor modes, which languages share (Cangjie is edited in Swift's
+        # mode): one names a language only when its subtype spells the language's name or an alias.
+        if mime and db.owner_of_mime(mime) is None and any(
+                len(squashed(n)) > 1 and squashed(n) in squashed(mime.partition("/")[2])
+                for n in [name] + list(entry.get("aliases") or [])):
+            db.claim_mime(owner, mime)
+    # Magika's labels: the language of the same name, else the one language with its extensions.
+    for label, record in sorted(magika.items()):
+        if not record.get("is_text"):
+            continue
+        named = [n for n in languages if squashed(n) == squashed(label)
+                 or squashed(label) in (squashed(a) for a in languages[n].get("aliases") or [])]
+        if not named:
+            exts = {"." + e for e in record.get("extensions") or []}
+            named = [n for n, e in languages.items() if exts and exts & set(e.get("extensions") or [])]
+        if len(named) != 1:
+            db.notes["Magika labels with no one language"].append(f"{label} ({len(named)})")
+            continue
+        owner = db.get(owners[named[0]])
+        owner.magika_labels.append(label)
+        mime = record.get("mime_type")
+        if mime and mime.lower() not in ("text/plain", "application/octet-stream") and db.owner_of_mime(mime) is None:
+            db.claim_mime(owner, mime)
+    # A language Linguist groups under another (Unix Assembly under Assembly, Roff Manpage under Roff), or a
+    # dialect curated/languages.toml names, conforms to it: first, for a type of its own; after its parents
+    # for a type another source declared (Apple's conformance stays Apple's).
+    for name, entry in languages.items():
+        parent_name = LANGUAGE_DIALECTS.get(name) or entry.get("group")
+        decl = db.get(owners[name])
+        if not parent_name or parent_name not in owners or decl.is_apple:
+            continue
+        parent = owners[parent_name]
+        if parent.lower() == decl.identifier.lower() or decl.identifier.lower() in db.ancestors(db.get(parent)) \
+                or parent.lower() in db.ancestors(decl):
+            continue
+        if decl.origin == "linguist":
+            decl.conforms = [parent] + [c for c in decl.conforms if c != parent]
+        else:
+            decl.conforms.append(parent)
+            db.notes["Linguist groups added as parents"].append(f"{decl.identifier} -> {parent}")
+    return owners, dict(further)
+
+
+def ruby_pattern(pattern):
+    """A Linguist pattern (Ruby, Onigmo) in the syntax Swift's Regex reads, where the two differ: Ruby's `^`
+    and `$` always match at line ends (Swift's Regex is told so at run time), Ruby's `(?m)` is dot-all
+    (`(?s)`), `\\h` is a hex digit, and `{,n}` is `{0,n}`."""
+    out = []
+    index = 0
+    in_class = False
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and index + 1 < len(pattern):
+            nxt = pattern[index + 1]
+            if nxt == "h":
+                out.append("0-9A-Fa-f" if in_class else "[0-9A-Fa-f]")
+            elif nxt == "H" and not in_class:
+                out.append("[^0-9A-Fa-f]")
+            else:
+                out.append(char + nxt)
+            index += 2
+            continue
+        if char == "[" and not in_class:
+            in_class = True
+        elif char == "]" and in_class:
+            in_class = False
+        elif not in_class and pattern.startswith("(?", index):
+            match = re.match(r"\(\?([imx]*)(?:-([imx]*))?([:)])", pattern[index:])
+            if match:
+                on = match.group(1).replace("m", "s")
+                off = (match.group(2) or "").replace("m", "s")
+                out.append("(?" + on + ("-" + off if off else "") + match.group(3))
+                index += len(match.group(0))
+                continue
+        elif not in_class and pattern.startswith("{,", index):
+            out.append("{0,")
+            index += 2
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def heuristics_lines(languages):
+    """Linguist's heuristics (heuristics.yml) as the lines `languages.c` holds:
+        D ext ext ...       a disambiguation, for these extensions (lower-case, no dot)
+        R id id ...         a rule choosing these types (`-` for none), when every condition below it holds
+        + pattern           a condition: the pattern matches somewhere in the text
+        - pattern           a condition: it matches nowhere
+    Patterns are in Swift's Regex syntax (see ruby_pattern); a list of patterns is their union; a line break
+    inside one (free-spacing mode) is written U+0001."""
+    heuristics = read_yaml(os.path.join(SOURCES, "linguist-heuristics.yml"))
+    named = heuristics.get("named_patterns") or {}
+
+    def union(value):
+        patterns = value if isinstance(value, list) else [value]
+        patterns = [ruby_pattern(p) for p in patterns]
+        return patterns[0] if len(patterns) == 1 else "|".join("(?:" + p + ")" for p in patterns)
+
+    def conditions(rule):
+        found = []
+        if "pattern" in rule:
+            found.append("+ " + union(rule["pattern"]))
+        if "negative_pattern" in rule:
+            found.append("- " + union(rule["negative_pattern"]))
+        if "named_pattern" in rule:
+            found.append("+ " + union(named[rule["named_pattern"]]))
+        for part in rule.get("and") or []:
+            found += conditions(part)
+        return found
+
+    lines = []
+    for block in heuristics["disambiguations"]:
+        lines.append("D " + " ".join(e.lstrip(".").lower() for e in block["extensions"]))
+        for rule in block["rules"]:
+            names = rule.get("language")
+            names = names if isinstance(names, list) else [names] if names else []
+            identifiers = [languages[n] for n in names if n in languages]
+            lines.append("R " + (" ".join(identifiers) if identifiers else "-"))
+            for condition in conditions(rule):
+                # A pattern in Ruby's free-spacing mode spans lines: its line breaks travel as U+0001.
+                lines.append(condition.replace("\n", "\x01"))
+    return lines
+
+
+def write_language_tables(languages, further, root):
+    """Sources/CTypeDatabase/languages.c: for each extension, the languages Linguist gives it besides the
+    types that claim it (further candidates, for the heuristics to choose among), and Linguist's heuristics."""
+    def literal(line):
+        return '    "' + line.replace("\\", "\\\\").replace('"', '\\"').replace("\x01", "\\001") + '\\n"'
+    candidates = [f"{ext} {' '.join(ids)}" for ext, ids in sorted(further.items())]
+    heuristics = heuristics_lines(languages)
+    lines = ["// Generated by `python3 TypeDB/tools/make-typedb.py` from TypeDB/sources: do not edit.",
+             "// GitHub Linguist's further candidates for extensions other types claim (`ext identifier...`),",
+             "// and its heuristics (see heuristics_lines in the generator), one line each.",
+             '#include "CTypeDatabase.h"', "",
+             "static const char further_candidates[] ="]
+    lines += [literal(line) for line in candidates] + ["    \"\";", "", "static const char heuristics[] ="]
+    lines += [literal(line) for line in heuristics] + ["    \"\";", "",
+              "const char *uti_language_further_candidates(void) { return further_candidates; }",
+              "const char *uti_language_heuristics(void) { return heuristics; }", ""]
+    path = os.path.join(root, LANGUAGES_SOURCE)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    return len(candidates), sum(1 for line in heuristics if line.startswith("R "))
+
+
+def magika_mime_types():
+    """Every MIME name Magika's content types give."""
+    with open(os.path.join(SOURCES, "magika-content-types-kb.min.json"), encoding="utf-8") as f:
+        return {record["mime_type"].lower() for record in json.load(f).values() if record.get("mime_type")}
+
+
+# --------------------------------------------------------------------------------------------------
 # Step 5: families and the tag-preference rule
 # --------------------------------------------------------------------------------------------------
 
@@ -1219,6 +1518,12 @@ def declaration(decl):
         tags[SUFFIX_TAG] = list(decl.suffixes)
     if decl.patterns:
         tags[PATTERN_TAG] = list(decl.patterns)
+    if decl.interpreters:
+        tags[INTERPRETER_TAG] = list(decl.interpreters)
+    if decl.languages:
+        tags[LANGUAGE_TAG] = list(decl.languages)
+    if decl.magika_labels:
+        tags[MAGIKA_TAG] = list(decl.magika_labels)
     if tags:
         entry["UTTypeTagSpecification"] = tags
     return entry
@@ -1303,7 +1608,7 @@ def summary(db, written, created, only_system, checked_tags):
 # --------------------------------------------------------------------------------------------------
 
 # Bits of a name's vocabularies; the order of the ranks identification picks the reported name by.
-IANA, FREEDESKTOP, FREEDESKTOP_ALIAS, TIKA, TIKA_ALIAS, LIBMAGIC = 1, 2, 4, 8, 16, 32
+IANA, FREEDESKTOP, FREEDESKTOP_ALIAS, TIKA, TIKA_ALIAS, LIBMAGIC, MAGIKA = 1, 2, 4, 8, 16, 32, 64
 
 
 def media_type_vocabularies(db, freedesktop_names, records, all_mimes):
@@ -1334,6 +1639,8 @@ def media_type_vocabularies(db, freedesktop_names, records, all_mimes):
                 aliased[alias.lower()] = name.lower()
     for name in all_mimes:
         vocabularies[name.lower()] |= LIBMAGIC
+    for name in magika_mime_types():
+        vocabularies[name] |= MAGIKA
     for decl in db.types.values():
         for name in decl.mimes:
             vocabularies[name.lower()] |= 0
@@ -1405,7 +1712,7 @@ def write_media_type_vocabularies(vocabularies, canonicals, root, extensions):
     lines = ["// Generated by `python3 TypeDB/tools/make-typedb.py` from TypeDB/sources: do not edit.",
              "// Every MIME name the type database or its four vocabularies know, in byte order, and which",
              "// vocabularies know it (bits: 1 IANA, 2 freedesktop type, 4 freedesktop alias, 8 Tika type,",
-             "// 16 Tika alias, 32 libmagic), and the index of the name the format goes by (an alias's type);",
+             "// 16 Tika alias, 32 libmagic, 64 Magika), and the index of the name the format goes by (an alias's type);",
              "// and the filename extensions whose name alone settles no format (bits: 1 shared by formats of",
              "// different families, 2 carried only from libmagic's extension lists; see extension_kinds).",
              '#include "CTypeDatabase.h"', "",
@@ -1446,6 +1753,7 @@ def write_media_type_vocabularies(vocabularies, canonicals, root, extensions):
 # Every generated file, relative to the repository root; GENERATED_DIRECTORIES hold nothing else.
 C_SOURCES = ("Sources/CTypeDatabase/typedb.c", "Sources/CSharedMIMEInfo/sharedmimeinfo.c")
 MEDIA_TYPES_SOURCE = "Sources/CTypeDatabase/mediatypes.c"
+LANGUAGES_SOURCE = "Sources/CTypeDatabase/languages.c"
 GENERATED_DIRECTORIES = {"TypeDB": ".plist", "TypeDB/mime": ""}
 
 
@@ -1476,6 +1784,7 @@ def generate(root, verbose):
     created = add_libmagic(db, all_mimes, rules, builtin)
     add_tika_names_for_apple_types(db, tika_names_for_apple)
     add_curated_declarations(db, os.path.join(SOURCES, "curated", "declarations.plist"))
+    languages, further_candidates = load_linguist(db)
     assign_families(db)
     checked = check_tag_preference(db)
     validate(db, apple_rows, all_mimes)
@@ -1504,9 +1813,11 @@ def generate(root, verbose):
     print(f"  media type names: {count} ({sum(1 for bits in vocabularies.values() if bits & IANA)} registered with IANA); "
           f"extensions {sum(1 for bits in extensions.values() if bits & SHARED_EXTENSION)} shared by formats of different families, "
           f"{sum(1 for bits in extensions.values() if bits & LIBMAGIC_ONLY_EXTENSION)} carried only from libmagic's lists")
+    further, rules = write_language_tables(languages, further_candidates, root)
+    print(f"  languages (GitHub Linguist): {len(languages)}; {further} extensions with further candidates, {rules} heuristic rules")
     generated = [os.path.join("TypeDB", f"{family}.plist") for family in written]
     generated += ["TypeDB/apache-tika.xml"] + [f"TypeDB/mime/{name}" for name in MIME_DATA_FILES + ("version",)]
-    return generated + list(C_SOURCES) + [MEDIA_TYPES_SOURCE]
+    return generated + list(C_SOURCES) + [MEDIA_TYPES_SOURCE, LANGUAGES_SOURCE]
 
 
 def stale_files(generated):

@@ -16,7 +16,8 @@ size_t uti_media_type_count(void);
 const char *uti_media_type_name(size_t index);
 
 /// Which vocabularies know the name at `index`: 1 IANA (registered, not deprecated), 2 a freedesktop type,
-/// 4 a freedesktop alias, 8 an Apache Tika type, 16 a Tika alias, 32 a string libmagic prints.
+/// 4 a freedesktop alias, 8 an Apache Tika type, 16 a Tika alias, 32 a string libmagic prints, 64 a name
+/// Magika's content types give.
 unsigned char uti_media_type_vocabularies(size_t index);
 
 /// The index of the name the format of the name at `index` goes by: the freedesktop type an alias names
@@ -34,5 +35,12 @@ const char *uti_extension(size_t index);
 /// What the extension at `index` is: 1 shared by formats of different families, 2 carried only from
 /// libmagic's lists (bits).
 unsigned char uti_extension_kinds(size_t index);
+
+/// GitHub Linguist's further candidates: for each extension that other types claim, the language types
+/// Linguist also gives it, one line each, `ext identifier identifier...` (see languages.c).
+const char *uti_language_further_candidates(void);
+
+/// GitHub Linguist's heuristics for ambiguous extensions, one line each (`D`, `R`, `+`, `-`; see languages.c).
+const char *uti_language_heuristics(void);
 
 #endif
