@@ -285,7 +285,10 @@ public final class FileIdentifier: Sendable {
         guard name.match == .filenameExtension, Languages.hasHeuristics(forExtension: name.tag),
               let claimed = name.candidates.first, Languages.isLanguage(claimed, ofExtension: name.tag),
               let encoding = TextAnalysis.encoding(of: head[...]) else { return nil }
-        let sample = head.count < min(options.sampleSize, source.count) ? try source.bytes(at: 0, length: options.sampleSize) : head
+        // Linguist's heuristics look for what a language puts near the top (declarations, imports, a
+        // version line): the text readers' sample, not the whole file, keeps their regular expressions cheap.
+        let length = min(options.sampleSize, TextAnalysis.formatSampleSize)
+        let sample = head.count < min(length, source.count) ? try source.bytes(at: 0, length: length) : Array(head.prefix(length))
         let text = TextAnalysis.decode(sample[...], as: encoding)
         guard let chosen = Languages.heuristicChoice(forExtension: name.tag, text: text, claimed: claimed), chosen != claimed,
               Languages.isLanguage(chosen, ofExtension: name.tag) else { return nil }
@@ -336,9 +339,10 @@ public final class FileIdentifier: Sendable {
         }
         for match in sharedMIMEInfo.magic.matches(prefix) {
             let verdict = Verdict(mimeType: match.mimeType, detail: "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))")
-            // shared-mime-info's lowest priorities are resemblances (a file starting with `//`, `class` or
-            // `def`): they may confirm a language the name names, never name one alone.
-            if match.priority < Self.resemblancePriority, let verdict, verdict.type.conforms(to: .text),
+            // shared-mime-info's lowest priorities, and rules that only see a keyword or a comment opener
+            // at the start, are resemblances (a file starting with `//`, `class` or `def`): they may
+            // confirm a language the name names, never name one alone.
+            if match.priority < Self.resemblancePriority || match.isKeyword, let verdict, verdict.type.conforms(to: .text),
                !candidates.contains(where: { $0.conforms(to: verdict.type) }) {
                 continue
             }

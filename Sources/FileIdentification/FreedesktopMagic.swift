@@ -30,7 +30,15 @@ struct FreedesktopMagic: Sendable {
     struct Match: Sendable {
         var mimeType: String
         var priority: Int
+        /// Whether every rule that matched is a lone keyword or comment opener at the start (`class`,
+        /// `function`, `//`, `/*`, `%`): a resemblance whatever the priority. Older databases (2.2) give
+        /// such rules priority 30 or 50 where 2.4 gives them 10; a C comment opens ld scripts and Java
+        /// policies too.
+        var isKeyword: Bool
     }
+
+    /// The longest value a keyword rule has (`function`).
+    static let longestKeyword = 8
 
     private(set) var storage: [UInt8] = []
     private(set) var rules: [Rule] = []
@@ -160,8 +168,9 @@ struct FreedesktopMagic: Sendable {
         var found: [Match] = []
         data.withUnsafeBytes { bytes in
             storage.withUnsafeBytes { storage in
-                for section in sections where sectionMatches(section.rules, bytes, storage) {
-                    found.append(Match(mimeType: section.mimeType, priority: section.priority))
+                for section in sections {
+                    guard let strength = sectionMatches(section.rules, bytes, storage) else { continue }
+                    found.append(Match(mimeType: section.mimeType, priority: section.priority, isKeyword: strength == .keyword))
                 }
             }
         }
@@ -170,13 +179,31 @@ struct FreedesktopMagic: Sendable {
         }.map(\.element)
     }
 
-    /// Whether a top-level rule matches together with a chain of its children.
-    private func sectionMatches(_ range: Range<Int>, _ data: UnsafeRawBufferPointer, _ storage: UnsafeRawBufferPointer) -> Bool {
+    private enum Strength { case keyword, rule }
+
+    /// Whether a top-level rule matches together with a chain of its children, and whether only
+    /// keyword rules did; `nil` when none matches.
+    private func sectionMatches(_ range: Range<Int>, _ data: UnsafeRawBufferPointer, _ storage: UnsafeRawBufferPointer) -> Strength? {
         var index = range.lowerBound
+        var found: Strength?
         while index < range.upperBound {
-            if matchesTree(range, at: &index, data, storage) { return true }
+            let top = index
+            guard matchesTree(range, at: &index, data, storage) else { continue }
+            let leaf = index == top + 1
+            guard leaf, isKeyword(rules[top], storage) else { return .rule }
+            found = .keyword
         }
-        return false
+        return found
+    }
+
+    /// A rule at offset 0 with no mask whose value is a short word of lowercase ASCII letters (capitals make signatures: `WEBVTT`, `REGEDIT`) or a run of comment
+    /// characters (`/`, `*`, `#`, `%`, `;`, `-`): what many languages' files start with.
+    private func isKeyword(_ rule: Rule, _ storage: UnsafeRawBufferPointer) -> Bool {
+        guard rule.offset == 0, rule.range <= 1, rule.mask == nil, rule.value.count <= Self.longestKeyword else { return false }
+        let value = storage[rule.value]
+        func letter(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
+        func comment(_ byte: UInt8) -> Bool { "/*#%;-".utf8.contains(byte) }
+        return value.allSatisfy(letter) || value.allSatisfy(comment)
     }
 
     /// Evaluates the rule at `index` and its subtree, leaving `index` after the subtree.

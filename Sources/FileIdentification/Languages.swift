@@ -1,4 +1,8 @@
 internal import CTypeDatabase
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 public import UniformTypeIdentifiers
 
 extension UTTagClass {
@@ -19,56 +23,190 @@ enum Languages {
     /// One rule of a disambiguation: the types it chooses when every condition holds.
     struct Rule: Sendable {
         var choices: [String]
-        /// (pattern, must match): each must match somewhere in the text, or nowhere.
-        var conditions: [(pattern: String, matches: Bool)]
+        /// Each must match somewhere in the text, or nowhere.
+        var conditions: [Condition]
     }
 
-    private struct Tables: Sendable {
-        var further: [String: [String]] = [:]
-        var heuristics: [String: [Rule]] = [:]
-    }
+    /// A pattern that must match somewhere in the text (`matches`), or nowhere.
+    struct Condition: Sendable {
+        var pattern: String
+        var matches: Bool
+        /// Strings of which the text must hold one for the pattern to match (the generator's parse of it;
+        /// empty when none is known): most texts fail this test, and are spared the regular expression.
+        /// One that starts with U+0003 is looked for, lower-case, in the text's ASCII lower-case.
+        var literals: [String] = []
+        /// Where a match can start, when the pattern is anchored (the generator's parse of it).
+        var anchor: Anchor = .anywhere
 
-    private static let tables: Tables = {
-        var tables = Tables()
-        for line in String(cString: uti_language_further_candidates()).split(separator: "\n") {
-            let words = line.split(separator: " ").map(String.init)
-            guard let ext = words.first else { continue }
-            tables.further[ext] = Array(words.dropFirst())
+        enum Anchor: Sendable {
+            case anywhere
+            /// At the text's start (`\A`).
+            case textStart
+            /// At a line's start (`^`), and only on a line that starts with one of these bytes (all: `nil`).
+            case lineStart(Set<UInt8>?)
         }
-        var extensions: [String] = []
+
+        /// Whether the condition holds for `text` (`lowered`: its ASCII lower-case, made when first needed).
+        /// Whether Swift's `Regex` reads the pattern (it has no lookbehind or subroutine calls, which a
+        /// few of Linguist's patterns use; PCRE2 has both).
+        var swiftRegexReads: Bool { RegexCache.regex(pattern) != nil }
+
+        /// Which engine matches the pattern: PCRE2 where it is there and reads the pattern, else Swift's
+        /// `Regex`; tests compare the two.
+        enum Engine { case preferred, swiftRegex }
+
+        func holds(in text: String, lowered: inout [UInt8]?, engine: Engine = .preferred) -> Bool {
+            if !literals.isEmpty, !literals.contains(where: { literal in
+                guard literal.utf8.first == 3 else { return text.utf8.contains(bytes: literal.utf8) }
+                if lowered == nil { lowered = text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } }
+                return lowered?.contains(bytes: literal.utf8.dropFirst()) ?? true
+            }) {
+                return !matches
+            }
+            // PCRE2 reads a class intersection (`[\s&&[^\r\n]]`, Ruby's and Swift's) as literal ampersands:
+            // such a pattern is Swift's.
+            if engine == .preferred, !pattern.contains("&&"), let compiled = PCRE2.pattern(pattern) {
+                // A pattern PCRE2 gave up on counts as not matching, as one Swift cannot read does.
+                return (compiled.matches(in: text) ?? false) == matches
+            }
+            guard let regex = RegexCache.regex(pattern) else { return !matches }
+            return found(regex, in: text) == matches
+        }
+
+        /// Whether `regex` matches somewhere in `text`, tried only where a match of an anchored pattern can
+        /// start: Swift's Regex would try every position, each at the cost of a failed match.
+        private func found(_ regex: Regex<AnyRegexOutput>, in text: String) -> Bool {
+            switch anchor {
+            case .anywhere:
+                return text.firstMatch(of: regex) != nil
+            case .textStart:
+                return text.prefixMatch(of: regex) != nil
+            case .lineStart(let starts):
+                let utf8 = text.utf8
+                var position = utf8.startIndex
+                var previous: [UInt8] = []
+                var index = utf8.startIndex
+                // Line starts as Swift's Regex sees them: after any line ending (\n, \r, VT, FF, NEL, LS, PS).
+                func tryHere(_ start: String.Index) -> Bool {
+                    if start < utf8.endIndex, let starts, !starts.contains(utf8[start]) { return false }
+                    return text[start...].prefixMatch(of: regex) != nil
+                }
+                if tryHere(position) { return true }
+                while index < utf8.endIndex {
+                    let byte = utf8[index]
+                    index = utf8.index(after: index)
+                    let endsLine = byte == 0x0A || byte == 0x0B || byte == 0x0C
+                        || (byte == 0x0D && (index == utf8.endIndex || utf8[index] != 0x0A))
+                        || (byte == 0x85 && previous.last == 0xC2)
+                        || ((byte == 0xA8 || byte == 0xA9) && previous.suffix(2) == [0xE2, 0x80])
+                    previous.append(byte)
+                    if previous.count > 2 { previous.removeFirst() }
+                    guard endsLine, index <= utf8.endIndex else { continue }
+                    position = index
+                    // A line start inside a character (not on a scalar boundary) cannot be one.
+                    guard position.samePosition(in: text.unicodeScalars) != nil else { continue }
+                    if tryHere(position) { return true }
+                }
+                return false
+            }
+        }
+    }
+
+    /// Where `ext` is in one of the generated tables, sorted by extension in byte order: found by binary
+    /// search, so that nothing is parsed before a file needs it.
+    private static func index(of ext: String, count: Int, extensionAt: (Int) -> UnsafePointer<CChar>?) -> Int? {
+        let key = ext.lowercased()
+        var low = 0, high = count
+        return key.withCString { key -> Int? in
+            while low < high {
+                let middle = (low + high) / 2
+                guard let entry = extensionAt(middle) else { return nil }
+                let order = strcmp(entry, key)
+                if order == 0 { return middle }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
+    }
+
+    /// The identifiers of the further languages of `ext`.
+    private static func further(_ ext: String) -> [String] {
+        guard let found = index(of: ext, count: uti_language_further_count(), extensionAt: { uti_language_further_extension($0) }),
+              let types = uti_language_further_types(found) else { return [] }
+        return String(cString: types).split(separator: " ").map(String.init)
+    }
+
+    /// Linguist's rules for `ext`, in order, read from the extension's own lines.
+    static func rules(_ ext: String) -> [Rule]? {
+        guard let found = index(of: ext, count: uti_language_heuristics_count(), extensionAt: { uti_language_heuristics_extension($0) }) else { return nil }
+        if let known = parsedRules.withLock({ $0[found] }) { return known }
+        guard let lines = uti_language_heuristics_rules(found) else { return nil }
+        let rules = parseRules(String(cString: lines))
+        parsedRules.withLock { $0[found] = rules }
+        return rules
+    }
+
+    /// The rules read so far, by their extension's place in the table: each extension's lines are read once.
+    private static let parsedRules = Mutex<[Int: [Rule]]>([:])
+
+    private static func parseRules(_ text: String) -> [Rule] {
         var rules: [Rule] = []
-        func finish() {
-            for ext in extensions { tables.heuristics[ext, default: []] += rules }
-            extensions = []
-            rules = []
-        }
-        for line in String(cString: uti_language_heuristics()).split(separator: "\n", omittingEmptySubsequences: true) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             let kind = line.prefix(2)
             let rest = String(line.dropFirst(2).map { $0 == "\u{1}" ? "\n" : $0 })
             switch kind {
-            case "D ":
-                finish()
-                extensions = rest.split(separator: " ").map(String.init)
             case "R ":
                 rules.append(Rule(choices: rest == "-" ? [] : rest.split(separator: " ").map(String.init), conditions: []))
             case "+ ", "- ":
-                if !rules.isEmpty { rules[rules.count - 1].conditions.append((rest, kind == "+ ")) }
+                if !rules.isEmpty { rules[rules.count - 1].conditions.append(Condition(pattern: rest, matches: kind == "+ ")) }
+            case "@ ":
+                if !rules.isEmpty, !rules[rules.count - 1].conditions.isEmpty {
+                    let words = rest.split(separator: " ")
+                    let anchor: Condition.Anchor
+                    switch words.first {
+                    case "T": anchor = .textStart
+                    case "L": anchor = .lineStart(words.count > 1 ? Set(hexBytes(words[1])) : nil)
+                    default: anchor = .anywhere
+                    }
+                    rules[rules.count - 1].conditions[rules[rules.count - 1].conditions.count - 1].anchor = anchor
+                }
+            case "? ":
+                if !rules.isEmpty, !rules[rules.count - 1].conditions.isEmpty {
+                    let literals = rest.split(separator: "\u{2}").map(String.init)
+                    rules[rules.count - 1].conditions[rules[rules.count - 1].conditions.count - 1].literals = literals
+                }
             default:
                 continue
             }
         }
-        finish()
-        return tables
-    }()
+        return rules
+    }
+
+    /// The bytes a string of hexadecimal digits spells (`"283b"`: `(`, `;`); an odd digit or a non-digit ends it.
+    private static func hexBytes(_ hex: Substring) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
+              let byte = UInt8(hex[index..<next], radix: 16) {
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
 
     /// The languages Linguist gives the extension `ext` besides the types that claim it, as declared types.
     static func furtherCandidates(forExtension ext: String) -> [UTType] {
-        (tables.further[ext.lowercased()] ?? []).compactMap { UTType($0) }
+        further(ext).compactMap { UTType($0) }
+    }
+
+    /// The extensions Linguist has heuristics for, in the table's order.
+    static var heuristicExtensions: [String] {
+        (0..<uti_language_heuristics_count()).compactMap { uti_language_heuristics_extension($0).map { String(cString: $0) } }
     }
 
     /// Whether Linguist has heuristics for the extension.
     static func hasHeuristics(forExtension ext: String) -> Bool {
-        tables.heuristics[ext.lowercased()] != nil
+        index(of: ext, count: uti_language_heuristics_count(), extensionAt: { uti_language_heuristics_extension($0) }) != nil
     }
 
     /// What Linguist's heuristics choose for a file with the extension `ext` and this text, given the type
@@ -77,34 +215,39 @@ enum Languages {
     /// the tie: a GDScript file with a comment saying "Declare" stays GDScript, while a manual page is a
     /// manual page before it is Roff), or the rule has no conditions (a fallback says nothing against a claim).
     static func heuristicChoice(forExtension ext: String, text: String, claimed: UTType) -> UTType? {
-        guard let rules = tables.heuristics[ext.lowercased()] else { return nil }
-        func holds(_ rule: Rule) -> Bool {
-            rule.conditions.allSatisfy { condition in
-                guard let regex = compiled(condition.pattern) else { return !condition.matches }
-                return (text.firstMatch(of: regex) != nil) == condition.matches
-            }
+        guard let rules = rules(ext) else { return nil }
+        var lowered: [UInt8]?
+        var known: [Int: Bool] = [:]
+        func holds(_ index: Int) -> Bool {
+            if let answer = known[index] { return answer }
+            let answer = rules[index].conditions.allSatisfy { $0.holds(in: text, lowered: &lowered) }
+            known[index] = answer
+            return answer
         }
-        guard let first = rules.first(where: holds), first.choices.count == 1, let chosen = UTType(first.choices[0]) else { return nil }
+        // Only a rule with conditions that chooses another language can change the claim (or a fallback
+        // choosing a kind of it): when none holds, the rules for the claim itself, often the costliest
+        // (Perl's), need not be tried.
+        let others = rules.indices.filter { !rules[$0].conditions.isEmpty && rules[$0].choices != [claimed.identifier] }
+        let refinesClaim = rules.contains { rule in
+            rule.conditions.isEmpty && rule.choices.count == 1 && rule.choices[0] != claimed.identifier
+                && UTType(rule.choices[0])?.conforms(to: claimed) == true
+        }
+        if !refinesClaim, !others.contains(where: holds) { return claimed }
+        guard let index = rules.indices.first(where: holds), rules[index].choices.count == 1,
+              let chosen = UTType(rules[index].choices[0]) else { return nil }
         if chosen == claimed || chosen.conforms(to: claimed) { return chosen }
-        if first.conditions.isEmpty { return nil }
-        if rules.contains(where: { $0.choices.contains(claimed.identifier) && !$0.conditions.isEmpty && holds($0) }) { return nil }
+        if rules[index].conditions.isEmpty { return nil }
+        let claims = rules.indices.filter { rules[$0].choices.contains(claimed.identifier) && !rules[$0].conditions.isEmpty }
+        if claims.contains(where: holds) { return nil }
         return chosen
     }
 
     /// Whether `type` is one of the languages Linguist writes in the extension `ext` (a type that claims it,
     /// or a further candidate).
     static func isLanguage(_ type: UTType, ofExtension ext: String) -> Bool {
-        type.tags[.linguistLanguage] != nil
-            && ((type.tags[.filenameExtension] ?? []).contains { $0.lowercased() == ext.lowercased() }
-                || (tables.further[ext.lowercased()] ?? []).contains(type.identifier))
-    }
-
-    /// A pattern compiled (`nil` for one Swift's Regex cannot read: a rule that needs it fails). Compiled at
-    /// each use: only files under an extension several languages share come here, and a compiled `Regex`
-    /// cannot be kept across threads.
-    private static func compiled(_ pattern: String) -> Regex<AnyRegexOutput>? {
-        // Ruby's `^` and `$` match at every line's start and end.
-        (try? Regex(pattern))?.anchorsMatchLineEndings()
+        !type.tags(of: .linguistLanguage).isEmpty
+            && (type.tags(of: .filenameExtension).contains { $0.lowercased() == ext.lowercased() }
+                || further(ext).contains(type.identifier))
     }
 
     /// The type of the language a program in a `#!` line runs (`python3.11` is `python3`'s), by Linguist's
@@ -130,8 +273,38 @@ enum Languages {
     ///     // -*- mode: c++ -*-         -> c++
     ///     ;; -*- lisp -*-              -> lisp
     static func modeline(in text: String) -> (language: String, line: String)? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        for line in lines.prefix(5) + lines.suffix(5) {
+        // The first five lines and the last five, as byte ranges found without splitting the whole text.
+        var text = text
+        let ranges: [Range<Int>] = text.withUTF8 { bytes in
+            let count = bytes.count
+            var heads: [Range<Int>] = []
+            var start = 0
+            while heads.count < 5, start < count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? count
+                heads.append(start..<end)
+                start = end + 1
+            }
+            var tails: [Range<Int>] = []
+            var end = count
+            if end > start, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+            while tails.count < 5, end > start {
+                let lineStart = bytes[start..<end].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? start
+                tails.insert(lineStart..<end, at: 0)
+                end = lineStart - 1
+            }
+            // Most lines hold neither marker: a byte search rules them out before any parse.
+            let markers: [[UInt8]] = [Array("-*-".utf8), Array("vi:".utf8), Array("vim:".utf8), Array("ex:".utf8)]
+            return (heads + tails).filter { range in
+                markers.contains { UnsafeBufferPointer(rebasing: bytes[range]).contains(bytes: $0) }
+            }
+        }
+        let utf8 = text.utf8
+        for range in ranges {
+            let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+            let upper = utf8.index(utf8.startIndex, offsetBy: range.upperBound)
+            // A range that splits a character (it cannot: line breaks are whole scalars) is skipped.
+            guard lower.samePosition(in: text.unicodeScalars) != nil, upper.samePosition(in: text.unicodeScalars) != nil else { continue }
+            let line = text[lower..<upper]
             if let language = emacsMode(line) ?? vimFiletype(line) { return (language, String(line.prefix(120))) }
         }
         return nil
@@ -168,5 +341,62 @@ enum Languages {
 private extension StringProtocol {
     func trimmingCharacters(in set: String) -> String {
         String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}
+
+/// Compiled regular expressions, one cache per thread: a `Regex` is not `Sendable` (it compiles itself on
+/// first use), so no compiled pattern is shared, and each thread compiles a pattern once.
+private enum RegexCache {
+    final class Cache {
+        var compiled: [String: Regex<AnyRegexOutput>?] = [:]
+    }
+
+    private static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            if let pointer { Unmanaged<Cache>.fromOpaque(pointer).release() }
+        }
+        return status == 0 ? key : nil
+    }()
+
+    /// `pattern` compiled with Ruby's sense of `^` and `$` (every line's start and end); `nil` for one
+    /// Swift's Regex cannot read, which makes the rule that needs it fail.
+    static func regex(_ pattern: String) -> Regex<AnyRegexOutput>? {
+        func compile() -> Regex<AnyRegexOutput>? { (try? Regex(pattern))?.anchorsMatchLineEndings().matchingSemantics(.unicodeScalar) }
+        guard let key else { return compile() }
+        let cache: Cache
+        if let pointer = pthread_getspecific(key) {
+            cache = Unmanaged<Cache>.fromOpaque(pointer).takeUnretainedValue()
+        } else {
+            cache = Cache()
+            guard pthread_setspecific(key, Unmanaged.passRetained(cache).toOpaque()) == 0 else { return compile() }
+        }
+        if let found = cache.compiled[pattern] { return found }
+        let regex = compile()
+        cache.compiled[pattern] = regex
+        return regex
+    }
+}
+
+private extension Collection where Element == UInt8 {
+    /// Whether `needle`'s bytes occur in these (memmem where both are contiguous, as a native string's are).
+    func contains(bytes needle: some Collection<UInt8>) -> Bool {
+        guard !needle.isEmpty else { return true }
+        let found = withContiguousStorageIfAvailable { haystack in
+            needle.withContiguousStorageIfAvailable { needle in
+                guard let base = haystack.baseAddress, let pattern = needle.baseAddress, needle.count <= haystack.count else { return false }
+                // memchr to each place the first byte is, memcmp there (glibc's memmem is a GNU extension).
+                let last = haystack.count - needle.count
+                var offset = 0
+                while offset <= last, let hit = memchr(base + offset, Int32(pattern.pointee), last - offset + 1) {
+                    let position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + position, pattern, needle.count) == 0 { return true }
+                    offset = position + 1
+                }
+                return false
+            }
+        }
+        if let found = found ?? nil { return found }
+        return Array(self).contains(bytes: Array(needle))
     }
 }

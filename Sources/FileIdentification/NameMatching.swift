@@ -24,7 +24,7 @@ enum NameMatching {
         if let cached = cache.withLock({ $0 }), cached.generation == generation { return cached.patterns }
         var patterns: [(String, UTType)] = []
         for type in TypeDatabase.shared.types(havingTagClass: .filenameGlob) {
-            for glob in type.tags[.filenameGlob] ?? [] { patterns.append((glob.lowercased(), type)) }
+            for glob in type.tags(of: .filenameGlob) { patterns.append((glob.lowercased(), type)) }
         }
         cache.withLock { $0 = (generation, patterns) }
         return patterns

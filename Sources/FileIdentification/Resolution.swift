@@ -167,6 +167,11 @@ enum Resolution {
         return containers.contains(type) || [KnownTypes.oleStorage, KnownTypes.xz, KnownTypes.zstandard, KnownTypes.sevenZip].contains(type)
     }
 
+    /// Languages, which may hold or start like others: source code, scripts, markup.
+    static func nests(_ type: UTType) -> Bool {
+        type.conforms(to: .sourceCode) || type.conforms(to: .script) || type.conforms(to: .xml) || type.conforms(to: .html)
+    }
+
     /// Whether the name's type `candidate` is the content's type or a more specific kind of it, in the
     /// strict sense or the looser ones below; see `NameAgreement`.
     static func refines(_ candidate: UTType, _ content: ContentEvidence) -> Bool {
@@ -179,7 +184,11 @@ enum Resolution {
         // Text formats nest (PHP holds HTML, a Python file may start with #!python3): when the content
         // is text of any kind, a name that promises a text format says more than the bytes can. A name
         // that promises only plain text (.txt) says less than any format the content shows.
-        if candidate.conforms(to: .text) && candidate != .plainText && (type.conforms(to: .text) || content.source == .text) { return true }
+        // Only languages nest, though: a format its first line declares that is no language (a PGP key
+        // block, a certificate, a vCard) is that format under any other text format's name (a PGP key
+        // named `.pub`, which names an SSH key).
+        if candidate.conforms(to: .text) && candidate != .plainText && (type.conforms(to: .text) || content.source == .text)
+            && (!content.isConclusive || nests(candidate) || nests(type)) { return true }
         // A container's generic type: a ZIP- or OLE2-based format the entries did not single out.
         if content.source == .container {
             if type.conforms(to: .zip) || type == .zip { return candidate.conforms(to: .zip) }
@@ -188,7 +197,7 @@ enum Resolution {
         // Structured-syntax suffixes (RFC 6839): image/svg+xml is XML, application/ld+json is JSON.
         let suffixes: [(suffix: String, base: UTType)] = [("+xml", .xml), ("+json", .json), ("+zip", .zip)]
         for (suffix, base) in suffixes where type == base {
-            if (candidate.tags[.mimeType] ?? []).contains(where: { $0.hasSuffix(suffix) }) { return true }
+            if candidate.tags(of: .mimeType).contains(where: { $0.hasSuffix(suffix) }) { return true }
         }
         return false
     }

@@ -12,7 +12,7 @@ extension SharedMIMEInfo {
     /// libmagic's (`MediaTypeNames.rank`). A type with no MIME type reports the reader's name, else
     /// `inode/directory`, `inode/symlink`, `text/plain` or `application/octet-stream`, as it conforms.
     func reportedMIMEType(for type: UTType, evidence: Evidence) -> String {
-        let mimeTypes = type.tags[.mimeType] ?? []
+        let mimeTypes = type.tags(of: .mimeType)
         var format: String?
         if let name = evidence.name, name.candidates.contains(type) {
             format = globbed(among: mimeTypes, filename: name.filename)
@@ -27,7 +27,7 @@ extension SharedMIMEInfo {
     /// `text/x-basic`, Unix assembly as `text/x-asm`), else what it is at heart.
     static func inheritedMIMEType(for type: UTType) -> String {
         for supertype in type.orderedSupertypes where supertype != type {
-            if let names = supertype.tags[.mimeType], let preferred = MediaTypeNames.preferred(among: names, format: nil) { return preferred }
+            if let preferred = MediaTypeNames.preferred(among: supertype.tags(of: .mimeType), format: nil) { return preferred }
         }
         return fallbackMIMEType(for: type)
     }

@@ -185,6 +185,22 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         return result
     }
 
+    /// The tags of one class (`classKey`, compared as stored), in declaration order: what a lookup of one
+    /// class needs, without building the whole declaration.
+    func tags(ofType index: Int, tagClass classKey: String) -> [String] {
+        let start = Int(field(.tagsStart, ofType: index))
+        let count = Int(field(.tagsCount, ofType: index))
+        var key = classKey
+        return key.withUTF8 { classBytes -> [String] in
+            let raw = UnsafeRawBufferPointer(classBytes)
+            var result: [String] = []
+            for pair in 0..<count where string(listWord(start + pair * 2), equals: raw) {
+                result.append(string(listWord(start + pair * 2 + 1)) ?? "")
+            }
+            return result
+        }
+    }
+
     package func declaration(ofType index: Int) -> TypeDeclaration {
         var tags: [UTTagClass: [String]] = [:]
         for (tagClass, values) in self.tags(ofType: index) {

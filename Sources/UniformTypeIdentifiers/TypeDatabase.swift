@@ -192,6 +192,21 @@ public final class TypeDatabase: Sendable {
         }
     }
 
+    /// The tags of one class of a declared type (none for an undeclared one).
+    func tags(forKey key: String, tagClass: UTTagClass, in overlay: Overlay) -> [String] {
+        switch resolve(key: key, in: overlay) {
+        case .builtIn(let index): builtIn?.tags(ofType: index, tagClass: tagClass.rawValue) ?? []
+        case .registered(let declaration): declaration.tags[tagClass] ?? []
+        case nil: []
+        }
+    }
+
+    /// The tags of one class of `type`, in declaration order, as `declaration(of:)?.tags[tagClass]` gives
+    /// them, without building the declaration.
+    public func tags(of type: UTType, tagClass: UTTagClass) -> [String] {
+        tags(forKey: type.key, tagClass: tagClass, in: snapshot)
+    }
+
     /// The direct supertypes of a declared type, as keys.
     func parentKeys(of key: String, in overlay: Overlay) -> [String] {
         switch resolve(key: key, in: overlay) {

@@ -74,9 +74,15 @@ extension UTType {
         return TypeDatabase.shared.declaration(of: self)?.tags ?? [:]
     }
 
+    /// The tags of one class, in declaration order (`tags[tagClass] ?? []`, without gathering the others).
+    public func tags(of tagClass: UTTagClass) -> [String] {
+        if isDynamic { return tags[tagClass] ?? [] }
+        return TypeDatabase.shared.tags(of: self, tagClass: tagClass)
+    }
+
     /// The first filename extension of the type, without the dot.
-    public var preferredFilenameExtension: String? { tags[.filenameExtension]?.first }
+    public var preferredFilenameExtension: String? { tags(of: .filenameExtension).first }
 
     /// The first MIME type of the type.
-    public var preferredMIMEType: String? { tags[.mimeType]?.first }
+    public var preferredMIMEType: String? { tags(of: .mimeType).first }
 }

@@ -99,4 +99,104 @@ struct LanguageTests {
         #expect(UTType(filenameExtension: "zig") == zig)
         #expect(zig.tags[.magikaLabel] == ["zig"])
     }
+
+    /// Texts of many kinds, to try every heuristic condition on.
+    private static let sampleTexts: [String] = [
+        "use strict;\nuse warnings;\npackage Foo::Bar;\nour @EXPORT = qw(x);\nmy $x = Foo->new;\n1;\n",
+        "use v6;\nmy class Point { has $.x; }\nmodule M { }\n",
+        ":- module(family, [parent/2]).\nparent(tom, bob).\n",
+        "#include <vector>\n#include <string>\ntemplate <typename T> class Box { public:\n  T v; };\nnamespace n { }\n",
+        "#import <Foundation/Foundation.h>\n@interface View : NSObject\n@property int x;\n@end\n",
+        "# Title\n\nSome *text* with a [link](x).\n\n> quote\n",
+        ";; machine description\n(define_insn \"addsi3\"\n  [(set (match_operand:SI 0)])\n",
+        "CREATE OR REPLACE FUNCTION f() RETURNS int AS $$\nBEGIN\n  RETURN 1;\nEND;\n$$ LANGUAGE plpgsql;\n",
+        "SELECT * FROM t WHERE x = 1;\nGO\nDECLARE @x int;\n",
+        "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost\n10.0.0.0/8 intranet.example\n",
+        "*help.txt*\tFor Vim version 9.0\n\n vim:tw=78:ts=8:ft=help:norl:\n",
+        "[Adblock Plus 2.0]\n! Title: list\n||ads.example.com^\n",
+        "<emu-clause id=\"sec\"><h1>Title</h1></emu-clause>\n",
+        "{\"swagger\": \"2.0\", \"info\": {}}\n",
+        "openapi: 3.0.1\ninfo:\n  title: x\n",
+        ".TH TOOL 1 \"2026\" \"tool\"\n.SH NAME\ntool \\- does things\n",
+        ".Dd $Mdocdate$\n.Dt TOOL 1\n.Os\n.Sh NAME\n",
+        "<?hh // strict\nfunction f(): int { return 1; }\n",
+        "<?php echo 1; ?>\n",
+        "% MATLAB\nfunction x = solve(a, b)\n  x = a \\ b;\nend\n",
+        "module Main where\nimport Data.List\nmain = print 1\n",
+        "\tmov eax, 1\n\tdb 0x90\nsection .text\n",
+        "",
+        "\n\n   \n",
+        "plain words, nothing else\nα β γ — unicode: ١٢٣ and spaces\u{00A0}here\n",
+    ]
+
+    @Test("the generator's literal and anchor filters never change a heuristic condition's answer")
+    func heuristicFiltersAreConservative() throws {
+        var checked = 0
+        var filtered = 0
+        for ext in Languages.heuristicExtensions {
+            for rule in Languages.rules(ext) ?? [] {
+                for condition in rule.conditions {
+                    var bare = condition
+                    bare.literals = []
+                    bare.anchor = .anywhere
+                    if !condition.literals.isEmpty { filtered += 1 }
+                    // Each text, and each text with the condition's own literals in it (so the filter passes
+                    // and the anchor logic is what is tried).
+                    let literals = condition.literals.map { $0.utf8.first == 3 ? String($0.dropFirst()) : $0 }
+                    let texts = Self.sampleTexts + Self.sampleTexts.prefix(6).map { $0 + literals.joined(separator: "\n") + "\n" }
+                    for text in texts {
+                        var lowered: [UInt8]?, none: [UInt8]?
+                        let fast = condition.holds(in: text, lowered: &lowered, engine: .swiftRegex)
+                        let slow = bare.holds(in: text, lowered: &none, engine: .swiftRegex)
+                        #expect(fast == slow, "\(ext): \(condition.pattern.prefix(80)) on \(text.prefix(40).debugDescription)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 10_000, "\(checked)")
+        #expect(filtered > 100, "\(filtered) conditions have a literal filter")
+    }
+
+    @Test("PCRE2 reads every heuristic's pattern, and agrees with Swift's Regex on ASCII text where both read one",
+          .enabled(if: PCRE2.isAvailable))
+    func pcre2AgreesWithSwiftRegex() throws {
+        var disagreements: [String] = []
+        var unread: [String] = []
+        var swiftUnread = 0
+        for ext in Languages.heuristicExtensions {
+            for rule in Languages.rules(ext) ?? [] {
+                for condition in rule.conditions {
+                    // Class intersections are left to Swift's Regex (PCRE2 reads `&&` as two ampersands).
+                    if condition.pattern.contains("&&") { #expect(condition.swiftRegexReads); continue }
+                    if PCRE2.pattern(condition.pattern) == nil { unread.append("\(ext): \(condition.pattern.prefix(60))") }
+                    guard condition.swiftRegexReads else { swiftUnread += 1; continue }
+                    for text in Self.sampleTexts where text.utf8.allSatisfy({ $0 < 0x80 }) {
+                        var one: [UInt8]?, other: [UInt8]?
+                        let pcre2 = condition.holds(in: text, lowered: &one), swift = condition.holds(in: text, lowered: &other, engine: .swiftRegex)
+                        if pcre2 != swift {
+                            disagreements.append("\(ext): PCRE2 \(pcre2), Swift \(swift): \(condition.pattern.prefix(60)) on \(text.prefix(30).debugDescription)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(10))")
+        #expect(unread.isEmpty, "\(unread.prefix(10))")
+        // The patterns only PCRE2 reads (lookbehind, subroutine calls: the hosts-file and Adblock rules).
+        #expect(swiftUnread > 0)
+    }
+
+
+    @Test("with PCRE2, the heuristics Swift's Regex cannot read decide too: a hosts file, an Adblock list named .txt",
+          .enabled(if: PCRE2.isAvailable))
+    func heuristicsOnlyPCRE2Reads() throws {
+        let hosts = try identify("127.0.0.1\tlocalhost\n10.1.2.3\tbuild.example build\n", "hosts.txt")
+        #expect(hosts.type.identifier == "uti.language.hosts-file", "\(hosts.type.identifier)")
+        let adblock = try identify("[Adblock Plus 2.0]\n! Title: list\n||ads.example.com^\n", "filters.txt")
+        #expect(adblock.type.identifier == "uti.language.adblock-filter-list", "\(adblock.type.identifier)")
+        // Plain text stays plain.
+        #expect(try identify("Some notes.\nNothing more.\n", "notes.txt").type == .plainText)
+    }
+
 }

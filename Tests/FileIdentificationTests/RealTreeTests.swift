@@ -91,6 +91,40 @@ struct RealTreeTests {
     func resemblancesAreNotLanguages(name: String, text: String) throws {
         let found = try identify(text, name)
         #expect(found.type == .plainText, "\(name): \(found.type.identifier) by \(found.evidence.content?.detail ?? "-")")
+        // The same rules at the priorities shared-mime-info 2.2 gave them (C for `/*` and `//` at 30,
+        // Modelica for `class` at 50): a keyword is a resemblance at any priority.
+        let older = try Self.olderDatabase()
+        let system = FileIdentifier(options: .init(sharedMIMEInfoDirectories: [older.path], usesBuiltInSharedMIMEInfo: false))
+        let again = try system.identify(data: Array(text.utf8), filename: name)
+        #expect(again.type == .plainText, "\(name): \(again.type.identifier) by \(again.evidence.content?.detail ?? "-")")
+    }
+
+    @Test("a signature in capitals, or a keyword with more after it, is still evidence at the older priorities")
+    func olderDatabaseSignaturesStillCount() throws {
+        let older = try Self.olderDatabase()
+        let system = FileIdentifier(options: .init(sharedMIMEInfoDirectories: [older.path], usesBuiltInSharedMIMEInfo: false))
+        let vtt = try system.identify(data: Array("WEBVTT\n\n00:01.000 --> 00:04.000\nHello\n".utf8), filename: "captions")
+        #expect(vtt.mimeType == "text/vtt", "\(vtt.type.identifier)")
+        let c = try system.identify(data: Array("#include <stdio.h>\nint main(void) { return 0; }\n".utf8), filename: "main")
+        #expect(c.mimeType == "text/x-csrc", "\(c.type.identifier)")
+    }
+
+    /// A system database (`mime/magic` only) holding shared-mime-info 2.2's rules for C, Modelica and
+    /// WebVTT, as Debian 12 ships them.
+    static func olderDatabase() throws -> TemporaryDirectory {
+        func rule(_ value: String) -> [UInt8] {
+            let bytes = Array(value.utf8)
+            return Array(">0=".utf8) + [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes + [0x0A]
+        }
+        var magic = Array("MIME-Magic\0\n".utf8)
+        magic += Array("[50:text/vtt]\n".utf8) + rule("WEBVTT")
+        magic += Array("[50:text/x-modelica]\n".utf8) + rule("class")
+        magic += Array("[50:text/x-modelica]\n".utf8) + rule("function")
+        magic += Array("[30:text/x-csrc]\n".utf8) + rule("/*") + rule("//") + rule("#include")
+        magic += Array("[10:text/x-modelica]\n".utf8) + rule("//")
+        let directory = try TemporaryDirectory()
+        try directory.write(magic, to: "mime/magic")
+        return directory
     }
 
     @Test("a resemblance still confirms the language the name names")
@@ -117,4 +151,16 @@ struct RealTreeTests {
             #expect(found.mimeType != "inode/directory" && !found.type.conforms(to: .directory), "\(path): \(found.type.identifier)")
         }
     }
+
+    @Test("a format its first line declares, which is no language, overrules another text format's name: a PGP key named .pub")
+    func declaredFormatsDoNotNest() throws {
+        let key = "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmFIEWhdc7RMIKoZIzj0DAQcCAwTCrR7Da5QHqFi/CtJJ6egFb48zR9bn48epqb92\n-----END PGP PUBLIC KEY BLOCK-----\n"
+        let found = try identify(key, "signing.pub")
+        #expect(found.mimeType == "application/pgp-keys", "\(found.type.identifier)")
+        #expect(found.isMismatch)
+        // A language still holds what its first line looks like: PHP that starts as HTML stays PHP.
+        let page = try identify("<html><body><?php echo 1; ?></body></html>\n", "index.php")
+        #expect(page.mimeType == "application/x-php", "\(page.type.identifier)")
+    }
+
 }

@@ -1221,12 +1221,233 @@ def ruby_pattern(pattern):
     return "".join(out)
 
 
+def required_literals(pattern):
+    """Strings of which a text must hold at least one for `pattern` (Swift Regex syntax) to match anywhere
+    in it, or None when no such set is known: a cheap test that spares the regular expression on most
+    texts. Read from Python's parse of the pattern, conservatively: a sequence needs its best element's
+    literals, an alternation the union of its branches', a repeat of at least one its body's. A literal
+    under case-insensitive matching is given lower-case with a leading U+0003 (to be looked for in the
+    text's ASCII lower-case). Literals shorter than 2 bytes are not worth a search and count as none."""
+    try:
+        parser = getattr(re, "_parser", None) or __import__("sre_parse")
+        constants = getattr(re, "_constants", None) or __import__("sre_constants")
+        # Python spells a named group (?P<name>...).
+        tree = parser.parse(re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", pattern))
+    except Exception:
+        return None
+    FOLD = "\x03"
+
+    def best(options):
+        options = [o for o in options if o]
+        # The set whose shortest literal is longest: the most selective test.
+        return max(options, key=lambda o: (min(len(x.lstrip(FOLD)) for x in o), -len(o)), default=None)
+
+    def sequence(items, folded):
+        found, run = [], ""
+
+        def finish():
+            if len(run) >= 2:
+                found.append({FOLD + run.lower() if folded else run})
+        for op, arg in items:
+            fixed = exact(op, arg, folded)
+            if fixed is not None:
+                run += fixed
+                continue
+            finish()
+            run = ""
+            found.append(node(op, arg, folded))
+        finish()
+        return best(found)
+
+    def exact(op, arg, folded):
+        """The one ASCII string the element matches (a literal, or a group of literals in the same case
+        sense), or None."""
+        if op is constants.LITERAL:
+            return chr(arg) if arg < 128 else None
+        if op is constants.SUBPATTERN and not (arg[1] | arg[2]) & re.IGNORECASE:
+            parts = [exact(o, a, folded) for o, a in arg[3]]
+            return "".join(parts) if parts and None not in parts else None
+        return None
+
+    def node(op, arg, folded):
+        # A lookahead or lookbehind that must match: what it holds must be in the text too.
+        if op is constants.ASSERT:
+            return sequence(arg[1], folded)
+        if op is constants.SUBPATTERN:
+            add_flags, del_flags = arg[1], arg[2]
+            inner = (folded or bool(add_flags & re.IGNORECASE)) and not del_flags & re.IGNORECASE
+            return sequence(arg[3], inner)
+        if op is constants.BRANCH:
+            union = set()
+            for branch in arg[1]:
+                sub = sequence(branch, folded)
+                if not sub:
+                    return None
+                union |= sub
+            return union
+        if op in (constants.MAX_REPEAT, constants.MIN_REPEAT, getattr(constants, "POSSESSIVE_REPEAT", None)):
+            low, _, body = arg
+            return sequence(body, folded) if low >= 1 else None
+        if op is getattr(constants, "ATOMIC_GROUP", None):
+            return sequence(arg, folded)
+        return None
+
+    try:
+        found = sequence(list(tree), bool(tree.state.flags & re.IGNORECASE))
+    except Exception:
+        return None
+    return sorted(found) if found else None
+
+
+def line_anchor(pattern):
+    """Where a match of `pattern` (Swift Regex syntax, `^` at every line's start) can begin, when the
+    pattern says: ("text", None) for one anchored at the text's start (`\\A`); ("line", bytes) for one
+    anchored at line starts, with the bytes such a line can start with (None: any); None otherwise. Lets a
+    reader try the pattern only where it can match instead of at every position of the text."""
+    try:
+        parser = getattr(re, "_parser", None) or __import__("sre_parse")
+        c = getattr(re, "_constants", None) or __import__("sre_constants")
+        # Python spells a named group (?P<name>...).
+        tree = parser.parse(re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", pattern))
+    except Exception:
+        return None
+    folded = bool(tree.state.flags & re.IGNORECASE)
+    ANY = object()
+    categories = {
+        # Swift's \\d and \\s are Unicode's: non-ASCII digits and spaces start with bytes over 0x7F.
+        c.CATEGORY_DIGIT: set(range(0x30, 0x3A)) | set(range(0x80, 0x100)),
+        c.CATEGORY_SPACE: {0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D} | set(range(0x80, 0x100)),
+        c.CATEGORY_WORD: set(range(0x30, 0x3A)) | set(range(0x41, 0x5B)) | set(range(0x61, 0x7B)) | {0x5F} | set(range(0x80, 0x100)),
+    }
+
+    def chars(code):
+        found = {code} if code < 0x80 else set(range(0x80, 0x100))
+        if folded and chr(code).isalpha() and code < 0x80:
+            found |= {ord(chr(code).lower()), ord(chr(code).upper())}
+        return found
+
+    def first(items):
+        """(first bytes or ANY, whether the sequence can match empty)."""
+        found = set()
+        for op, arg in items:
+            here, nullable = element(op, arg)
+            if here is ANY:
+                return ANY, False
+            found |= here
+            if not nullable:
+                return found, False
+        return found, True
+
+    def element(op, arg):
+        if op is c.LITERAL:
+            return chars(arg), False
+        if op is c.IN:
+            found = set()
+            for kind, value in arg:
+                if kind is c.NEGATE:
+                    return ANY, False
+                if kind is c.LITERAL:
+                    found |= chars(value)
+                elif kind is c.RANGE:
+                    for code in range(value[0], value[1] + 1):
+                        found |= chars(code) if code < 0x80 else set(range(0x80, 0x100))
+                elif kind is c.CATEGORY and value in categories:
+                    found |= categories[value]
+                else:
+                    return ANY, False
+            return found, False
+        if op is c.SUBPATTERN:
+            if arg[1] & re.IGNORECASE:
+                return ANY, False
+            return first(arg[3])
+        if op is getattr(c, "ATOMIC_GROUP", None):
+            return first(arg)
+        if op is c.BRANCH:
+            found, nullable = set(), False
+            for branch in arg[1]:
+                here, empty = first(branch)
+                if here is ANY:
+                    return ANY, False
+                found |= here
+                nullable = nullable or empty
+            return found, nullable
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
+            low, _, body = arg
+            here, empty = first(body)
+            return here, low == 0 or empty
+        if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            return set(), True
+        return ANY, False
+
+    def anchored(items):
+        """"line", "text" or None: what the sequence starts with, past groups."""
+        for op, arg in items:
+            if op is c.AT:
+                return {c.AT_BEGINNING: "line", c.AT_BEGINNING_STRING: "text"}.get(arg)
+            if op is c.SUBPATTERN:
+                return anchored(arg[3])
+            if op is c.BRANCH:
+                # Branches anchored differently are tried everywhere: a reader that tries a pattern at each
+                # line's start (a match from there on) would see `\\A` hold at each.
+                kinds = {anchored(branch) for branch in arg[1]}
+                return kinds.pop() if len(kinds) == 1 else None
+            return None
+        return None
+
+    def after_anchor(items):
+        """(first bytes of what follows the anchor, or ANY; whether that can be empty)."""
+        for index, (op, arg) in enumerate(items):
+            rest = items[index + 1:]
+            if op is c.AT:
+                return first(rest)
+            if op is c.SUBPATTERN:
+                if arg[1] & re.IGNORECASE:
+                    return ANY, False
+                found, empty = after_anchor(list(arg[3]))
+            elif op is c.BRANCH:
+                found, empty = set(), False
+                for branch in arg[1]:
+                    here, nullable = after_anchor(list(branch))
+                    if here is ANY:
+                        return ANY, False
+                    found, empty = found | here, empty or nullable
+            else:
+                return ANY, False
+            if found is ANY:
+                return ANY, False
+            if not empty:
+                return found, False
+            # The group may end right after its anchor: what follows it may start the line too.
+            after, nullable = first(rest)
+            return (ANY, False) if after is ANY else (found | after, nullable)
+        return ANY, False
+
+    try:
+        items = list(tree)
+        kind = anchored(items)
+        if kind is None:
+            return None
+        if kind == "text":
+            return ("text", None)
+        starts, empty = after_anchor(items)
+        # A match may be empty: then it may start any line.
+        if starts is ANY or empty or not starts:
+            return ("line", None)
+        return ("line", bytes(sorted(starts)))
+    except Exception:
+        return None
+
+
 def heuristics_lines(languages):
     """Linguist's heuristics (heuristics.yml) as the lines `languages.c` holds:
         D ext ext ...       a disambiguation, for these extensions (lower-case, no dot)
         R id id ...         a rule choosing these types (`-` for none), when every condition below it holds
         + pattern           a condition: the pattern matches somewhere in the text
         - pattern           a condition: it matches nowhere
+        ? lit lit ...       after a condition: the pattern can match only where one of these strings is
+                            (separated by U+0002; see required_literals)
+        @ T | @ L [hex]     after a condition: a match can start only at the text's start (T), or at a line's
+                            start (L), one starting with these bytes if given (see line_anchor)
     Patterns are in Swift's Regex syntax (see ruby_pattern); a list of patterns is their union; a line break
     inside one (free-spacing mode) is written U+0001."""
     heuristics = read_yaml(os.path.join(SOURCES, "linguist-heuristics.yml"))
@@ -1260,29 +1481,54 @@ def heuristics_lines(languages):
             for condition in conditions(rule):
                 # A pattern in Ruby's free-spacing mode spans lines: its line breaks travel as U+0001.
                 lines.append(condition.replace("\n", "\x01"))
+                literals = required_literals(condition[2:])
+                if literals and not any("\n" in x or "\x01" in x or "\x02" in x or "\x03" in x[1:] for x in literals):
+                    lines.append("? " + "\x02".join(literals))
+                anchor = line_anchor(condition[2:])
+                if anchor:
+                    kind, starts = anchor
+                    lines.append("@ " + ("T" if kind == "text" else "L" + (" " + starts.hex() if starts else "")))
     return lines
 
 
 def write_language_tables(languages, further, root):
     """Sources/CTypeDatabase/languages.c: for each extension, the languages Linguist gives it besides the
-    types that claim it (further candidates, for the heuristics to choose among), and Linguist's heuristics."""
+    types that claim it (further candidates, for the heuristics to choose among), and Linguist's heuristics
+    for it. Both are tables sorted by extension, looked up by binary search: nothing is parsed at start-up,
+    and a file's identification reads only its own extension's rules."""
     def literal(line):
-        return '    "' + line.replace("\\", "\\\\").replace('"', '\\"').replace("\x01", "\\001") + '\\n"'
-    candidates = [f"{ext} {' '.join(ids)}" for ext, ids in sorted(further.items())]
+        return '"' + line.replace("\\", "\\\\").replace('"', '\\"').replace("\x01", "\\001").replace("\x02", "\\002").replace("\x03", "\\003").replace("\n", "\\n") + '"'
     heuristics = heuristics_lines(languages)
+    rules_of = collections.defaultdict(list)
+    extensions = []
+    for line in heuristics:
+        if line.startswith("D "):
+            extensions = line[2:].split()
+            continue
+        for ext in extensions:
+            rules_of[ext].append(line)
     lines = ["// Generated by `python3 TypeDB/tools/make-typedb.py` from TypeDB/sources: do not edit.",
-             "// GitHub Linguist's further candidates for extensions other types claim (`ext identifier...`),",
-             "// and its heuristics (see heuristics_lines in the generator), one line each.",
+             "// GitHub Linguist's further candidates for extensions other types claim (`identifier...`), and",
+             "// its heuristics for ambiguous extensions (see heuristics_lines in the generator), by extension.",
              '#include "CTypeDatabase.h"', "",
-             "static const char further_candidates[] ="]
-    lines += [literal(line) for line in candidates] + ["    \"\";", "", "static const char heuristics[] ="]
-    lines += [literal(line) for line in heuristics] + ["    \"\";", "",
-              "const char *uti_language_further_candidates(void) { return further_candidates; }",
-              "const char *uti_language_heuristics(void) { return heuristics; }", ""]
+             "struct entry { const char *extension; const char *value; };", "",
+             "static const struct entry further_candidates[] = {"]
+    lines += [f"    {{{literal(ext)}, {literal(' '.join(ids))}}}," for ext, ids in sorted(further.items())]
+    lines += ["};", "", "static const struct entry heuristics[] = {"]
+    lines += [f"    {{{literal(ext)}, {literal(chr(10).join(rules) + chr(10))}}}," for ext, rules in sorted(rules_of.items())]
+    lines += ["};", "",
+              "#define COUNT(table) (sizeof(table) / sizeof((table)[0]))",
+              "size_t uti_language_further_count(void) { return COUNT(further_candidates); }",
+              "const char *uti_language_further_extension(size_t index) { return index < COUNT(further_candidates) ? further_candidates[index].extension : NULL; }",
+              "const char *uti_language_further_types(size_t index) { return index < COUNT(further_candidates) ? further_candidates[index].value : NULL; }",
+              "size_t uti_language_heuristics_count(void) { return COUNT(heuristics); }",
+              "const char *uti_language_heuristics_extension(size_t index) { return index < COUNT(heuristics) ? heuristics[index].extension : NULL; }",
+              "const char *uti_language_heuristics_rules(size_t index) { return index < COUNT(heuristics) ? heuristics[index].value : NULL; }",
+              ""]
     path = os.path.join(root, LANGUAGES_SOURCE)
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
-    return len(candidates), sum(1 for line in heuristics if line.startswith("R "))
+    return len(further), sum(1 for line in heuristics if line.startswith("R "))
 
 
 def magika_mime_types():

@@ -36,11 +36,23 @@ const char *uti_extension(size_t index);
 /// libmagic's lists (bits).
 unsigned char uti_extension_kinds(size_t index);
 
-/// GitHub Linguist's further candidates: for each extension that other types claim, the language types
-/// Linguist also gives it, one line each, `ext identifier identifier...` (see languages.c).
-const char *uti_language_further_candidates(void);
+/// GitHub Linguist's further candidates, by extension (lower-case, in byte order; see languages.c): how many
+/// extensions other types claim that Linguist gives further languages.
+size_t uti_language_further_count(void);
 
-/// GitHub Linguist's heuristics for ambiguous extensions, one line each (`D`, `R`, `+`, `-`; see languages.c).
-const char *uti_language_heuristics(void);
+/// The extension at `index`, NULL past the end.
+const char *uti_language_further_extension(size_t index);
+
+/// The language types Linguist also gives the extension at `index`, identifiers separated by spaces.
+const char *uti_language_further_types(size_t index);
+
+/// GitHub Linguist's heuristics, by extension (lower-case, in byte order): how many extensions have some.
+size_t uti_language_heuristics_count(void);
+
+/// The extension at `index`, NULL past the end.
+const char *uti_language_heuristics_extension(size_t index);
+
+/// The rules for the extension at `index`, one line each (`R`, `+`, `-`; see languages.c).
+const char *uti_language_heuristics_rules(size_t index);
 
 #endif
