@@ -202,7 +202,7 @@ if Context.environment["UTI_FUZZING"] != nil {
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/Targets/CFuzzDriver"))
     for (name, dependencies) in [
         ("FuzzIdentify", ["FileIdentification"]), ("FuzzDeclarations", ["UniformTypeIdentifiers"]), ("FuzzManifest", ["DocumentRouting"]),
-        ("FuzzZip", ["FileIdentification"]), ("FuzzOLE2", ["FileIdentification"]),
+        ("FuzzZip", ["FileIdentification"]), ("FuzzOLE2", ["FileIdentification"]), ("FuzzModelConfiguration", ["FileIdentification"]),
     ] {
         package.targets.append(.executableTarget(
             name: name, dependencies: (dependencies + ["CFuzzDriver"]).map { .target(name: $0) }, path: "Fuzz/Targets/\(name)",

@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
-"""Identification accuracy of uti, file(1) and GIO on the shared sample-file corpora.
+"""Identification accuracy of uti, file(1), GIO and Magika on the shared sample-file corpora.
 
     python3 Benchmarks/accuracy.py [--uti PATH] [--corpora DIR] [--markdown]
-                                   [--misses TOOL] [--json OUT] [--tools uti,file,gio]
-                                   [--aliases merged|system]
+                                   [--misses TOOL] [--json OUT] [--tools uti,file,gio,magika,uti-model]
+                                   [--aliases merged|system] [--no-names] [--python PATH]
+
+    --no-names   content only: each file is copied under a name that says nothing (sample-00001) and
+                 every tool is asked about the copies.
+    magika       Magika's Python package (`pip install magika onnxruntime`, in --python's environment).
+    uti-model    uti with Magika's model found in that same package directory (PYTHONPATH); the "uti"
+                 column always runs with UTI_MAGIKA=off.
 
 Method (the corpora README's rules, so the figures compare with its baselines):
 
@@ -42,8 +48,10 @@ Method (the corpora README's rules, so the figures compare with its baselines):
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import urllib.parse
 import xml.etree.ElementTree as ET
 
@@ -53,8 +61,11 @@ SOURCES = os.path.join(ROOT, "TypeDB", "sources")  # the repository's copies of 
 REFERENCE_XML = os.path.join(SOURCES, "freedesktop.org-2.4.xml.in")
 OLDER_XML = os.path.join(SOURCES, "freedesktop.org-2.2.xml")
 BATCH = 200
-TOOLS = ("uti", "file", "gio")
-TOOL_TITLES = {"uti": "uti", "uti-names": "uti, any name", "file": "file(1)", "gio": "GIO"}
+TOOLS = ("uti", "file", "gio", "magika", "uti-model")
+DEFAULT_TOOLS = ("uti", "file", "gio")
+TOOL_TITLES = {"uti": "uti", "uti-names": "uti, any name", "file": "file(1)", "gio": "GIO", "magika": "Magika",
+               "uti-model": "uti with Magika's model"}
+PYTHON = os.path.join(ROOT, ".build-python", "bin", "python")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -198,10 +209,14 @@ def batches(items, size=BATCH):
 NAMES = {}
 
 
-def run_uti(uti, files):
+def run_uti(uti, files, model=None):
+    """uti without Magika's model (UTI_MAGIKA=off), or with it when `model` names Python's package directory."""
+    environment = dict(os.environ, UTI_MAGIKA="off") if model is None else dict(os.environ, PYTHONPATH=model)
+    environment.pop("UTI_MAGIKA_MODEL", None) if model is not None else None
+    names = NAMES if model is None else {}
     answers = {}
     for chunk in batches(files):
-        proc = subprocess.run([uti, "identify", "--json", "--", *chunk],
+        proc = subprocess.run([uti, "identify", "--json", "--", *chunk], env=environment,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if proc.returncode not in (0, 1):
             print(f"warning: uti exited with status {proc.returncode} on a batch of {len(chunk)}: "
@@ -215,7 +230,7 @@ def run_uti(uti, files):
                 print(f"warning: uti printed a line that is not JSON: {line[:200]!r}", file=sys.stderr)
                 continue
             path = obj.get("path")
-            NAMES[path] = obj.get("mimeTypes") or []
+            names[path] = obj.get("mimeTypes") or []
             if obj.get("error"):
                 answers[path] = (obj.get("mimeType"), str(obj["error"]))
             else:
@@ -223,6 +238,47 @@ def run_uti(uti, files):
     for f in files:
         answers.setdefault(f, (None, "no output line from uti"))
     return answers
+
+
+MAGIKA_SCRIPT = """
+import sys
+from pathlib import Path
+from magika import Magika
+paths = [Path(line) for line in sys.stdin.read().split("\\0") if line]
+for path, result in zip(paths, Magika().identify_paths(paths)):
+    mime = result.output.mime_type if result.ok else ""
+    sys.stdout.write(f"{path}\\0{mime}\\0")
+"""
+
+
+def run_magika(python, files):
+    """Magika's own Python package (its default, high-confidence mode), run by `python`."""
+    proc = subprocess.run([python, "-c", MAGIKA_SCRIPT], input="\0".join(files).encode("utf-8", "surrogateescape"),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/")
+    if proc.returncode != 0:
+        sys.exit(f"error: Magika failed: {proc.stderr.decode(errors='replace')[-500:]}")
+    fields = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
+    answers = {path: (mime or None, None if mime else "no answer") for path, mime in zip(fields[0::2], fields[1::2])}
+    for f in files:
+        answers.setdefault(f, (None, "no answer from Magika"))
+    return answers
+
+
+def magika_packages(python):
+    """The package directory holding Magika and ONNX Runtime for `python`, or None."""
+    proc = subprocess.run([python, "-c", "import magika, onnxruntime, os; print(os.path.dirname(os.path.dirname(magika.__file__)))"],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/")
+    return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+
+def without_names(files, directory):
+    """Each file's bytes copied to `directory` under a name that says nothing (`sample-00001`); the map back."""
+    copies = {}
+    for number, path in enumerate(files, 1):
+        copy = os.path.join(directory, f"sample-{number:05d}")
+        shutil.copyfile(path, copy)
+        copies[copy] = path
+    return copies
 
 
 def run_file(files):
@@ -331,8 +387,14 @@ def main():
     parser.add_argument("--aliases", choices=("merged", "system"), default="merged",
                         help="alias table: system + 2.4 with 2.4 winning (default), or the system "
                              "table alone, as the README's baselines were measured")
-    parser.add_argument("--tools", default=",".join(TOOLS),
-                        help="comma-separated subset of uti,file,gio to run (default: all)")
+    parser.add_argument("--tools", default=",".join(DEFAULT_TOOLS),
+                        help="comma-separated subset of uti,file,gio,magika,uti-model to run (default: uti,file,gio); "
+                             "magika runs Magika's Python package, uti-model runs uti with Magika's model from the same "
+                             "package directory (uti alone runs with UTI_MAGIKA=off)")
+    parser.add_argument("--python", default=PYTHON,
+                        help="the Python with `magika` and `onnxruntime` installed (default: .build-python/bin/python)")
+    parser.add_argument("--no-names", action="store_true",
+                        help="content only: every file copied under a name that says nothing (sample-00001) first")
     args = parser.parse_args()
 
     tools = [t for t in TOOLS if t in args.tools.split(",")]
@@ -348,7 +410,7 @@ def main():
         return 0
 
     uti = None
-    if "uti" in tools:
+    if "uti" in tools or "uti-model" in tools:
         uti = args.uti or default_uti()
         if not uti or not os.access(uti, os.X_OK):
             where = uti or f"{ROOT}/.build/release/uti or {ROOT}/.build/debug/uti"
@@ -360,10 +422,28 @@ def main():
     aliases = load_aliases(reference_xml, system_only=args.aliases == "system")
     corpora = load_corpora(corpora_dir)
     files = [item["file"] for _, items in corpora for item in items]
+    packages = None
+    if "magika" in tools or "uti-model" in tools:
+        packages = magika_packages(args.python)
+        if packages is None:
+            parser.error(f"{args.python} cannot import magika and onnxruntime (pip install magika onnxruntime)")
 
-    runners = {"uti": lambda: run_uti(uti, files), "file": lambda: run_file(files),
-               "gio": lambda: run_gio(files)}
-    results = {tool: runners[tool]() for tool in tools}
+    scratch = tempfile.mkdtemp(prefix="uti-accuracy-") if args.no_names else None
+    try:
+        copies = without_names(files, scratch) if scratch else {f: f for f in files}
+        asked = list(copies)
+        runners = {"uti": lambda: run_uti(uti, asked), "file": lambda: run_file(asked),
+                   "gio": lambda: run_gio(asked), "magika": lambda: run_magika(args.python, asked),
+                   "uti-model": lambda: run_uti(uti, asked, model=packages)}
+        results = {}
+        for tool in tools:
+            results[tool] = {copies[path]: answer for path, answer in runners[tool]().items() if path in copies}
+        for path in list(NAMES):
+            if path in copies:
+                NAMES[copies[path]] = NAMES.pop(path)
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
 
     if "uti" in tools:
         tools = ["uti", "uti-names"] + [t for t in tools if t != "uti"]

@@ -7,6 +7,7 @@ elsewhere.
 """
 import gzip
 import io
+import json
 import os
 import plistlib
 import struct
@@ -122,6 +123,15 @@ def main():
         "FuzzManifest": {"xml": manifest(), "binary": manifest(binary=True)},
         "FuzzZip": {"odf": odf, "docx": docx, "epub": epub, "jar": jar, "zip64": zip64},
         "FuzzOLE2": {"word": word, "msi": msi},
+        # A configuration shaped like Magika's (labels, thresholds, an overwrite map), and JSON's corners.
+        "FuzzModelConfiguration": {
+            "config": json.dumps({"beg_size": 1024, "mid_size": 0, "end_size": 1024, "use_inputs_at_offsets": False,
+                                  "medium_confidence_threshold": 0.5, "min_file_size_for_dl": 8, "padding_token": 256,
+                                  "block_size": 4096, "target_labels_space": ["python", "txt", "randomtxt", "zig"],
+                                  "thresholds": {"zig": 0.9}, "overwrite_map": {"randomtxt": "txt"},
+                                  "protection": "none", "aes_key_hex": "", "version_major": 3}).encode(),
+            "escapes": b'["\\u00e9\\ud83d\\ude00\\n\\"", -1.5e-3, true, false, null, {}, []]',
+        },
     }
     for target, seeds in files.items():
         directory = os.path.join(out, target)

@@ -29,15 +29,19 @@ public final class FileIdentifier: Sendable {
         /// `FileIdentifier.hasBuiltInSharedMIMEInfo`); with `false`, or without them, only the system's
         /// database is read.
         public var usesBuiltInSharedMIMEInfo: Bool
+        /// Whether Magika's model, when installed (`MagikaModel`), names text that nothing else does: a file
+        /// whose name says nothing and whose content every other reader leaves plain text.
+        public var usesModel: Bool
 
         public init(followSymlinks: Bool = false, nameOnly: Bool = false, sampleSize: Int = 64 * 1024, magicDatabase: String? = nil,
-                    sharedMIMEInfoDirectories: [String]? = nil, usesBuiltInSharedMIMEInfo: Bool = true) {
+                    sharedMIMEInfoDirectories: [String]? = nil, usesBuiltInSharedMIMEInfo: Bool = true, usesModel: Bool = true) {
             self.followSymlinks = followSymlinks
             self.nameOnly = nameOnly
             self.sampleSize = sampleSize
             self.magicDatabase = magicDatabase
             self.sharedMIMEInfoDirectories = sharedMIMEInfoDirectories ?? SharedMIMEInfo.defaultDataDirectories()
             self.usesBuiltInSharedMIMEInfo = usesBuiltInSharedMIMEInfo
+            self.usesModel = usesModel
         }
     }
 
@@ -266,7 +270,13 @@ public final class FileIdentifier: Sendable {
         let head = try source.bytes(at: 0, length: min(4096, options.sampleSize))
         guard !head.isEmpty else { return Resolution.empty(name: name) }
         var name = name
-        if let evidence = name, let chosen = try linguistChoice(source, head: head, name: evidence) {
+        if let evidence = name, let language = try textLanguage(source, head: head, name: evidence) {
+            // Text under an extension whose types are all binary formats, where Linguist writes a language.
+            var languageFirst = evidence
+            languageFirst.candidates.insert(language, at: 0)
+            languageFirst.decidedBy = "the bytes are text, which none of the types of .\(evidence.tag) is; GitHub Linguist writes \(language.tags(of: .linguistLanguage).first ?? language.identifier) in it"
+            name = languageFirst
+        } else if let evidence = name, let chosen = try linguistChoice(source, head: head, name: evidence) {
             // The language the text shows, first among the name's.
             var chosenFirst = evidence
             chosenFirst.candidates.removeAll { $0 == chosen }
@@ -275,7 +285,42 @@ public final class FileIdentifier: Sendable {
             name = chosenFirst
         }
         let (readings, encoding) = try sniff(source, head: head, name: name)
-        return Resolution.resolve(name: name, readings: readings, encoding: encoding)
+        let resolved = Resolution.resolve(name: name, readings: readings, encoding: encoding)
+        return try modelReading(source, head: head, resolved) ?? resolved
+    }
+
+    /// What Magika's model says of text that every other reader left plain and whose name names nothing:
+    /// its type, when the label is a text format uti knows and the score reaches Magika's threshold for it.
+    /// A `#!` line that names no interpreter uti knows is left alone: the file says what runs it.
+    private func modelReading(_ source: some ByteSource, head: [UInt8], _ resolved: Identification) throws(IdentificationError.Reason) -> Identification? {
+        guard options.usesModel, resolved.type == .plainText, resolved.textEncoding != nil, !head.starts(with: [0x23, 0x21]),
+              resolved.evidence.name?.candidates.isEmpty ?? true, let model = MagikaModel.shared,
+              let prediction = try model.predict(source), prediction.isConfident,
+              let type = TypeDatabase.shared.declaredTypes(tag: prediction.label, tagClass: .magikaLabel).first,
+              type != .plainText, type.conforms(to: .text) else { return nil }
+        let score = (prediction.score * 1000).rounded() / 1000
+        let reading = ContentEvidence(type: type, source: .model, mimeType: type.preferredMIMEType, isConclusive: false,
+                                      detail: "Magika \(model.name): \(prediction.label) (score \(score))", score: prediction.score)
+        var evidence = resolved.evidence
+        evidence.otherReadings = ([evidence.content].compactMap { $0 }) + evidence.otherReadings
+        evidence.content = reading
+        evidence.rule = .contentOnly
+        return Identification(type: type, evidence: evidence, confidence: .medium, isMismatch: resolved.isMismatch,
+                              textEncoding: resolved.textEncoding)
+    }
+
+    /// The language of text under an extension that only binary formats claim (`.gf`: TeX's generic font
+    /// files) and that GitHub Linguist gives one or more languages (Grammatical Framework): the one language,
+    /// or the one Linguist's heuristics choose among several; `nil` when they choose none.
+    private func textLanguage(_ source: some ByteSource, head: [UInt8], name: NameEvidence) throws(IdentificationError.Reason) -> UTType? {
+        guard name.match == .filenameExtension, !name.candidates.isEmpty,
+              !name.candidates.contains(where: { $0.conforms(to: .text) }) else { return nil }
+        let languages = Languages.furtherCandidates(forExtension: name.tag).filter { $0.conforms(to: .text) }
+        guard !languages.isEmpty, let encoding = TextAnalysis.encoding(of: head[...]) else { return nil }
+        if languages.count == 1 { return languages[0] }
+        let length = min(options.sampleSize, TextAnalysis.formatSampleSize)
+        let sample = head.count < min(length, source.count) ? try source.bytes(at: 0, length: length) : Array(head.prefix(length))
+        return Languages.choice(forExtension: name.tag, text: TextAnalysis.decode(sample[...], as: encoding), among: languages)
     }
 
     /// What GitHub Linguist's heuristics choose for text under an extension several languages share (`.m`:

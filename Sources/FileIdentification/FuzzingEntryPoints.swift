@@ -10,4 +10,12 @@ package enum FuzzingEntryPoints {
     package static func ole2(_ bytes: [UInt8]) {
         _ = try? OLE2Container.identify(MemoryBytes(storage: bytes), prefix: Array(bytes.prefix(64 * 1024)))
     }
+
+    /// The JSON reader and the check of a Magika model's `config.min.json`, alone.
+    package static func modelConfiguration(_ bytes: [UInt8]) {
+        _ = try? MagikaModel.Configuration.read(bytes)
+        if let document = try? BoundedJSON.parse(bytes, limits: .init(bytes: 1 << 16, depth: 16, values: 10_000)) {
+            _ = document["target_labels_space"]?.array?.count
+        }
+    }
 }

@@ -159,6 +159,8 @@ public struct ContentEvidence: Sendable, Hashable {
     public var isConclusive: Bool
     /// What was seen: `ZIP entry word/document.xml`, `#!/usr/bin/python3`, `libmagic: image/png`.
     public var detail: String
+    /// A model's probability for the type, 0 to 1 (Magika's); `nil` for readers that do not score.
+    public var score: Double?
 
     /// The readers of content; new readers may be added.
     public struct Source: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -180,14 +182,17 @@ public struct ContentEvidence: Sendable, Hashable {
         public static let text = Source(rawValue: "text")
         /// libmagic.
         public static let libmagic = Source(rawValue: "libmagic")
+        /// Magika's model (`MagikaModel`), for text nothing else names.
+        public static let model = Source(rawValue: "model")
     }
 
-    public init(type: UTType, source: Source, mimeType: String? = nil, isConclusive: Bool, detail: String) {
+    public init(type: UTType, source: Source, mimeType: String? = nil, isConclusive: Bool, detail: String, score: Double? = nil) {
         self.type = type
         self.source = source
         self.mimeType = mimeType
         self.isConclusive = isConclusive
         self.detail = detail
+        self.score = score
     }
 }
 

@@ -242,6 +242,19 @@ enum Languages {
         return chosen
     }
 
+    /// The one of `languages` that Linguist's heuristics for `ext` choose for this text: the single choice
+    /// of the first rule with conditions whose conditions hold, when it is one of them.
+    static func choice(forExtension ext: String, text: String, among languages: [UTType]) -> UTType? {
+        guard let rules = rules(ext) else { return nil }
+        var lowered: [UInt8]?
+        let identifiers = Set(languages.map(\.identifier))
+        for rule in rules where !rule.conditions.isEmpty && rule.conditions.allSatisfy({ $0.holds(in: text, lowered: &lowered) }) {
+            guard rule.choices.count == 1, identifiers.contains(rule.choices[0]) else { return nil }
+            return UTType(rule.choices[0])
+        }
+        return nil
+    }
+
     /// Whether `type` is one of the languages Linguist writes in the extension `ext` (a type that claims it,
     /// or a further candidate).
     static func isLanguage(_ type: UTType, ofExtension ext: String) -> Bool {

@@ -37,13 +37,16 @@ package struct IdentificationReport {
             evidenceMembers.append(("name", .null))
         }
         func reading(_ content: ContentEvidence) -> JSONValue {
-            .object([
+            var members: [(String, JSONValue)] = [
                 ("source", .string(content.source.rawValue)),
                 ("mimeType", JSONValue(content.mimeType)),
                 ("identifier", .string(content.type.identifier)),
                 ("conclusive", .boolean(content.isConclusive)),
                 ("detail", .string(content.detail)),
-            ])
+            ]
+            // A model's readings carry its score.
+            if let score = content.score { members.append(("score", .number(score))) }
+            return .object(members)
         }
         evidenceMembers.append(("content", evidence.content.map(reading) ?? .null))
         evidenceMembers.append(("otherReadings", .array(evidence.otherReadings.map(reading))))

@@ -2,6 +2,8 @@
 package enum JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral {
     case string(String)
     case integer(Int)
+    /// A finite number, written as Swift's shortest form that reads back the same (`0.973`).
+    case number(Double)
     case boolean(Bool)
     case null
     case array([JSONValue])
@@ -33,6 +35,7 @@ package enum JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
         switch self {
         case .string(let string): JSONValue.quote(string, into: &output)
         case .integer(let number): output.append(contentsOf: String(number).utf8)
+        case .number(let number): output.append(contentsOf: (number.isFinite ? String(number) : "null").utf8)
         case .boolean(let flag): output.append(contentsOf: flag ? Self.trueBytes : Self.falseBytes)
         case .null: output.append(contentsOf: Self.nullBytes)
         case .array(let values):

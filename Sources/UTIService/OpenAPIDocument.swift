@@ -1011,6 +1011,10 @@ package enum OpenAPIDocument {
                       },
                       "detail": {
                         "type": "string"
+                      },
+                      "score": {
+                        "type": "number",
+                        "description": "a model's probability for the type, 0 to 1 (source model only)"
                       }
                     }
                   },
@@ -1048,6 +1052,10 @@ package enum OpenAPIDocument {
                     },
                     "detail": {
                       "type": "string"
+                    },
+                    "score": {
+                      "type": "number",
+                      "description": "a model's probability for the type, 0 to 1 (source model only)"
                     }
                   }
                 }

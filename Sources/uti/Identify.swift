@@ -17,6 +17,11 @@ extension UTI {
                 name claims one type and the content proves another. Directories, bundles, links, FIFOs, \
                 sockets and devices are typed without being opened. Exit status: 0 when every file was \
                 identified, 1 when one could not be read (the others are still identified), 64 on a usage error.
+
+                Text that nothing else names, under a name uti does not know, is given to Magika's model when \
+                Python's magika and onnxruntime packages are installed (found on PYTHONPATH, in VIRTUAL_ENV, \
+                the user's and the system's site-packages; UTI_MAGIKA_MODEL and UTI_ONNXRUNTIME_LIBRARY name \
+                them; UTI_MAGIKA=off turns it off); the evidence then names the model and its score.
                 """
         )
 

@@ -127,6 +127,17 @@ struct RealTreeTests {
         return directory
     }
 
+    @Test("text under an extension only binary formats claim is the language Linguist writes in it; the binary format's bytes stay that format")
+    func textUnderBinaryExtensionsIsTheLanguage() throws {
+        // `.gf`: TeX's generic font files (binary) and Grammatical Framework (text).
+        let grammar = try identify("concrete FoodsEng of Foods = {\n  lincat Comment = Str ;\n  lin Pred item quality = item ++ \"is\" ++ quality ;\n}\n", "Foods.gf")
+        #expect(grammar.type.tags(of: .linguistLanguage).first == "Grammatical Framework", "\(grammar.type.identifier)")
+        #expect(grammar.evidence.name?.decidedBy?.contains("Linguist") == true)
+        #expect(!grammar.isMismatch)
+        let font = try identify([0xF7, 0x83, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xDF, 0xDF], "cmr10.gf")
+        #expect(font.mimeType == "application/x-tex-gf", "\(font.type.identifier)")
+    }
+
     @Test("a resemblance still confirms the language the name names")
     func resemblancesConfirmNames() throws {
         let found = try identify("// a module\nimport { x } from './x';\nexport const y: number = 1;\n", "main.ts")
