@@ -126,15 +126,19 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
+            // The HTTP API's one description, compiled in (`GET /openapi.json` serves these bytes; the
+            // repository's top-level `openapi.json` is a link to it).
+            resources: [.embedInCode("openapi.json")],
             swiftSettings: strictness
         ),
         .executableTarget(
             name: "uti-server",
             dependencies: [
-                "UTIService", "FileIdentification", "UniformTypeIdentifiers", "DocumentRouting", "SystemCalls",
+                "UTIService", "FileIdentification", "UniformTypeIdentifiers", "DocumentRouting", "SystemCalls", "UTIReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -184,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "UTIServiceTests",
             dependencies: [
-                "uti-server", "UTIService", "DocumentRouting", "FileIdentification", "TestSupport",
+                "uti-server", "UTIService", "UTIReports", "DocumentRouting", "FileIdentification", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

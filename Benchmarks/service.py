@@ -11,6 +11,9 @@
    at once as the machine has cores.
 3. `--uploads` uploads of `--upload-mib` MiB each, all at once, against a fresh server: the server's peak RSS
    (VmHWM) while it takes them, and whether every one was answered 200.
+4. A held registry lock: a server with routing on (`--lock-timeout 600`), `flock(1)` holding its registry lock, 8
+   `POST /route` requests waiting on it; meanwhile wrk on `GET /healthz` and on `PUT /identify` of the PNG: p50
+   and p99. Then the lock is released and every route must be answered 201. (`--lock-only`: only this part.)
 
 Without --server and --uti it builds them: the release server (`swift build -c release --product uti-server`) and
 the fully static uti of Benchmarks/startup.py (the fastest a process per file can be). Everything runs on this
@@ -116,6 +119,58 @@ def wrk(port, path, name, connections, duration):
     return rate, p50, p99, int(bad.group(1)) if bad else 0, requests
 
 
+def wrk_get(port, path, connections, duration):
+    """requests/s, p50 ms, p99 ms, answers that were not 200, requests, for GET `path`."""
+    result = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency", f"http://127.0.0.1:{port}{path}"],
+                            capture_output=True, text=True, check=True)
+    output = result.stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    p50 = milliseconds(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1))
+    p99 = milliseconds(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1))
+    requests = int(re.search(r"(\d+) requests in", output).group(1))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return rate, p50, p99, int(bad.group(1)) if bad else 0, requests
+
+
+def held_lock(server, uti, png, connections, duration):
+    """Part 4: /healthz and /identify while routes wait on a registry lock another process holds."""
+    work = tempfile.mkdtemp(prefix="uti-service-lock-")
+    root = os.path.join(work, "root")
+    manifest = os.path.join(work, "Viewer.plist")
+    with open(manifest, "w") as f:
+        f.write('<plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.viewer</string>'
+                '<key>CFBundleDocumentTypes</key><array><dict><key>LSItemContentTypes</key><array><string>public.image</string>'
+                '</array></dict></array></dict></plist>')
+    subprocess.run([uti, "apps", "register", "--root", root, manifest], check=True, stdout=subprocess.DEVNULL)
+    token = "a-token-for-the-benchmark-0123456789"
+    token_file = os.path.join(work, "token")
+    with open(token_file, "w") as f:
+        f.write(token + "\n")
+    os.chmod(token_file, 0o600)
+    lock_path = os.path.join(root, "registry.lock")
+    holder = subprocess.Popen(["flock", "--exclusive", "--no-fork", lock_path, "sleep", "3600"])
+    while subprocess.run(["flock", "--nonblock", "--shared", lock_path, "true"]).returncode == 0:
+        time.sleep(0.01)
+    process, port = start_server(server, "--routing", "--token-file", token_file, "--root", root, "--lock-timeout", "600")
+    routes = [subprocess.Popen(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "--data-binary", "@" + png,
+                                "-H", f"Authorization: Bearer {token}", f"http://127.0.0.1:{port}/route?name=photo{i}.png"],
+                               stdout=subprocess.PIPE, text=True) for i in range(8)]
+    try:
+        time.sleep(1)
+        waiting = sum(1 for route in routes if route.poll() is None)
+        health = wrk_get(port, "/healthz", connections, duration)
+        identify = wrk(port, png, "photo.png", connections, duration)
+        still_waiting = sum(1 for route in routes if route.poll() is None)
+    finally:
+        holder.kill()
+        holder.wait()
+    answers = [route.communicate()[0] for route in routes]
+    process.terminate()
+    process.wait()
+    shutil.rmtree(work, ignore_errors=True)
+    return health, identify, waiting, still_waiting, answers
+
+
 def per_process(argv_for, files, count, parallel):
     """files/s identifying `count` files, one process each, `parallel` at once."""
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -164,6 +219,7 @@ def main():
     parser.add_argument("--uploads", type=int, default=256)
     parser.add_argument("--upload-mib", type=int, default=100)
     parser.add_argument("--uploads-only", action="store_true", help="only part 3")
+    parser.add_argument("--lock-only", action="store_true", help="only part 4")
     parser.add_argument("--server", help="the uti-server binary (default: build the release one)")
     parser.add_argument("--uti", help="the uti binary for one process per file (default: build the static one)")
     options = parser.parse_args()
@@ -185,6 +241,11 @@ def main():
     make_docx(docx)
     print(f"files: {os.path.getsize(png)} B PNG, {os.path.getsize(docx)} B DOCX; {os.cpu_count()} cores; "
           f"wrk -t1 -c{options.connections} -d{options.duration}s", flush=True)
+
+    if options.lock_only:
+        report_held_lock(server, uti, png, options)
+        shutil.rmtree(work, ignore_errors=True)
+        return
 
     process, port = start_server(server)
     rows = []
@@ -240,6 +301,23 @@ def main():
     print(f"\n{options.uploads} uploads of {options.upload_mib} MiB at once: server peak RSS {peak:.1f} MiB, {ok} of {options.uploads} answered 200, {elapsed:.1f} s")
     if ok != options.uploads or any(row[4] for row in rows):
         sys.exit("service.py: some requests were not answered 200")
+    if not options.uploads_only:
+        report_held_lock(server, uti, png, options)
+
+
+def report_held_lock(server, uti, png, options):
+    if not shutil.which("flock"):
+        print("held registry lock: not measured (no flock(1))")
+        return
+    health, identify, waiting, still_waiting, answers = held_lock(server, uti, png, options.connections, options.duration)
+    print(f"\n| while 8 routes wait on a held registry lock | requests/s | p50 | p99 | not 200 |")
+    print("|---|---|---|---|---|")
+    for label, (rate, p50, p99, bad, requests) in [("GET /healthz", health), ("PUT /identify (PNG)", identify)]:
+        print(f"| {label} | {rate:,.0f} | {p50:.2f} ms | {p99:.2f} ms | {bad} of {requests:,} |")
+    print(f"routes waiting when measuring began / ended: {waiting} / {still_waiting} of 8; after the lock was released: "
+          f"{answers.count('201')} answered 201")
+    if answers.count("201") != len(answers) or health[3] or identify[3]:
+        sys.exit("service.py: with the registry lock held, some requests were not answered as they should be")
 
 
 if __name__ == "__main__":

@@ -40,9 +40,14 @@ import Glibc
 /// (0700); the state and the lock are 0600.
 public struct Registry: Sendable {
     public let root: String
+    /// How long taking the registry lock may wait for another process to release it before the operation
+    /// fails with `RegistryError.Reason.Kind.lockTimeout`; `nil` (the default) waits as long as it takes.
+    /// A server sets it, so that a request never hangs on a registration in another process.
+    public var lockTimeout: Duration?
 
-    public init(root: String) {
+    public init(root: String, lockTimeout: Duration? = nil) {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        self.lockTimeout = lockTimeout
     }
 
     /// `$UTI_ROOT`, else `$XDG_DATA_HOME/uti`, else `$HOME/.local/share/uti`.
@@ -315,18 +320,48 @@ public struct Registry: Sendable {
 
     /// Opens the registry lock and takes it, exclusive or shared; the caller unlocks and closes it.
     func lock(in rootDirectory: FileDescriptor, exclusive: Bool) throws(RegistryError) -> FileDescriptor {
+        var timedOut: Duration = .zero
         do throws(Errno) {
             let lock = try FileDescriptor.open(Self.lockName, relativeTo: rootDirectory, .readWrite,
                                                options: [.create, .noFollow], permissions: Self.filePermissions)
+            var taken = true
             do throws(Errno) {
-                if exclusive { try lock.lockExclusively() } else { try lock.lockShared() }
+                if let lockTimeout {
+                    taken = try Self.lock(lock, exclusive: exclusive, within: lockTimeout)
+                } else if exclusive {
+                    try lock.lockExclusively()
+                } else {
+                    try lock.lockShared()
+                }
             } catch {
                 lock.closeQuietly()
                 throw error
             }
-            return lock
+            if taken { return lock }
+            lock.closeQuietly()
+            timedOut = lockTimeout ?? .zero
         } catch {
             throw RegistryError(path: root + "/" + Self.lockName, reason: .system(error))
+        }
+        throw RegistryError(path: root + "/" + Self.lockName, reason: .lockTimeout(timedOut))
+    }
+
+    /// Tries the lock until it is taken or `timeout` has passed (`false`), pausing 1 ms, then longer, up to
+    /// 50 ms, between tries: `flock` itself has no deadline.
+    private static func lock(_ lock: FileDescriptor, exclusive: Bool, within timeout: Duration) throws(Errno) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        var pause: Duration = .milliseconds(1)
+        while true {
+            if exclusive ? try lock.tryLockExclusively() : try lock.tryLockShared() { return true }
+            let left = clock.now.duration(to: deadline)
+            guard left > .zero else { return false }
+            let wait = min(pause, left)
+            let (seconds, attoseconds) = wait.components
+            var interval = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            var remaining = timespec()
+            while nanosleep(&interval, &remaining) == -1 && errno == EINTR { interval = remaining }
+            pause = min(pause * 2, .milliseconds(50))
         }
     }
 

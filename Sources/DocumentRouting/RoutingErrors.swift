@@ -47,6 +47,8 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
             public static let groupInUse = Kind(rawValue: "group-in-use")
             /// An application group the registry does not know.
             public static let unknownApplicationGroup = Kind(rawValue: "unknown-application-group")
+            /// Another process held the registry lock for longer than `Registry.lockTimeout`.
+            public static let lockTimeout = Kind(rawValue: "lock-timeout")
         }
 
         public let kind: Kind
@@ -92,6 +94,8 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
             Reason(.groupInUse, bundleIdentifier: members.joined(separator: ", "), detail: group)
         }
         public static func unknownApplicationGroup(_ group: String) -> Reason { Reason(.unknownApplicationGroup, detail: group) }
+        /// The lock stayed with another process for `waited`.
+        public static func lockTimeout(_ waited: Duration) -> Reason { Reason(.lockTimeout, detail: "\(waited)") }
 
         public var description: String {
             switch kind {
@@ -112,6 +116,7 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
             case .groupInUse:
                 "the application group '\(detail ?? "")' still has registered members (\(bundleIdentifier ?? "")): unregister them first"
             case .unknownApplicationGroup: "no application group '\(detail ?? "")' in the registry"
+            case .lockTimeout: "another process holds the registry lock (waited \(detail ?? "the time allowed"))"
             default: kind.rawValue
             }
         }

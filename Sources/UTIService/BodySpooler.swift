@@ -26,7 +26,17 @@ struct BodySpooler: Sendable {
         }
         for try await buffer in request.body {
             guard spool.count + buffer.readableBytes <= ceiling else { throw tooLarge(spool.count + buffer.readableBytes > limit) }
-            let appended = buffer.withUnsafeReadableBytes { raw in Result { () throws(Errno) in try spool.append(raw) } }
+            let appended: Result<Void, Errno>
+            if spool.count + buffer.readableBytes <= spool.memoryLimit {
+                // Still within the body's memory share: a copy, done here.
+                appended = buffer.withUnsafeReadableBytes { raw in Result { () throws(Errno) in try spool.append(raw) } }
+            } else {
+                // Bytes for the temporary file: written on the blocking pool, never on an event loop.
+                let handed = HandedOver(value: spool)
+                appended = try await BlockingWork.identification.runIfActive {
+                    buffer.withUnsafeReadableBytes { raw in Result { () throws(Errno) in try handed.value.append(raw) } }
+                }
+            }
             if case .failure(let error) = appended {
                 guard error == .noSpace else { throw error }
                 throw Self.outOfSpace

@@ -29,13 +29,28 @@ final class RoutingEndpoints: Sendable {
     }
 
     func add(to router: Router<BasicRequestContext>) {
+        // Off the event loops (BlockingWork): what takes the registry lock on the registry's pool; reads of
+        // its state file, which need no lock, on the other, so that they never wait behind the lock.
         router.post("route") { request, _ in try await self.route(request) }
-        router.get("apps") { _, _ in try self.apps() }
-        router.get("apps/:bundleID") { _, context in try self.app(context.parameters.require("bundleID")) }
+        router.get("apps") { _, _ in try await BlockingWork.identification.runIfActive { try self.apps() } }
+        router.get("apps/:bundleID") { _, context in
+            let bundleIdentifier = try context.parameters.require("bundleID")
+            return try await BlockingWork.identification.runIfActive { try self.app(bundleIdentifier) }
+        }
         router.get("apps/:bundleID/inbox") { request, context in
             try self.authorize(request)
-            return try self.inbox(context.parameters.require("bundleID"))
+            let bundleIdentifier = try context.parameters.require("bundleID")
+            return try await BlockingWork.registry.runIfActive { try self.inbox(bundleIdentifier) }
         }
+    }
+
+    /// 503 with `Retry-After` when another process held the registry lock past `--lock-timeout`.
+    static func lockTimeout(_ error: RoutingError) -> HTTPError? {
+        let registryError = error.reason.deliveryError?.reason.registryError
+        guard registryError?.reason.kind == .lockTimeout else { return nil }
+        var headers = HTTPFields()
+        headers[.retryAfter] = "5"
+        return HTTPError(.serviceUnavailable, headers: headers, message: "the registry is busy: \(registryError?.reason.description ?? "locked"); try again shortly")
     }
 
     // MARK: Authorization
@@ -78,19 +93,22 @@ final class RoutingEndpoints: Sendable {
         try authorize(request)
         let query = request.uri.queryParameters
         guard let name = query.get("name"), !name.isEmpty else { throw HTTPError(.badRequest, message: "give the file's name: ?name=") }
-        let spool = try await body.spool(request)
-        let router = try currentRouter()
-        if let target = query.get("to"), !router.isRegistered(target) {
-            throw HTTPError(.notFound, message: "'\(target)' is not registered")
-        }
-        let outcome: DocumentRouter.Outcome
-        do {
-            outcome = try router.route(spooled: spool, named: RawFilePath(name), options: .init(target: query.get("to")))
-        } catch {
-            switch error.reason.kind {
-            case .noHandler, .targetDoesNotOpen: throw HTTPError(.unprocessableContent, message: error.message)
-            case .delivery where error.reason.deliveryError?.reason.kind == .refusedName: throw HTTPError(.badRequest, message: error.message)
-            default: throw HTTPError(.internalServerError, message: error.message)
+        let spool = HandedOver(value: try await body.spool(request))
+        let target = query.get("to")
+        let outcome = try await BlockingWork.registry.runIfActive { () throws -> DocumentRouter.Outcome in
+            let router = try self.currentRouter()
+            if let target, !router.isRegistered(target) {
+                throw HTTPError(.notFound, message: "'\(target)' is not registered")
+            }
+            do throws(RoutingError) {
+                return try router.route(spooled: spool.value, named: RawFilePath(name), options: .init(target: target))
+            } catch {
+                if let busy = Self.lockTimeout(error) { throw busy }
+                switch error.reason.kind {
+                case .noHandler, .targetDoesNotOpen: throw HTTPError(.unprocessableContent, message: error.message)
+                case .delivery where error.reason.deliveryError?.reason.kind == .refusedName: throw HTTPError(.badRequest, message: error.message)
+                default: throw HTTPError(.internalServerError, message: error.message)
+                }
             }
         }
         let body = JSONValue.object([

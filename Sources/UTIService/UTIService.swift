@@ -74,6 +74,10 @@ public struct UTIService: Sendable {
         self.metricsRegistry = metricsRegistry
     }
 
+    /// The HTTP API's description (`Sources/UTIService/openapi.json`, compiled in): the one source of the
+    /// routes' documentation; a test holds `routes` and it to each other, and its version to `UTIVersion`.
+    package static var openAPIDocument: [UInt8] { PackageResources.openapi_json }
+
     /// Every route the service has, as (method, path pattern): what the router registers below, what a
     /// wrong method is checked against (405 with `Allow`), and what the OpenAPI document must describe.
     package static let routes: [(method: HTTPRequest.Method, path: String)] = [
@@ -117,8 +121,9 @@ public struct UTIService: Sendable {
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                      body: .init(byteBuffer: ByteBuffer(bytes: metricsRegistry.emitToBuffer())))
         }
+        let document = ByteBuffer(bytes: Self.openAPIDocument)
         router.get("openapi.json") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: document))
         }
         return router
     }
@@ -158,24 +163,28 @@ public struct UTIService: Sendable {
     /// `multipart/form-data` with several files: one object per part, in order, as a JSON array (or, with
     /// `Accept: text/plain`, one MIME type per line).
     func identifyParts(_ request: Request, boundary: String) async throws -> Response {
-        let body = try await spool(request)
-        let parts: [Multipart.Part]
-        do {
-            parts = try Multipart.parts(of: body, boundary: boundary, budget: bodyMemory, fileBudget: self.body.disk)
-        } catch {
-            if error.isOutOfSpace { throw BodySpooler.outOfSpace }
-            throw HTTPError(.badRequest, message: "malformed multipart body: \(error.message)")
-        }
-        var identifications: [(Identification, String?)] = []
-        for part in parts {
-            let name = part.filename
-            do {
-                let identification = try identifier.identify(part.content, filename: name)
-                TypeFamily.count(identification.type)
-                identifications.append((identification, name))
+        let body = HandedOver(value: try await spool(request))
+        let (bodyMemory, disk, identifier) = (self.bodyMemory, self.body.disk, self.identifier)
+        let identifications = try await BlockingWork.identification.runIfActive { () throws -> [(Identification, String?)] in
+            let parts: [Multipart.Part]
+            do throws(Multipart.Failure) {
+                parts = try Multipart.parts(of: body.value, boundary: boundary, budget: bodyMemory, fileBudget: disk)
             } catch {
-                throw HTTPError(.unprocessableContent, message: error.message)
+                if error.isOutOfSpace { throw BodySpooler.outOfSpace }
+                throw HTTPError(.badRequest, message: "malformed multipart body: \(error.message)")
             }
+            var identifications: [(Identification, String?)] = []
+            for part in parts {
+                let name = part.filename
+                do throws(IdentificationError) {
+                    let identification = try identifier.identify(part.content, filename: name)
+                    TypeFamily.count(identification.type)
+                    identifications.append((identification, name))
+                } catch {
+                    throw HTTPError(.unprocessableContent, message: error.message)
+                }
+            }
+            return identifications
         }
         if acceptsPlainText(request) { return text(identifications.map { $0.0.mimeType + "\n" }.joined()) }
         return json(.array(identifications.map { IdentificationReport($0.0, path: $0.1 ?? "-").json }))
@@ -192,13 +201,16 @@ public struct UTIService: Sendable {
     }
 
     private func identification(of request: Request, named name: String?) async throws -> Identification {
-        let spool = try await spool(request)
-        do {
-            let identification = try identifier.identify(spool, filename: name)
-            TypeFamily.count(identification.type)
-            return identification
-        } catch {
-            throw HTTPError(.unprocessableContent, message: error.message)
+        let spool = HandedOver(value: try await spool(request))
+        let identifier = self.identifier
+        return try await BlockingWork.identification.runIfActive {
+            do throws(IdentificationError) {
+                let identification = try identifier.identify(spool.value, filename: name)
+                TypeFamily.count(identification.type)
+                return identification
+            } catch {
+                throw HTTPError(.unprocessableContent, message: error.message)
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import NIOPosix
 import Metrics
 import Prometheus
 import ServiceLifecycle
+import UTIReports
 import UTIService
 import UniformTypeIdentifiers
 import Foundation
@@ -33,7 +34,7 @@ enum UTIServerMain {
 
 /// `uti-server` (also started as `uti serve`): the HTTP service.
 struct UTIServer: AsyncParsableCommand {
-    static let version = "0.1.0"
+    static let version = UTIVersion.string
 
     static let configuration = CommandConfiguration(
         commandName: "uti-server",
@@ -81,6 +82,9 @@ struct UTIServer: AsyncParsableCommand {
     var typeFiles: [String] = []
     @Option(help: ArgumentHelp("The registry root (default: $UTI_ROOT, else $XDG_DATA_HOME/uti, else ~/.local/share/uti).", valueName: "dir"))
     var root: String?
+    @Option(name: .customLong("lock-timeout"), help: ArgumentHelp(
+        "How long a route may wait for the registry lock another process holds; then 503 with Retry-After.", valueName: "seconds"))
+    var lockTimeout = 10
 
     func validate() throws {
         if maximumConcurrentRequests < 1 { throw ValidationError("--max-concurrent must be at least 1.") }
@@ -89,6 +93,7 @@ struct UTIServer: AsyncParsableCommand {
         if bodyTimeout < 1 { throw ValidationError("--body-timeout must be at least 1 second.") }
         if minimumBodyRate < 0 { throw ValidationError("--min-body-rate cannot be negative.") }
         if gracePeriod < 0 { throw ValidationError("--grace-period cannot be negative.") }
+        if lockTimeout < 0 { throw ValidationError("--lock-timeout cannot be negative.") }
         if bodyMemory < 0 { throw ValidationError("--body-memory cannot be negative.") }
         if spoolBudget < 0 { throw ValidationError("--spool-budget cannot be negative.") }
         if maximumBodySize < 0 { throw ValidationError("--max-body cannot be negative.") }
@@ -118,7 +123,7 @@ struct UTIServer: AsyncParsableCommand {
             } catch {
                 throw ValidationError(error.description)
             }
-            routingSetup = (Registry(root: root ?? Registry.defaultRoot()), token)
+            routingSetup = (Registry(root: root ?? Registry.defaultRoot(), lockTimeout: .seconds(lockTimeout)), token)
         }
         let service = UTIService(configuration: .init(host: host, port: port, maximumBodySize: maximumBodySize, version: Self.version,
                                                       routing: routingSetup, maximumConcurrentRequests: maximumConcurrentRequests,

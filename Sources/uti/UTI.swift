@@ -1,4 +1,5 @@
 import ArgumentParser
+import UTIReports
 
 struct UTI: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,7 +11,7 @@ struct UTI: ParsableCommand {
             UTExportedTypeDeclarations / UTImportedTypeDeclarations) come from --types FILE and from \
             the directories listed in UTI_TYPES_PATH (colon-separated).
             """,
-        version: "0.1.0",
+        version: UTIVersion.string,
         subcommands: [Identify.self, Classify.self, Info.self, Conforms.self, Types.self, Apps.self, Handlers.self, Default.self, Route.self, InboxCommand.self, Backup.self, Purge.self, Serve.self]
     )
 }

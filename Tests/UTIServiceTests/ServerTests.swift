@@ -7,6 +7,7 @@ import Testing
 import DocumentRouting
 import FileIdentification
 @testable import UTIService
+import UTIReports
 
 /// The real server, started on a free port, asked with a real HTTP client (curl).
 final class RunningServer {
@@ -214,19 +215,25 @@ struct ServerTypeTests {
 
 @Suite("The OpenAPI document")
 struct OpenAPITests {
-    /// `openapi.json` at the top of the repository.
+    /// `openapi.json` at the top of the repository: a link to the one the server compiles in.
     static let repositoryCopy = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appending(path: "openapi.json")
 
-    @Test("the document in the repository is the one the server has")
+    static var document: [String: Any] {
+        get throws { try #require(try JSONSerialization.jsonObject(with: Data(UTIService.openAPIDocument)) as? [String: Any]) }
+    }
+
+    @Test("the document in the repository is the one the server has, and says the one version")
     func sameDocument() throws {
-        let file = try String(contentsOf: Self.repositoryCopy, encoding: .utf8)
-        #expect(file == OpenAPIDocument.json, "copy openapi.json into Sources/UTIService/OpenAPIDocument.swift")
+        let file = try Data(contentsOf: Self.repositoryCopy)
+        #expect(file == Data(UTIService.openAPIDocument))
+        let info = try #require(try Self.document["info"] as? [String: Any])
+        #expect(info["version"] as? String == UTIVersion.string)
     }
 
     @Test("every route the server has is in the document, and every operation of the document is a route")
     func routesMatch() throws {
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        let document = try Self.document
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
@@ -239,7 +246,9 @@ struct OpenAPITests {
     func served() throws {
         let server = try RunningServer()
         let answer = try server.curl("/openapi.json")
-        #expect(answer.status == 200 && answer.body == OpenAPIDocument.json)
+        #expect(answer.status == 200 && Array(answer.body.utf8) == UTIService.openAPIDocument)
+        let version = try server.curl("/version")
+        #expect(version.body == "uti \(UTIVersion.string)\n")
     }
 }
 

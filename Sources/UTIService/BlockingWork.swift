@@ -1,0 +1,30 @@
+import NIOPosix
+
+/// Where the service's blocking work runs: never on SwiftNIO's event loops (`uti-server` makes them Swift
+/// Concurrency's global executor, so a handler that blocked would stall every connection on its loop, health
+/// checks included). Handlers `await` these pools.
+///
+/// - `identification`: identifying bodies (libmagic, reads of spooled files), writing bodies past their
+///   memory share to their temporary files, parsing multipart bodies, reading the registry's state file
+///   (`GET /apps`: no lock). NIO's blocking pool, one thread per core.
+/// - `registry`: what takes the registry lock, which another process may hold (routes, with their
+///   deliveries and `fsync`s; Inbox listings): a pool of its own, so that requests waiting on the lock never
+///   keep anything else waiting. Its waits are bounded by `Registry.lockTimeout` (`--lock-timeout`).
+enum BlockingWork {
+    static let identification: NIOThreadPool = .singleton
+
+    /// Threads for the registry: enough for routes to wait on the lock while others read the registry.
+    static let registryThreads = 4
+
+    static let registry: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: registryThreads)
+        pool.start()
+        return pool
+    }()
+}
+
+/// A value handed to a pool's thread while the task that owns it awaits the result: ownership passes
+/// there and back, and nothing else touches the value meanwhile (a request's `SpooledBytes`).
+struct HandedOver<Value>: @unchecked Sendable {
+    let value: Value
+}

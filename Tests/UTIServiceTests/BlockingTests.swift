@@ -1,0 +1,149 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import TestSupport
+import Testing
+
+/// Nothing blocks the event loops (issue 26): with another process holding the registry lock, or a client
+/// stalling its body, the server still answers everything else. The assertions are about order, not time:
+/// the health check and an identification must be answered while the lock is still held (it is released
+/// only after they are), so a server whose event loops wait on the lock can never pass. Each request has a
+/// generous ceiling (`--max-time 60`) so that a failing server fails the test rather than hanging it.
+@Suite("uti-server: nothing blocks the event loops",
+       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"),
+                "needs curl and flock(1)"))
+struct BlockingTests {
+    /// `flock(1)` holding the registry lock exclusively until stopped; returns once it holds it.
+    final class HeldLock {
+        let process = Process()
+
+        init(_ path: String) throws {
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            process.executableURL = URL(filePath: "/usr/bin/flock")
+            // --no-fork: flock(1) becomes the sleep, so that stopping it releases the lock.
+            process.arguments = ["--exclusive", "--no-fork", path, "sleep", "600"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Held once a non-blocking attempt from here fails (within a minute, or flock(1) failed).
+            var tries = 0
+            while process.isRunning, tries < 12_000, Self.isFree(path) {
+                tries += 1
+                usleep(5_000)
+            }
+            try #require(process.isRunning && !Self.isFree(path), "flock(1) holds \(path)")
+        }
+
+        static func isFree(_ path: String) -> Bool {
+            let probe = Process()
+            probe.executableURL = URL(filePath: "/usr/bin/flock")
+            probe.arguments = ["--nonblock", "--shared", path, "true"]
+            guard (try? probe.run()) != nil else { return false }
+            probe.waitUntilExit()
+            return probe.terminationStatus == 0
+        }
+
+        func release() {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+
+        deinit { release() }
+    }
+
+    /// A curl started in the background; `finish()` waits for it and gives the status and body.
+    final class PendingRequest {
+        let process = Process()
+        private let output = Pipe()
+
+        init(_ url: String, _ arguments: [String]) throws {
+            process.executableURL = URL(filePath: "/usr/bin/curl")
+            process.arguments = ["-s", "--max-time", "120", "-w", "\n%{http_code}"] + arguments + [url]
+            process.standardOutput = output
+            try process.run()
+        }
+
+        func finish() -> (status: Int, body: String) {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            var lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\n")
+            let status = Int(lines.removeLast()) ?? 0
+            return (status, lines.joined(separator: "\n"))
+        }
+    }
+
+    @Test("routes waiting on a registry lock another process holds leave /healthz, /detect/stream and /types answering")
+    func heldRegistryLock() throws {
+        let setup = try ServerRoutingTests.Setup()
+        let server = try RunningServer(["--routing", "--token-file", setup.tokenFile, "--root", setup.root, "--lock-timeout", "600"])
+        let image = try setup.files.write(png, to: "photo.png")
+        let lock = try HeldLock(setup.root + "/registry.lock")
+        // More routes than the machine has event loops (one per core) and than the registry's pool has threads.
+        let routes = try (0..<6).map { index in
+            try PendingRequest(server.base + "/route?name=photo\(index).png",
+                               ["-X", "POST", "--data-binary", "@" + image, "-H", "Authorization: Bearer \(setup.token)"])
+        }
+        // The routes have reached the lock: the server is waiting on it (a registry read answers without it).
+        var apps = try server.curl("/apps", ["--max-time", "60"])
+        #expect(apps.status == 200, "\(apps)")
+        let health = try server.curl("/healthz", ["--max-time", "60"])
+        #expect(health.status == 200 && health.body == "ok\n", "\(health)")
+        let detected = try server.curl("/detect/stream", ["--max-time", "60", "-X", "PUT", "--data-binary", "@" + image])
+        #expect(detected.status == 200 && detected.body == "image/png", "\(detected)")
+        let types = try server.curl("/types/public.png", ["--max-time", "60"])
+        #expect(types.status == 200, "\(types)")
+        // All of that while the lock was held and the routes were still waiting on it.
+        #expect(!HeldLock.isFree(setup.root + "/registry.lock"))
+        #expect(routes.allSatisfy { $0.process.isRunning }, "the routes wait for the lock")
+        lock.release()
+        for route in routes {
+            let answer = route.finish()
+            #expect(answer.status == 201, "\(answer)")
+        }
+        apps = try server.curl("/apps/com.example.viewer/inbox", ["-H", "Authorization: Bearer \(setup.token)"])
+        #expect((0..<6).allSatisfy { apps.body.contains("photo\($0).png") }, "\(apps)")
+    }
+
+    @Test("a route that cannot take the registry lock within --lock-timeout is answered 503 with Retry-After, and delivers nothing")
+    func lockTimeout() throws {
+        let setup = try ServerRoutingTests.Setup()
+        let server = try RunningServer(["--routing", "--token-file", setup.tokenFile, "--root", setup.root, "--lock-timeout", "1"])
+        let image = try setup.files.write(png, to: "photo.png")
+        let lock = try HeldLock(setup.root + "/registry.lock")
+        let answer = try server.curl("/route?name=photo.png", ["--max-time", "60", "-X", "POST", "--data-binary", "@" + image,
+                                                                "-H", "Authorization: Bearer \(setup.token)"])
+        #expect(answer.status == 503, "\(answer)")
+        #expect(answer.headers.lowercased().contains("retry-after: 5"), "\(answer.headers)")
+        #expect(answer.body.contains("registry lock"), "\(answer.body)")
+        #expect(!HeldLock.isFree(setup.root + "/registry.lock"), "answered while the lock was still held")
+        lock.release()
+        let inbox = try server.curl("/apps/com.example.viewer/inbox", ["-H", "Authorization: Bearer \(setup.token)"])
+        #expect(inbox.status == 200 && !inbox.body.contains("photo.png"), "\(inbox)")
+        let again = try server.curl("/route?name=photo.png", ["-X", "POST", "--data-binary", "@" + image, "-H", "Authorization: Bearer \(setup.token)"])
+        #expect(again.status == 201, "\(again)")
+    }
+
+    @Test("clients stalling their bodies (past the memory share, mid-file) leave the server answering others")
+    func stalledBodies() throws {
+        let server = try RunningServer(RunningServer.patientTimers)
+        let files = try TemporaryDirectory()
+        let image = try files.write(png, to: "photo.png")
+        // Each sends a head promising 8 MiB and 2 MiB of it (past the 1 MiB kept in memory: the rest goes to
+        // a temporary file), then stops sending.
+        let stalled = try (0..<6).map { _ in
+            let connection = try RawConnection(port: server.port)
+            connection.send(Self.stalledRequest())
+            return connection
+        }
+        let health = try server.curl("/healthz", ["--max-time", "60"])
+        #expect(health.status == 200 && health.body == "ok\n", "\(health)")
+        let detected = try server.curl("/detect/stream", ["--max-time", "60", "-X", "PUT", "--data-binary", "@" + image])
+        #expect(detected.status == 200 && detected.body == "image/png", "\(detected)")
+        #expect(stalled.allSatisfy { !$0.hasAnswered }, "the stalled requests are still waiting for their bodies")
+    }
+
+    static func stalledRequest() -> [UInt8] {
+        let head = "PUT /detect/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(8 << 20)\r\n\r\n"
+        return Array(head.utf8) + png + Array(repeating: 0, count: (2 << 20) - png.count)
+    }
+}
