@@ -203,7 +203,7 @@ public struct UTIService: Sendable {
     private func identification(of request: Request, named name: String?) async throws -> Identification {
         let spool = HandedOver(value: try await spool(request))
         let identifier = self.identifier
-        return try await BlockingWork.identification.runIfActive {
+        @Sendable func identify() throws -> Identification {
             do throws(IdentificationError) {
                 let identification = try identifier.identify(spool.value, filename: name)
                 TypeFamily.count(identification.type)
@@ -212,7 +212,15 @@ public struct UTIService: Sendable {
                 throw HTTPError(.unprocessableContent, message: error.message)
             }
         }
+        // A small body held in memory is identified where it arrived: no file to read, and its sample bounds
+        // the work (microseconds for most; the hop to the pool and back would cost more than that). Any
+        // other goes to the blocking pool.
+        if !spool.value.isSpooledToFile && spool.value.count <= Self.inlineIdentificationLimit { return try identify() }
+        return try await BlockingWork.identification.runIfActive { try identify() }
     }
+
+    /// The largest body identified on the event loop that received it (when it is in memory): 16 KiB.
+    static let inlineIdentificationLimit = 16 << 10
 
     /// `GET /types/{identifier}`: `uti info --json`'s object; 404 for an identifier nobody declares (a
     /// dynamic identifier is described, as `uti info` describes it).
