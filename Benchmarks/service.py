@@ -101,6 +101,16 @@ def milliseconds(text):
     return value / 1000 if text.endswith("us") else value * 1000 if text.endswith("s") and not text.endswith("ms") else value
 
 
+def parse_wrk(output):
+    """requests/s, p50 ms, p99 ms, answers that were not 200, requests, from wrk --latency's output."""
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    p50 = milliseconds(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1))
+    p99 = milliseconds(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1))
+    requests = int(re.search(r"(\d+) requests in", output).group(1))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return rate, p50, p99, int(bad.group(1)) if bad else 0, requests
+
+
 def wrk(port, path, name, connections, duration):
     """requests/s, p50 ms, p99 ms, answers that were not 200, requests."""
     script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
@@ -110,26 +120,14 @@ def wrk(port, path, name, connections, duration):
     result = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency", "-s", script.name,
                              f"http://127.0.0.1:{port}/identify?name={name}"], capture_output=True, text=True, check=True)
     os.unlink(script.name)
-    output = result.stdout
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
-    p50 = milliseconds(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1))
-    p99 = milliseconds(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1))
-    requests = int(re.search(r"(\d+) requests in", output).group(1))
-    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    return rate, p50, p99, int(bad.group(1)) if bad else 0, requests
+    return parse_wrk(result.stdout)
 
 
 def wrk_get(port, path, connections, duration):
     """requests/s, p50 ms, p99 ms, answers that were not 200, requests, for GET `path`."""
     result = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency", f"http://127.0.0.1:{port}{path}"],
                             capture_output=True, text=True, check=True)
-    output = result.stdout
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
-    p50 = milliseconds(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1))
-    p99 = milliseconds(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1))
-    requests = int(re.search(r"(\d+) requests in", output).group(1))
-    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    return rate, p50, p99, int(bad.group(1)) if bad else 0, requests
+    return parse_wrk(result.stdout)
 
 
 def held_lock(server, uti, png, connections, duration):
