@@ -37,7 +37,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Already in the graph through Hummingbird; named for the channel handler that cuts off slow clients and
         // for the service group that bounds graceful shutdown.
@@ -123,7 +122,6 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -132,7 +130,8 @@ let package = Package(
             ],
             // The HTTP API's one description, compiled in (`GET /openapi.json` serves these bytes; the
             // repository's top-level `openapi.json` is a link to it).
-            resources: [.embedInCode("openapi.json")],
+            // The page at `/` (Page/), served as it is: no build step, nothing fetched from elsewhere.
+            resources: [.embedInCode("openapi.json"), .embedInCode("Page/index.html"), .embedInCode("Page/uti.js"), .embedInCode("Page/uti.css")],
             swiftSettings: strictness
         ),
         .executableTarget(
@@ -144,8 +143,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictness
@@ -190,6 +187,7 @@ let package = Package(
             dependencies: [
                 "uti-server", "UTIService", "UTIReports", "DocumentRouting", "FileIdentification", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

@@ -14,6 +14,9 @@
 4. A held registry lock: a server with routing on (`--lock-timeout 600`), `flock(1)` holding its registry lock, 8
    `POST /route` requests waiting on it; meanwhile wrk on `GET /healthz` and on `PUT /identify` of the PNG: p50
    and p99. Then the lock is released and every route must be answered 201. (`--lock-only`: only this part.)
+5. `--against OTHER`: only the PNG row of part 1, for this server and for OTHER (an earlier build of uti-server),
+   alternating, three runs each on fresh servers; the medians and their ratio. How a change to the server is
+   measured against the server before it.
 
 Without --server and --uti it builds them: the release server (`swift build -c release --product uti-server`) and
 the fully static uti of Benchmarks/startup.py (the fastest a process per file can be). Everything runs on this
@@ -25,6 +28,7 @@ import os
 import re
 import shutil
 import socket
+import statistics
 import struct
 import subprocess
 import sys
@@ -169,6 +173,30 @@ def held_lock(server, uti, png, connections, duration):
     return health, identify, waiting, still_waiting, answers
 
 
+def compare(server, other, png, options, runs=3):
+    """Part 5: the PNG row of `server` and of `other`, alternating, `runs` each; the medians and their ratio."""
+    results = {server: [], other: []}
+    for run in range(runs):
+        for binary in (server, other):
+            process, port = start_server(binary)
+            try:
+                wrk(port, png, "photo.png", options.connections, 2)  # warm-up
+                results[binary].append(wrk(port, png, "photo.png", options.connections, options.duration))
+            finally:
+                process.terminate()
+                process.wait()
+            rate, p50, p99, bad, requests = results[binary][-1]
+            print(f"run {run + 1}, {binary}: {rate:,.0f} requests/s, p50 {p50:.2f} ms, p99 {p99:.2f} ms, {bad} not 200", flush=True)
+    print()
+    print("| server | requests/s (median) | p50 | p99 |")
+    print("|---|---|---|---|")
+    medians = {}
+    for binary, rows in results.items():
+        medians[binary] = [statistics.median(row[column] for row in rows) for column in range(3)]
+        print(f"| `{binary}` | {medians[binary][0]:,.0f} | {medians[binary][1]:.2f} ms | {medians[binary][2]:.2f} ms |")
+    print(f"\nthis server / the other: {medians[server][0] / medians[other][0]:.2f}x the requests/s")
+
+
 def per_process(argv_for, files, count, parallel):
     """files/s identifying `count` files, one process each, `parallel` at once."""
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -218,6 +246,8 @@ def main():
     parser.add_argument("--upload-mib", type=int, default=100)
     parser.add_argument("--uploads-only", action="store_true", help="only part 3")
     parser.add_argument("--lock-only", action="store_true", help="only part 4")
+    parser.add_argument("--against", metavar="SERVER", help="only part 5: the PNG row, alternating with this other uti-server "
+                        "binary (an earlier build), three runs each; the medians and their ratio")
     parser.add_argument("--server", help="the uti-server binary (default: build the release one)")
     parser.add_argument("--uti", help="the uti binary for one process per file (default: build the static one)")
     options = parser.parse_args()
@@ -239,6 +269,11 @@ def main():
     make_docx(docx)
     print(f"files: {os.path.getsize(png)} B PNG, {os.path.getsize(docx)} B DOCX; {os.cpu_count()} cores; "
           f"wrk -t1 -c{options.connections} -d{options.duration}s", flush=True)
+
+    if options.against:
+        compare(server, options.against, png, options)
+        shutil.rmtree(work, ignore_errors=True)
+        return
 
     if options.lock_only:
         report_held_lock(server, uti, png, options)

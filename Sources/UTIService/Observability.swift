@@ -1,7 +1,7 @@
 import Hummingbird
 import HTTPTypes
 import Logging
-import Metrics
+public import Prometheus
 import Synchronization
 import UniformTypeIdentifiers
 
@@ -9,6 +9,8 @@ import UniformTypeIdentifiers
 /// and the request metrics: requests by route and status, latency, bytes. Headers are never logged (a
 /// bearer token stays out of the log).
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServiceMetrics
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         // The bytes of the body as they are read (a chunked body declares no length).
@@ -21,17 +23,17 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let status = response.status.code
         let bytesIn = received.value
         let bytesOut = response.body.contentLength ?? 0
-        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
         context.logger.info("request", metadata: [
             "method": .string(request.method.rawValue), "route": .string(route), "status": .stringConvertible(status),
             "bytesIn": .stringConvertible(bytesIn), "bytesOut": .stringConvertible(bytesOut),
-            "durationMs": .string(String(format: "%.3f", Double(nanoseconds) / 1e6)), "requestID": .string(context.id),
+            "durationMs": .string(String(format: "%.3f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)),
+            "requestID": .string(context.id),
         ])
-        let metrics = MetricHandles.shared.route(route, status: Int(status))
-        metrics.requests.increment()
-        metrics.duration.recordNanoseconds(nanoseconds)
-        metrics.bytesIn.increment(by: bytesIn)
-        metrics.bytesOut.increment(by: bytesOut)
+        let handles = metrics.route(route, status: Int(status))
+        handles.requests.increment()
+        handles.duration.record(elapsed)
+        handles.bytesIn.increment(by: Int64(bytesIn))
+        handles.bytesOut.increment(by: Int64(bytesOut))
         return response
     }
 }
@@ -46,22 +48,42 @@ enum TypeFamily {
     static func name(of type: UTType) -> String {
         families.first { type.conforms(to: $0.type) }?.name ?? "data"
     }
-
-    static func count(_ type: UTType) {
-        MetricHandles.shared.identified(family: name(of: type)).increment()
-    }
 }
 
-/// The metric objects of each route, status and family, made once: asking the metrics factory for them on
-/// every request costs a lookup under its lock for each.
-final class MetricHandles: Sendable {
-    static let shared = MetricHandles()
+/// The service's metrics, kept in the one registry it was given (`GET /metrics` shows that registry): no
+/// global metrics system is involved, so two services in one process (tests, an embedding program) count
+/// apart. The metric objects of each route, status and family are made once: asking the registry for them
+/// on every request would cost a lookup under its lock for each.
+public final class ServiceMetrics: Sendable {
+    /// Where the metrics are kept.
+    public let registry: PrometheusCollectorRegistry
+
+    /// Request latencies are mostly under a millisecond; the buckets reach from there to ten seconds.
+    static let durationBuckets: [Duration] = [
+        .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+        .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
+
+    /// The metrics' names and help texts.
+    enum Name {
+        static var requests: MetricNameDescriptor { MetricNameDescriptor(namespace: "uti", subsystem: "http", metricName: "requests", unitName: "total",
+                                                   helpText: "HTTP requests answered, by route and status.") }
+        static var duration: MetricNameDescriptor { MetricNameDescriptor(namespace: "uti", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+                                                   helpText: "Time from a request's head to its response, by route.") }
+        static var bytesIn: MetricNameDescriptor { MetricNameDescriptor(namespace: "uti", subsystem: "http", metricName: "request_bytes", unitName: "total",
+                                                  helpText: "Request body bytes received, by route.") }
+        static var bytesOut: MetricNameDescriptor { MetricNameDescriptor(namespace: "uti", subsystem: "http", metricName: "response_bytes", unitName: "total",
+                                                   helpText: "Response body bytes sent, by route.") }
+        static var identified: MetricNameDescriptor { MetricNameDescriptor(namespace: "uti", metricName: "identified", unitName: "total",
+                                                     helpText: "Files identified, by the family of their type.") }
+    }
 
     struct Route: Sendable {
-        let requests: Counter
-        let duration: Metrics.Timer
-        let bytesIn: Counter
-        let bytesOut: Counter
+        let requests: Prometheus.Counter
+        let duration: DurationHistogram
+        let bytesIn: Prometheus.Counter
+        let bytesOut: Prometheus.Counter
     }
 
     private struct Key: Hashable {
@@ -70,28 +92,35 @@ final class MetricHandles: Sendable {
     }
 
     private let routes = Mutex<[Key: Route]>([:])
-    private let families = Mutex<[String: Counter]>([:])
+    private let families = Mutex<[String: Prometheus.Counter]>([:])
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+    }
 
     func route(_ route: String, status: Int) -> Route {
         routes.withLock { cache in
             if let handles = cache[Key(route: route, status: status)] { return handles }
             let handles = Route(
-                requests: Counter(label: "uti_http_requests_total", dimensions: [("route", route), ("status", String(status))]),
-                duration: Metrics.Timer(label: "uti_http_request_duration_seconds", dimensions: [("route", route)]),
-                bytesIn: Counter(label: "uti_http_request_bytes_total", dimensions: [("route", route)]),
-                bytesOut: Counter(label: "uti_http_response_bytes_total", dimensions: [("route", route)]))
+                requests: registry.makeCounter(descriptor: Name.requests, labels: [("route", route), ("status", String(status))]),
+                duration: registry.makeDurationHistogram(descriptor: Name.duration, labels: [("route", route)],
+                                                         buckets: Self.durationBuckets),
+                bytesIn: registry.makeCounter(descriptor: Name.bytesIn, labels: [("route", route)]),
+                bytesOut: registry.makeCounter(descriptor: Name.bytesOut, labels: [("route", route)]))
             cache[Key(route: route, status: status)] = handles
             return handles
         }
     }
 
-    func identified(family: String) -> Counter {
+    /// Counts a type identified, by its family.
+    func identified(_ type: UTType) {
+        let family = TypeFamily.name(of: type)
         families.withLock { cache in
             if let counter = cache[family] { return counter }
-            let counter = Counter(label: "uti_identified_total", dimensions: [("family", family)])
+            let counter = registry.makeCounter(descriptor: Name.identified, labels: [("family", family)])
             cache[family] = counter
             return counter
-        }
+        }.increment()
     }
 }
 

@@ -1,9 +1,13 @@
+import DocumentRouting
+import FileIdentification
 import Hummingbird
 import NIOHTTP1
+import SystemPackage
 import UTIReports
 
 /// Every error as a problem document (RFC 9457, `application/problem+json`): the status, its title and a
-/// message saying what was wrong. An error that is not an HTTP one is a 500 whose detail is not shown.
+/// message saying what was wrong. The one place where the libraries' errors get their HTTP meaning
+/// (`status(of:)`): handlers throw them as they come. Any other error is a 500 whose detail is not shown.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The service's routes, to tell a wrong method (405) from an unknown path (404).
     let routes: [(method: HTTPRequest.Method, path: String)]
@@ -13,7 +17,12 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return Self.problem(.badRequest, detail: "the request target \(flaw)", headers: [:])
         }
         do {
-            return try await next(request, context)
+            do {
+                return try await next(request, context)
+            } catch {
+                guard let translated = Self.status(of: error) else { throw error }
+                throw translated
+            }
         } catch let error as HTTPError where error.status == .notFound && error.body == nil {
             let allowed = routes.filter { Self.matches($0.path, request.uri.path) }.map(\.method.rawValue)
             guard !allowed.isEmpty else { return Self.problem(.notFound, detail: "no such route: \(request.uri.path)", headers: [:]) }
@@ -31,6 +40,45 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             context.logger.error("unexpected error: \(error)")
             return Self.problem(.internalServerError, detail: "an internal error; the server's log says more", headers: [:])
+        }
+    }
+
+    /// What a domain error means in HTTP; `nil` for an error that is not one of the libraries'.
+    static func status(of error: any Error) -> HTTPError? {
+        switch error {
+        case let error as IdentificationError:
+            return HTTPError(.unprocessableContent, message: error.message)
+        case let error as Multipart.Failure:
+            return error.isOutOfSpace ? BodySpooler.outOfSpace : HTTPError(.badRequest, message: "malformed multipart body: \(error.message)")
+        case let error as TypeQuery.Failure:
+            return HTTPError(.badRequest, message: error.message)
+        case let error as RoutingError:
+            switch error.reason.kind {
+            case .noHandler, .targetDoesNotOpen: return HTTPError(.unprocessableContent, message: error.message)
+            case .targetNotRegistered: return HTTPError(.notFound, message: error.message)
+            case .delivery:
+                if let delivery = error.reason.deliveryError { return status(of: delivery) }
+            default: break
+            }
+            return HTTPError(.internalServerError, message: error.message)
+        case let error as DeliveryError:
+            if let registry = error.reason.registryError { return status(of: registry) }
+            if error.reason.kind == .refusedName { return HTTPError(.badRequest, message: error.message) }
+            return HTTPError(.internalServerError, message: error.message)
+        case let error as RegistryError:
+            switch error.reason.kind {
+            case .invalidBundleIdentifier: return HTTPError(.badRequest, message: error.reason.description)
+            case .notRegistered: return HTTPError(.notFound, message: error.reason.description)
+            case .lockTimeout:
+                var headers = HTTPFields()
+                headers[.retryAfter] = "5"
+                return HTTPError(.serviceUnavailable, headers: headers, message: "the registry is busy: \(error.reason); try again shortly")
+            default: return HTTPError(.internalServerError, message: "the registry cannot be read: \(error.reason)")
+            }
+        case let error as Errno:
+            return error == .noSpace ? BodySpooler.outOfSpace : nil
+        default:
+            return nil
         }
     }
 

@@ -6,8 +6,6 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
-import Metrics
-import Prometheus
 import ServiceLifecycle
 import UTIReports
 import UTIService
@@ -113,9 +111,8 @@ struct UTIServer: AsyncParsableCommand {
             FileHandle.standardError.write(Data("uti-server: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        MetricsSystem.bootstrap(PrometheusMetricsFactory())
         LoggingSystem.bootstrap(LogfmtLogHandler.init)
-        var routingSetup: (registry: Registry, token: [UInt8])?
+        var routingSetup: UTIService.Configuration.Routing?
         if routing, let tokenFile {
             let token: [UInt8]
             do {
@@ -123,7 +120,7 @@ struct UTIServer: AsyncParsableCommand {
             } catch {
                 throw ValidationError(error.description)
             }
-            routingSetup = (Registry(root: root ?? Registry.defaultRoot(), lockTimeout: .seconds(lockTimeout)), token)
+            routingSetup = .init(registry: Registry(root: root ?? Registry.defaultRoot(), lockTimeout: .seconds(lockTimeout)), token: token)
         }
         let service = UTIService(configuration: .init(host: host, port: port, maximumBodySize: maximumBodySize, version: Self.version,
                                                       routing: routingSetup, maximumConcurrentRequests: maximumConcurrentRequests,

@@ -104,56 +104,6 @@ let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0
 
 @Suite("uti-server", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
 struct ServerTests {
-    @Test func healthAndVersion() throws {
-        let server = try RunningServer()
-        #expect(try server.curl("/healthz").body == "ok\n")
-        let version = try server.curl("/version")
-        #expect(version.status == 200 && version.body.hasPrefix("uti "))
-    }
-
-    @Test("PUT and POST /identify answer uti identify --json's object, named by ?name=, Content-Disposition or Tika's headers")
-    func identify() throws {
-        let server = try RunningServer()
-        let files = try TemporaryDirectory()
-        let image = try files.write(png, to: "a.png")
-        for (method, path, headers, name) in [
-            ("PUT", "/identify?name=photo.png", [String](), "photo.png"),
-            ("POST", "/identify", ["-H", "Content-Disposition: attachment; filename=\"pic ture.png\""], "pic ture.png"),
-            ("PUT", "/identify", ["-H", "Content-Disposition: attachment; filename=\"fallback.png\"; filename*=UTF-8''%C3%A9t%C3%A9.png"], "été.png"),
-            ("PUT", "/identify", ["-H", "File-Name: tika.png"], "tika.png"),
-            ("PUT", "/identify", [String](), "-"),
-        ] {
-            let answer = try server.curl(path, ["-X", method, "--data-binary", "@" + image] + headers)
-            #expect(answer.status == 200, "\(answer)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
-            #expect(object["identifier"] as? String == "public.png")
-            #expect(object["mimeType"] as? String == "image/png")
-            #expect(object["path"] as? String == name)
-        }
-        let plain = try server.curl("/identify", ["-X", "PUT", "--data-binary", "@" + image, "-H", "Accept: text/plain"])
-        #expect(plain.body == "image/png\n")
-    }
-
-    @Test("Tika's PUT /detect/stream answers the MIME type as text/plain")
-    func tikaDetect() throws {
-        let server = try RunningServer()
-        let files = try TemporaryDirectory()
-        let text = try files.write("just words\n", to: "notes")
-        let answer = try server.curl("/detect/stream", ["-X", "PUT", "--data-binary", "@" + text, "-H", "Content-Disposition: attachment; filename=notes.csv"])
-        #expect(answer.status == 200)
-        #expect(answer.body == "text/csv")
-        #expect(answer.headers.lowercased().contains("content-type: text/plain"))
-    }
-
-    @Test("a body over --max-body is refused with 413")
-    func bodyLimit() throws {
-        let server = try RunningServer(["--max-body", "1000"])
-        let files = try TemporaryDirectory()
-        let large = try files.write([UInt8](repeating: 0x41, count: 5_000), to: "large.txt")
-        #expect(try server.curl("/identify", ["-X", "PUT", "--data-binary", "@" + large]).status == 413)
-        #expect(try server.curl("/healthz").status == 200, "the server goes on")
-    }
-
     @Test("SIGTERM stops the server, exit status 0")
     func gracefulStop() throws {
         let server = try RunningServer()
@@ -174,42 +124,6 @@ struct ServerTests {
     ] as [(String, String?)])
     func contentDisposition(value: String, name: String?) {
         #expect(UploadName.fromContentDisposition(value) == name)
-    }
-}
-
-@Suite("uti-server: types, and errors as problem documents", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
-struct ServerTypeTests {
-    @Test func typesAndConformance() throws {
-        let server = try RunningServer()
-        let info = try server.curl("/types/public.jpeg")
-        #expect(info.status == 200)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(info.body.utf8)) as? [String: Any])
-        #expect(object["identifier"] as? String == "public.jpeg" && object["preferredMIMEType"] as? String == "image/jpeg")
-        let byExtension = try server.curl("/types?extension=plist")
-        let list = try #require(try JSONSerialization.jsonObject(with: Data(byExtension.body.utf8)) as? [[String: Any]])
-        #expect(list.first?["identifier"] as? String == "com.apple.property-list")
-        let conforms = try server.curl("/conforms?type=public.python-script&to=public.text")
-        #expect(conforms.body.contains("\"conforms\":true"))
-    }
-
-    @Test("unknown types, bad queries, unknown routes and wrong methods get the right 4xx as problem documents", arguments: [
-        ("/types/com.example.nobody-declares-this", [String](), 404),
-        ("/types?conformingTo=no.such.type", [], 404),
-        ("/conforms?type=public.text", [], 400),
-        ("/no/such/route", [], 404),
-        ("/identify", ["-X", "DELETE"], 405),
-        // Percent-encoding that is not (curl sends the target as given; AsyncHTTPClient would escape the '%').
-        ("/types?q=%zz", [], 400),
-        ("/types/public.png%", [], 400),
-        ("/identify?name=%C3", ["-T", "/dev/null"], 400),
-    ])
-    func problems(path: String, arguments: [String], status: Int) throws {
-        let server = try RunningServer()
-        let answer = try server.curl(path, arguments)
-        #expect(answer.status == status, "\(path): \(answer)")
-        #expect(answer.headers.lowercased().contains("content-type: application/problem+json"), "\(path): \(answer.headers)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
-        #expect(object["status"] as? Int == status && object["title"] is String)
     }
 }
 
@@ -240,15 +154,6 @@ struct OpenAPITests {
         let documented = Set(paths.flatMap { path, operations in operations.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" } })
         let served = Set(UTIService.routes.map { "\($0.method.rawValue) \($0.path)" })
         #expect(documented == served, "only documented: \(documented.subtracting(served)); only served: \(served.subtracting(documented))")
-    }
-
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
-    func served() throws {
-        let server = try RunningServer()
-        let answer = try server.curl("/openapi.json")
-        #expect(answer.status == 200 && Array(answer.body.utf8) == UTIService.openAPIDocument)
-        let version = try server.curl("/version")
-        #expect(version.body == "uti \(UTIVersion.string)\n")
     }
 }
 
@@ -379,46 +284,6 @@ struct ServerRoutingTests {
         #expect(process.terminationStatus == 64, "a usage error")
     }
 
-    @Test("POST /route needs the bearer token: 401 without, 403 with a wrong one, 201 and a delivery with it")
-    func routeWithToken() throws {
-        let setup = try Setup()
-        let server = try RunningServer(["--routing", "--token-file", setup.tokenFile, "--root", setup.root])
-        let image = try setup.files.write(png, to: "photo.png")
-        let without = try server.curl("/route?name=photo.png", ["-X", "POST", "--data-binary", "@" + image])
-        #expect(without.status == 401 && without.headers.lowercased().contains("www-authenticate: bearer"), "\(without)")
-        let wrong = try server.curl("/route?name=photo.png", ["-X", "POST", "--data-binary", "@" + image, "-H", "Authorization: Bearer 0123456789abcdef-a-token-for-tesTS"])
-        #expect(wrong.status == 403)
-        let right = try server.curl("/route?name=photo.png", ["-X", "POST", "--data-binary", "@" + image, "-H", "Authorization: Bearer \(setup.token)"])
-        #expect(right.status == 201, "\(right)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(right.body.utf8)) as? [String: Any])
-        #expect(object["handler"] as? String == "com.example.viewer" && object["identifier"] as? String == "public.png")
-        let delivered = try #require(object["delivered"] as? String)
-        #expect(try Data(contentsOf: URL(filePath: delivered)) == Data(png))
-        let text = try setup.files.write("words\n", to: "notes.txt")
-        let unhandled = try server.curl("/route?name=notes.txt", ["-X", "POST", "--data-binary", "@" + text, "-H", "Authorization: Bearer \(setup.token)"])
-        #expect(unhandled.status == 422, "no app opens text: \(unhandled)")
-        let badName = try server.curl("/route?name=..%2Fescape.png", ["-X", "POST", "--data-binary", "@" + image, "-H", "Authorization: Bearer \(setup.token)"])
-        #expect(badName.status == 400, "\(badName)")
-        let inbox = try server.curl("/apps/com.example.viewer/inbox", ["-H", "Authorization: Bearer \(setup.token)"])
-        #expect(inbox.status == 200 && inbox.body.contains("\"name\":\"photo.png\""), "\(inbox)")
-    }
-
-    @Test("GET /apps/{bundleID}/inbox lists document names only with the token, and changes nothing")
-    func inboxNeedsTheTokenAndChangesNothing() throws {
-        let setup = try Setup()
-        let server = try RunningServer(["--routing", "--token-file", setup.tokenFile, "--root", setup.root])
-        try setup.files.write("secret plans", to: "root/Containers/com.example.viewer/Documents/Inbox/merger.pdf")
-        // What a crash left: a delivery temporary no one holds locked.
-        let abandoned = try setup.files.write("half", to: "root/Containers/com.example.viewer/tmp/1.2.3.uti-delivery")
-        let without = try server.curl("/apps/com.example.viewer/inbox")
-        #expect(without.status == 401 && !without.body.contains("merger.pdf"), "\(without)")
-        let wrong = try server.curl("/apps/com.example.viewer/inbox", ["-H", "Authorization: Bearer 0123456789abcdef-a-token-for-tesTS"])
-        #expect(wrong.status == 403 && !wrong.body.contains("merger.pdf"), "\(wrong)")
-        let right = try server.curl("/apps/com.example.viewer/inbox", ["-H", "Authorization: Bearer \(setup.token)"])
-        #expect(right.status == 200 && right.body.contains("merger.pdf"), "\(right)")
-        #expect(FileManager.default.fileExists(atPath: abandoned), "a GET removed nothing")
-    }
-
     @Test("a token file its group or others may read is refused at start, as ssh refuses such a key", arguments: [0o644, 0o640, 0o604, 0o660])
     func tokenFileMustBePrivate(mode: Int) throws {
         let setup = try Setup()
@@ -472,17 +337,6 @@ struct ServerRoutingTests {
             if !passed { usleep(20_000) }
         }
         #expect(passed)
-    }
-
-    @Test("GET /apps and /apps/{bundleID}: the registry, bundle identifiers checked")
-    func apps() throws {
-        let setup = try Setup()
-        let server = try RunningServer(["--routing", "--token-file", setup.tokenFile, "--root", setup.root])
-        let list = try server.curl("/apps")
-        #expect(list.status == 200 && list.body.contains("com.example.viewer"))
-        #expect(try server.curl("/apps/COM.example.VIEWER").status == 200, "bundle identifiers are compared without case")
-        #expect(try server.curl("/apps/com.example.nobody").status == 404)
-        #expect(try server.curl("/apps/bad..identifier").status == 400)
     }
 }
 
@@ -590,24 +444,6 @@ struct ServerLimitTests {
 
 @Suite("uti-server: multipart uploads")
 struct MultipartTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
-    func severalFilesOneObjectEach() throws {
-        let server = try RunningServer()
-        let files = try TemporaryDirectory()
-        let image = try files.write(png, to: "photo.png")
-        let pdf = try files.write("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n", to: "report.pdf")
-        let text = try files.write("plain words\n", to: "notes.txt")
-        let answer = try server.curl("/identify", ["-F", "a=@\(image)", "-F", "b=@\(pdf)", "-F", "c=@\(text)"])
-        #expect(answer.status == 200, "\(answer)")
-        let objects = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [[String: Any]])
-        #expect(objects.map { $0["path"] as? String } == ["photo.png", "report.pdf", "notes.txt"])
-        #expect(objects.map { $0["mimeType"] as? String } == ["image/png", "application/pdf", "text/plain"])
-        let plain = try server.curl("/identify", ["-F", "a=@\(image)", "-F", "b=@\(pdf)", "-H", "Accept: text/plain"])
-        #expect(plain.body == "image/png\napplication/pdf\n")
-        let malformed = try server.curl("/identify", ["-X", "POST", "-H", "Content-Type: multipart/form-data; boundary=xyz", "--data-binary", "no boundary here"])
-        #expect(malformed.status == 400 && malformed.body.contains("malformed multipart"), "\(malformed)")
-    }
-
     @Test("parts larger than the window, holding line breaks and near-boundaries, come back byte for byte")
     func largeParts() throws {
         var generator = SystemRandomNumberGenerator()
@@ -628,25 +464,6 @@ struct MultipartTests {
         #expect(parts.last?.headers["content-type"] == "text/plain")
         #expect(Multipart.boundary(of: "multipart/form-data; boundary=\"quoted\"") == "quoted")
         #expect(Multipart.boundary(of: "application/json") == nil)
-    }
-}
-
-@Suite("uti-server: Tika's media-type listing", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
-struct TikaMimeTypesTests {
-    @Test func listAndDetails() throws {
-        let server = try RunningServer()
-        let list = try server.curl("/mime-types")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(list.body.utf8)) as? [String: [String: Any]])
-        #expect(object["application/pdf"] != nil && object["image/png"] != nil)
-        #expect((object["image/jpeg"]?["alias"] as? [String])?.contains("image/pjpeg") == true, "\(String(describing: object["image/jpeg"]))")
-        #expect(object["application/vnd.openxmlformats-officedocument.wordprocessingml.document"]?["supertype"] as? String == "application/zip")
-        let plain = try server.curl("/mime-types", ["-H", "Accept: text/plain"])
-        #expect(plain.body.contains("image/jpeg\n  alias:     image/pjpeg\n") || plain.body.contains("image/jpeg\n  alias:     image/jpg\n"))
-        let details = try server.curl("/mime-types/image/png")
-        let png = try #require(try JSONSerialization.jsonObject(with: Data(details.body.utf8)) as? [String: Any])
-        #expect(png["type"] as? String == "image/png" && png["uniformTypeIdentifier"] as? String == "public.png")
-        #expect(png["defaultExtension"] as? String == ".png")
-        #expect(try server.curl("/mime-types/application/x-no-such-type").status == 404)
     }
 }
 

@@ -1,0 +1,84 @@
+import Hummingbird
+import HTTPTypes
+import FileIdentification
+import UTIReports
+
+/// `PUT`/`POST /identify` (one file, or several as `multipart/form-data`): identification exactly as
+/// `uti identify` does it (the same `FileIdentifier`, the same JSON object).
+struct IdentificationController<Context: RequestContext>: Sendable {
+    let identifier: FileIdentifier
+    let body: BodySpooler
+    let metrics: ServiceMetrics
+
+    func addRoutes(to routes: some RouterMethods<Context>) {
+        routes.put("identify") { request, _ in try await identify(request) }
+        routes.post("identify") { request, _ in try await identify(request) }
+    }
+
+    /// The body is the file; its name from `?name=`, `Content-Disposition`, or Tika's `File-Name` /
+    /// `resourceName`. Answers `uti identify --json`'s object, or with `Accept: text/plain` the MIME type alone.
+    func identify(_ request: Request) async throws -> Response {
+        if let contentType = request.headers[.contentType], let boundary = Multipart.boundary(of: contentType) {
+            return try await identifyParts(request, boundary: boundary)
+        }
+        let name = Responses.uploadName(request)
+        let identification = try await self.identification(of: request, named: name)
+        if Responses.acceptsPlainText(request) { return Responses.text(identification.mimeType + "\n") }
+        return Responses.json(IdentificationReport(identification, path: name ?? "-").json)
+    }
+
+    /// `multipart/form-data` with several files: one object per part, in order, as a JSON array (or, with
+    /// `Accept: text/plain`, one MIME type per line).
+    func identifyParts(_ request: Request, boundary: String) async throws -> Response {
+        let spooled = HandedOver(value: try await body.spool(request))
+        let (body, identifier, metrics) = (self.body, self.identifier, self.metrics)
+        let identifications = try await BlockingWork.identification.runIfActive { () throws -> [(Identification, String?)] in
+            let parts = try Multipart.parts(of: spooled.value, boundary: boundary, budget: body.memory, fileBudget: body.disk)
+            return try parts.map { part in
+                let identification = try identifier.identify(part.content, filename: part.filename)
+                metrics.identified(identification.type)
+                return (identification, part.filename)
+            }
+        }
+        if Responses.acceptsPlainText(request) { return Responses.text(identifications.map { $0.0.mimeType + "\n" }.joined()) }
+        return Responses.json(.array(identifications.map { IdentificationReport($0.0, path: $0.1 ?? "-").json }))
+    }
+
+    /// The request's body, gathered and identified.
+    func identification(of request: Request, named name: String?) async throws -> Identification {
+        let spooled = HandedOver(value: try await body.spool(request))
+        let (identifier, metrics) = (self.identifier, self.metrics)
+        @Sendable func identify() throws -> Identification {
+            let identification = try identifier.identify(spooled.value, filename: name)
+            metrics.identified(identification.type)
+            return identification
+        }
+        // A small body held in memory is identified where it arrived: no file to read, and its sample bounds
+        // the work (microseconds for most; the hop to the pool and back would cost more than that). Any
+        // other goes to the blocking pool.
+        if !spooled.value.isSpooledToFile && spooled.value.count <= Self.inlineIdentificationLimit { return try identify() }
+        return try await BlockingWork.identification.runIfActive { try identify() }
+    }
+
+    /// The largest body identified on the event loop that received it (when it is in memory): 16 KiB.
+    static var inlineIdentificationLimit: Int { 16 << 10 }
+}
+
+/// Apache Tika's detector API: `PUT /detect/stream` (the MIME type as `text/plain`) and the media-type
+/// listing, `GET /mime-types` and `/mime-types/{type}/{subtype}`.
+struct TikaController<Context: RequestContext>: Sendable {
+    let identification: IdentificationController<Context>
+
+    func addRoutes(to routes: some RouterMethods<Context>) {
+        let identification = self.identification
+        routes.put("detect/stream") { request, _ in
+            Responses.text(try await identification.identification(of: request, named: Responses.uploadName(request)).mimeType)
+        }
+        // Made once, at the first request that needs them: the database does not change while serving.
+        let tika = TikaMimeTypesCache()
+        routes.get("mime-types") { request, _ in tika.value.list(plainText: Responses.acceptsPlainText(request)) }
+        routes.get("mime-types/:type/:subtype") { _, context in
+            try tika.value.details(try context.parameters.require("type") + "/" + context.parameters.require("subtype"))
+        }
+    }
+}

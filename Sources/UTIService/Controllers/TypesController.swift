@@ -1,0 +1,48 @@
+import Hummingbird
+import UniformTypeIdentifiers
+import UTIReports
+
+/// The type database: `GET /types/{identifier}`, `GET /types`, `GET /conforms`.
+struct TypesController<Context: RequestContext>: Sendable {
+    func addRoutes(to routes: some RouterMethods<Context>) {
+        routes.get("types/:identifier") { _, context in try Self.typeInfo(context.parameters.require("identifier")) }
+        routes.get("types") { request, _ in try Self.types(request) }
+        routes.get("conforms") { request, _ in try Self.conforms(request) }
+    }
+
+    /// `uti info --json`'s object; 404 for an identifier nobody declares (a dynamic identifier is described,
+    /// as `uti info` describes it).
+    static func typeInfo(_ identifier: String) throws -> Response {
+        guard let type = UTType(identifier), type.isDeclared || type.isDynamic else { throw unknown(identifier) }
+        return Responses.json(TypeReport(type).json)
+    }
+
+    /// `?extension=&mime=&conformingTo=&q=`: `uti types --json`'s objects, as an array.
+    static func types(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        for name in ["extension", "mime", "conformingTo"] where query.get(name)?.isEmpty == true {
+            throw HTTPError(.badRequest, message: "\(name)= needs a value")
+        }
+        if let conformingTo = query.get("conformingTo"), UTType(conformingTo) == nil { throw unknown(conformingTo) }
+        let words = query.get("q").map { $0.split(separator: " ").map(String.init) } ?? []
+        let types = try TypeQuery.types(filenameExtension: query.get("extension"), mimeType: query.get("mime"),
+                                        conformingTo: query.get("conformingTo"), words: words)
+        return Responses.json(.array(types.map { TypeReport($0).json }))
+    }
+
+    /// `?type=A&to=B`.
+    static func conforms(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        guard let identifier = query.get("type"), let supertypeIdentifier = query.get("to") else {
+            throw HTTPError(.badRequest, message: "give both type= and to=")
+        }
+        guard let type = UTType(identifier) else { throw unknown(identifier) }
+        guard let supertype = UTType(supertypeIdentifier) else { throw unknown(supertypeIdentifier) }
+        return Responses.json(.object([("type", .string(type.identifier)), ("to", .string(supertype.identifier)),
+                                       ("conforms", .boolean(type.conforms(to: supertype)))]))
+    }
+
+    private static func unknown(_ identifier: String) -> HTTPError {
+        HTTPError(.notFound, message: "unknown type identifier '\(identifier)'")
+    }
+}

@@ -1,0 +1,40 @@
+import Hummingbird
+import HTTPTypes
+import UTIReports
+
+/// What every controller answers with, and reads from a request the same way.
+enum Responses {
+    /// A JSON value, with a final line break.
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        var bytes = value.renderedUTF8
+        bytes.append(0x0A)
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func text(_ body: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// Whether the client asked for `text/plain`.
+    static func acceptsPlainText(_ request: Request) -> Bool {
+        guard let accept = request.headers[.accept] else { return false }
+        return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: " ") == "text/plain" }
+    }
+
+    /// The name of the uploaded file, as the client gave it: `?name=`, `Content-Disposition`, or Tika's
+    /// `File-Name` / `resourceName`.
+    static func uploadName(_ request: Request) -> String? {
+        if let name = request.uri.queryParameters.get("name"), !name.isEmpty { return name }
+        if let disposition = request.headers[.contentDisposition], let name = UploadName.fromContentDisposition(disposition) { return name }
+        for header in ["File-Name", "resourceName"] {
+            if let field = HTTPField.Name(header), let value = request.headers[field], !value.isEmpty { return value }
+        }
+        return nil
+    }
+}
+
+private extension Substring {
+    func trimmingCharacters(in set: String) -> String {
+        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}
