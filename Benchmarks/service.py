@@ -15,7 +15,7 @@
    `POST /route` requests waiting on it; meanwhile wrk on `GET /healthz` and on `PUT /identify` of the PNG: p50
    and p99. Then the lock is released and every route must be answered 201. (`--lock-only`: only this part.)
 5. `--against OTHER`: only the PNG row of part 1, for this server and for OTHER (an earlier build of uti-server),
-   alternating, three runs each on fresh servers; the medians and their ratio. How a change to the server is
+   alternating, three runs each (`--runs`) on fresh servers; the medians and their ratio. How a change to the server is
    measured against the server before it.
 
 Without --server and --uti it builds them: the release server (`swift build -c release --product uti-server`) and
@@ -248,6 +248,7 @@ def main():
     parser.add_argument("--lock-only", action="store_true", help="only part 4")
     parser.add_argument("--against", metavar="SERVER", help="only part 5: the PNG row, alternating with this other uti-server "
                         "binary (an earlier build), three runs each; the medians and their ratio")
+    parser.add_argument("--runs", type=int, default=3, help="with --against: runs of each server (default 3)")
     parser.add_argument("--server", help="the uti-server binary (default: build the release one)")
     parser.add_argument("--uti", help="the uti binary for one process per file (default: build the static one)")
     options = parser.parse_args()
@@ -271,7 +272,7 @@ def main():
           f"wrk -t1 -c{options.connections} -d{options.duration}s", flush=True)
 
     if options.against:
-        compare(server, options.against, png, options)
+        compare(server, options.against, png, options, runs=options.runs)
         shutil.rmtree(work, ignore_errors=True)
         return
 

@@ -79,6 +79,11 @@ def manifest(binary=False):
     return plistlib.dumps(plist, fmt=plistlib.FMT_BINARY if binary else plistlib.FMT_XML)
 
 
+def framed(records):
+    """`uti identify --framed -`'s input: each record its name's length (4 bytes), name, content length (8), content."""
+    return b"".join(struct.pack(">I", len(name)) + name + struct.pack(">Q", len(content)) + content for name, content in records)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -131,6 +136,13 @@ def main():
                                   "thresholds": {"zig": 0.9}, "overwrite_map": {"randomtxt": "txt"},
                                   "protection": "none", "aes_key_hex": "", "version_major": 3}).encode(),
             "escapes": b'["\\u00e9\\ud83d\\ude00\\n\\"", -1.5e-3, true, false, null, {}, []]',
+        },
+        # Framed records: three files (one empty, one with a name that is not UTF-8, one past the reader's
+        # 256-byte memory share), then one cut short.
+        "FuzzFramedRecords": {
+            "records": framed([(b"photo.png", bytes.fromhex("89504E470D0A1A0A")), (b"empty", b""),
+                               (b"caf\xe9\n.txt", b"words " * 100)]),
+            "cut-short": framed([(b"a.txt", b"hello")])[:-2],
         },
     }
     for target, seeds in files.items():

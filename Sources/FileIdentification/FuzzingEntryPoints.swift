@@ -18,4 +18,22 @@ package enum FuzzingEntryPoints {
             _ = document["target_labels_space"]?.array?.count
         }
     }
+
+    /// The framed-record reader (`uti identify --framed -`): every record of the input, its content read back.
+    /// A record whose content does not come back whole, or a clean end before all the input was read, stops
+    /// the fuzzer.
+    package static func framedRecords(_ bytes: [UInt8]) {
+        var records = FramedRecords(bytes: bytes, memoryLimit: 256)
+        do throws(FramedRecords.Failure) {
+            while let record = try records.next() {
+                precondition(record.name.count <= FramedRecords.maximumNameLength)
+                if record.spoolError == nil, let content = try? record.content.source.bytes(at: 0, length: Int.max) {
+                    precondition(content.count == record.content.count, "a record's content came back short")
+                }
+            }
+            precondition(records.consumed == bytes.count, "records ended before the input did")
+        } catch {
+            precondition(error.offset <= bytes.count && error.errno == nil)
+        }
+    }
 }

@@ -3,6 +3,7 @@ import FileIdentification
 import Hummingbird
 import NIOHTTP1
 import SystemPackage
+import UniformTypeIdentifiers
 import UTIReports
 
 /// Every error as a problem document (RFC 9457, `application/problem+json`): the status, its title and a

@@ -4,6 +4,9 @@ internal import struct FoundationEssentials.Data
 internal import struct Foundation.Data
 #endif
 internal import Synchronization
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// The types this process knows: the built-in database compiled from `TypeDB/`, plus the
 /// declarations registered at run time (declaration files, apps' `Info.plist` files).
@@ -107,6 +110,27 @@ public final class TypeDatabase: Sendable {
             declarations += try TypeDeclaration.declarations(fromPropertyList: Data(file.bytes), source: file.path)
         }
         return try register(declarations)
+    }
+
+    /// The environment variable that lists directories of extra declaration files, separated by `:`.
+    public static let searchPathVariable = "UTI_TYPES_PATH"
+
+    /// Adds what a user asked for, as every program of uti reads it: the declaration files of each directory of
+    /// `searchPath` (`:`-separated, in order; by default `$UTI_TYPES_PATH`), then each of `files`. Stops at the
+    /// first file refused, whose error names it and the entry at fault.
+    @discardableResult
+    public func registerUserDeclarations(files: [String] = [], searchPath: String? = TypeDatabase.environmentSearchPath) throws(TypeDeclarationError) -> [UTType] {
+        var registered: [UTType] = []
+        for directory in (searchPath ?? "").split(separator: ":") where !directory.isEmpty {
+            registered += try registerDeclarations(inDirectory: String(directory))
+        }
+        for file in files { registered += try registerDeclarations(contentsOfFile: file) }
+        return registered
+    }
+
+    /// `$UTI_TYPES_PATH`, if set.
+    public static var environmentSearchPath: String? {
+        getenv(searchPathVariable).map { String(cString: $0) }
     }
 
     /// Removes every registered declaration that came from `source` (as recorded in `TypeDeclaration.source`).

@@ -101,12 +101,7 @@ struct UTIServer: AsyncParsableCommand {
     func run() async throws {
         // The same extra declarations as the command line reads: UTI_TYPES_PATH's directories, then --types.
         do {
-            if let path = getenv("UTI_TYPES_PATH").map({ String(cString: $0) }), !path.isEmpty {
-                for directory in path.split(separator: ":") where !directory.isEmpty {
-                    try TypeDatabase.shared.registerDeclarations(inDirectory: String(directory))
-                }
-            }
-            for file in typeFiles { try TypeDatabase.shared.registerDeclarations(contentsOfFile: file) }
+            try TypeDatabase.shared.registerUserDeclarations(files: typeFiles)
         } catch {
             FileHandle.standardError.write(Data("uti-server: \(error)\n".utf8))
             throw ExitCode(2)

@@ -25,14 +25,7 @@ struct TypeOptions: ParsableArguments {
     /// declaration, prints it (file, entry, problem) and returns false.
     static func loadDeclarations(typeFiles: [String]) -> Bool {
         do {
-            if let path = getenv("UTI_TYPES_PATH").map({ String(cString: $0) }), !path.isEmpty {
-                for directory in path.split(separator: ":") where !directory.isEmpty {
-                    try TypeDatabase.shared.registerDeclarations(inDirectory: String(directory))
-                }
-            }
-            for file in typeFiles {
-                try TypeDatabase.shared.registerDeclarations(contentsOfFile: file)
-            }
+            try TypeDatabase.shared.registerUserDeclarations(files: typeFiles)
             return true
         } catch {
             Terminal.error(error.description)
