@@ -50,10 +50,11 @@ let package = Package(
         // The one place system calls are made: swift-system's FilePath, FileDescriptor and Errno, and what it
         // lacks (openat and the other *at calls, whole writes under RLIMIT_FSIZE, atomic replacement, tree
         // removal through descriptors). Not a product: clients see its effects, not its API.
+        // Fault injection (`UTI_FAULT_INJECTION_KILL_AT`, for the crash tests) exists in debug builds only.
         .target(
             name: "SystemCalls",
-            dependencies: ["CExtendedAttributes", .product(name: "SystemPackage", package: "swift-system")],
-            swiftSettings: strictness
+            dependencies: ["CExtendedAttributes", "CFileTreeWalk", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictness + [.define("UTI_FAULT_INJECTION", .when(configuration: .debug))]
         ),
         // The built-in type database, compiled from TypeDB/*.plist by `compile-typedb` into a byte array that the
         // library reads in place: nothing is parsed at start-up.
@@ -188,6 +189,7 @@ let package = Package(
                 "uti-server", "UTIService", "UTIReports", "DocumentRouting", "FileIdentification", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

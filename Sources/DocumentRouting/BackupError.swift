@@ -1,7 +1,8 @@
+public import UniformTypeIdentifiers
 public import SystemPackage
 
 /// An item whose backup exclusion could not be read or changed, with the path at fault and why.
-public struct BackupError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct BackupError: LocatedError {
     /// The path as given, or where inside a container the problem is.
     public var path: String
     public var reason: Reason
@@ -11,38 +12,11 @@ public struct BackupError: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
 
     /// Why: compare with the static members (`error.reason.kind == .notInContainer`); new reasons may be added.
     public struct Reason: Hashable, Sendable, CustomStringConvertible {
-        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-            public let rawValue: String
-            public init(rawValue: String) { self.rawValue = rawValue }
-            public var description: String { rawValue }
-
-            /// A system call failed.
-            public static let system = Kind(rawValue: "system")
-            /// The path is not inside a registered app's container (found by the directories it is in,
-            /// not by its spelling).
-            public static let notInContainer = Kind(rawValue: "not-in-container")
-            /// The path is a container itself, or a registered app's bundle.
-            public static let notAnItem = Kind(rawValue: "not-an-item")
-            /// The path is a symbolic link: extended attributes belong to what it points to.
-            public static let symbolicLink = Kind(rawValue: "symbolic-link")
-            /// Neither a regular file nor a directory (a FIFO, a socket, a device).
-            public static let notAFileOrDirectory = Kind(rawValue: "not-a-file-or-directory")
-            /// The file system holding the item keeps no user extended attributes (`user.*`).
-            public static let extendedAttributesUnsupported = Kind(rawValue: "extended-attributes-unsupported")
-            /// `Library/Caches/` and `tmp/` are never backed up; they cannot be included.
-            public static let neverBackedUp = Kind(rawValue: "never-backed-up")
-            /// The item changed while it was looked up (renamed, replaced).
-            public static let changed = Kind(rawValue: "changed")
-            /// The registry could not be read.
-            public static let registry = Kind(rawValue: "registry")
-            /// A regular file with more than one link: the attribute would land on every name it has,
-            /// inside the container and out.
-            public static let hardLinked = Kind(rawValue: "hard-linked")
-        }
+        /// The kinds: `ErrorKind`, the known ones in its extension below.
+        public typealias Kind = ErrorKind<BackupError>
 
         public let kind: Kind
         public let errno: Errno?
@@ -87,4 +61,29 @@ public struct BackupError: Error, Hashable, Sendable, CustomStringConvertible {
             }
         }
     }
+}
+
+extension ErrorKind where Domain == BackupError {
+    /// A system call failed.
+    public static let system: Self = "system"
+    /// The path is not inside a registered app's container (found by the directories it is in,
+    /// not by its spelling).
+    public static let notInContainer: Self = "not-in-container"
+    /// The path is a container itself, or a registered app's bundle.
+    public static let notAnItem: Self = "not-an-item"
+    /// The path is a symbolic link: extended attributes belong to what it points to.
+    public static let symbolicLink: Self = "symbolic-link"
+    /// Neither a regular file nor a directory (a FIFO, a socket, a device).
+    public static let notAFileOrDirectory: Self = "not-a-file-or-directory"
+    /// The file system holding the item keeps no user extended attributes (`user.*`).
+    public static let extendedAttributesUnsupported: Self = "extended-attributes-unsupported"
+    /// `Library/Caches/` and `tmp/` are never backed up; they cannot be included.
+    public static let neverBackedUp: Self = "never-backed-up"
+    /// The item changed while it was looked up (renamed, replaced).
+    public static let changed: Self = "changed"
+    /// The registry could not be read.
+    public static let registry: Self = "registry"
+    /// A regular file with more than one link: the attribute would land on every name it has,
+    /// inside the container and out.
+    public static let hardLinked: Self = "hard-linked"
 }

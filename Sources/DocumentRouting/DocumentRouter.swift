@@ -248,40 +248,21 @@ public struct DocumentRouter: Sendable {
                        location: Self.absolute(path), deliveredName: nil, disposition: .inPlace)
     }
 
-    /// Identifies bytes (an upload, standard input) named `name` and delivers them into the handler's Inbox
-    /// under that name, with `permissions` (at most 0444; owner-only by default). Bytes are never moved or
-    /// handed over in place: `options.move` and `options.inPlace` are ignored.
-    public func route(data: [UInt8], named name: RawFilePath, permissions: FilePermissions = .ownerRead,
+    /// Identifies bytes that are not a file (an upload, standard input) named `name` and delivers them into
+    /// the handler's Inbox under that name, with `permissions` (at most 0444; owner-only by default). The bytes
+    /// come gathered in a `SpooledBytes` as they arrived, or already in memory (`SpooledBytes(contents:)`).
+    /// Bytes are never moved or handed over in place: `options.move` and `options.inPlace` are ignored.
+    public func route(contents: SpooledBytes, named name: RawFilePath, permissions: FilePermissions = .ownerRead,
                       options: Options = Options()) throws(RoutingError) -> Outcome {
         let identification: Identification
         do {
-            identification = try identifier.identify(data: data, filename: name.string)
+            identification = try identifier.identify(contents, filename: name.string)
         } catch {
             throw RoutingError(path: "-", type: nil, reason: .identification(error))
         }
         let handler = try self.handler(for: identification.type, shown: "-", options: options)
         do {
-            let delivery = try Inbox(registry: registry, app: handler).deliver(contents: data, as: name, permissions: permissions)
-            return Outcome(source: "-", identification: identification, handler: handler.bundleIdentifier,
-                           location: delivery.path, deliveredName: delivery.name, disposition: .copied)
-        } catch {
-            throw RoutingError(path: "-", type: identification.type, reason: .delivery(error, to: handler.bundleIdentifier))
-        }
-    }
-
-    /// Identifies bytes gathered in a `SpooledBytes` (an upload) named `name` and delivers them; see
-    /// `route(data:named:permissions:options:)`.
-    public func route(spooled: SpooledBytes, named name: RawFilePath, permissions: FilePermissions = .ownerRead,
-                      options: Options = Options()) throws(RoutingError) -> Outcome {
-        let identification: Identification
-        do {
-            identification = try identifier.identify(spooled, filename: name.string)
-        } catch {
-            throw RoutingError(path: "-", type: nil, reason: .identification(error))
-        }
-        let handler = try self.handler(for: identification.type, shown: "-", options: options)
-        do {
-            let delivery = try Inbox(registry: registry, app: handler).deliver(spooled: spooled, as: name, permissions: permissions)
+            let delivery = try Inbox(registry: registry, app: handler).deliver(contents: contents, as: name, permissions: permissions)
             return Outcome(source: "-", identification: identification, handler: handler.bundleIdentifier,
                            location: delivery.path, deliveredName: delivery.name, disposition: .copied)
         } catch {

@@ -220,35 +220,19 @@ public struct Inbox: Sendable {
         }
     }
 
-    /// Delivers bytes already in memory (standard input, an upload) into the Inbox as `name`.
+    /// Delivers bytes that are not a file (standard input, an upload) into the Inbox as `name`: gathered in a
+    /// `SpooledBytes` as they arrived, or already in memory (`SpooledBytes(contents:)`).
     ///
     /// - Parameter permissions: The copy's permissions, at most 0444: the source's, where the bytes have
     ///   one (standard input redirected from a file); owner-only by default.
-    public func deliver(contents: [UInt8], as name: RawFilePath, permissions: FilePermissions = .ownerRead) throws(DeliveryError) -> Delivery {
+    public func deliver(contents: SpooledBytes, as name: RawFilePath, permissions: FilePermissions = .ownerRead) throws(DeliveryError) -> Delivery {
         let name = try Self.safeName(name)
         let permissions = FilePermissions(rawValue: Self.deliveredPermissions.rawValue & permissions.rawValue)
         return try withDirectories([["tmp"], ["Documents", "Inbox"]]) { directories, container throws(DeliveryError) -> Delivery in
             try Self.deliver(name: name.bytes, temporaries: directories[0], inbox: directories[1], container: container,
                              permissions: permissions) { output, path throws(DeliveryError) in
                 do throws(Errno) {
-                    try output.writeAll(contents)
-                } catch {
-                    throw DeliveryError(path: path, reason: .system(error, while: "writing the copy"))
-                }
-            }
-        }
-    }
-
-    /// Delivers bytes gathered in a `SpooledBytes` (an upload) into the Inbox as `name`; see
-    /// `deliver(contents:as:permissions:)`.
-    public func deliver(spooled: SpooledBytes, as name: RawFilePath, permissions: FilePermissions = .ownerRead) throws(DeliveryError) -> Delivery {
-        let name = try Self.safeName(name)
-        let permissions = FilePermissions(rawValue: Self.deliveredPermissions.rawValue & permissions.rawValue)
-        return try withDirectories([["tmp"], ["Documents", "Inbox"]]) { directories, container throws(DeliveryError) -> Delivery in
-            try Self.deliver(name: name.bytes, temporaries: directories[0], inbox: directories[1], container: container,
-                             permissions: permissions) { output, path throws(DeliveryError) in
-                do throws(Errno) {
-                    try spooled.write(to: output)
+                    try contents.write(to: output)
                 } catch {
                     throw DeliveryError(path: path, reason: .system(error, while: "writing the copy"))
                 }
@@ -313,8 +297,18 @@ public struct Inbox: Sendable {
                 throw DeliveryError(path: inboxPath + RawFilePath(bytes: candidate).escaped, reason: .system(error))
             }
         }
+        // Reported delivered only once the Inbox's new entry is on disk: when its directory cannot be synced,
+        // the entry is withdrawn (and the temporary removed), and the delivery fails, nothing delivered.
+        do throws(Errno) {
+            try inbox.sync()
+        } catch {
+            try? inbox.remove(PathBytes(delivered))
+            throw DeliveryError(path: inboxPath + RawFilePath(bytes: delivered).escaped,
+                                reason: .system(error, while: "syncing the Inbox; nothing delivered"))
+        }
         linked = true
-        try? inbox.sync()
+        // Best effort: the delivery is durable already; a temporary left by a crash here is an abandoned
+        // delivery (nobody holds its lock), which the next delivery into the container removes.
         try? temporaries.remove(PathBytes(temporaryName))
         try? temporaries.sync()
         return Delivery(name: RawFilePath(bytes: delivered), path: RawFilePath(bytes: Array(inboxPath.utf8) + delivered))
@@ -543,6 +537,9 @@ public struct Inbox: Sendable {
                 if !shared, let now = try? file.status(), now.linkCount == 1 {
                     try? file.setPermissions(writable)
                 }
+                // Best effort: the claim moved the file within one container, whose copy in the Inbox was durable;
+                // a crash before these directories reach the disk leaves it in the Inbox or in Documents, both the
+                // app's, never lost.
                 try? documents.sync()
                 try? inbox.sync()
                 return claimedPath

@@ -356,11 +356,7 @@ public struct Registry: Sendable {
             if exclusive ? try lock.tryLockExclusively() : try lock.tryLockShared() { return true }
             let left = clock.now.duration(to: deadline)
             guard left > .zero else { return false }
-            let wait = min(pause, left)
-            let (seconds, attoseconds) = wait.components
-            var interval = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-            var remaining = timespec()
-            while nanosleep(&interval, &remaining) == -1 && errno == EINTR { interval = remaining }
+            Processes.sleep(for: min(pause, left))
             pause = min(pause * 2, .milliseconds(50))
         }
     }

@@ -1,42 +1,13 @@
 internal import SystemCalls
 internal import FileIdentification
 internal import SystemPackage
-internal import UniformTypeIdentifiers
+public import UniformTypeIdentifiers
 
 extension Registry {
     /// Something wrong with a registry, or something done to put it right.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
-        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-            public let rawValue: String
-            public init(rawValue: String) { self.rawValue = rawValue }
-            public var description: String { rawValue }
-
-            /// A record of the state file (or a version-1 registry's manifest) that cannot be read; the
-            /// other apps are served.
-            public static let unreadableRecord = Kind(rawValue: "unreadable-record")
-            /// The same bundle identifier (in another case) registered twice.
-            public static let duplicateApp = Kind(rawValue: "duplicate-app")
-            /// A default handler naming an app that is not registered.
-            public static let orphanDefault = Kind(rawValue: "orphan-default")
-            /// A container whose deletion was decided and not finished (a crash, an undeletable file).
-            public static let pendingRemoval = Kind(rawValue: "pending-removal")
-            /// An app whose type declarations do not fit the others'; it is served without them.
-            public static let conflictingDeclarations = Kind(rawValue: "conflicting-declarations")
-            /// An app's exported type declaration that is not in force: a type the system declares, or one
-            /// another app exported first. Lookups and routing use the declaration in force.
-            public static let ignoredDeclaration = Kind(rawValue: "ignored-declaration")
-            /// What is left of a deleted container that could not be removed yet; retried by every change.
-            public static let leftoverRemoval = Kind(rawValue: "leftover-removal")
-
-            /// A version-1 registry's `Apps/` directory.
-            public static let legacyManifests = Kind(rawValue: "legacy-manifests")
-            /// A temporary file a crash left behind.
-            public static let abandonedTemporary = Kind(rawValue: "abandoned-temporary")
-            /// A registered app's container, or one of its directories, is missing or not a directory.
-            public static let missingContainer = Kind(rawValue: "missing-container")
-            /// A container directory others may read.
-            public static let containerPermissions = Kind(rawValue: "container-permissions")
-        }
+        /// The kinds: `ErrorKind`, the known ones in its extension below.
+        public typealias Kind = ErrorKind<Registry.Problem>
 
         public var kind: Kind
         /// The file or directory concerned.
@@ -140,4 +111,32 @@ extension Registry {
         }
         return problems
     }
+}
+
+extension ErrorKind where Domain == Registry.Problem {
+    /// A record of the state file (or a version-1 registry's manifest) that cannot be read; the
+    /// other apps are served.
+    public static let unreadableRecord: Self = "unreadable-record"
+    /// The same bundle identifier (in another case) registered twice.
+    public static let duplicateApp: Self = "duplicate-app"
+    /// A default handler naming an app that is not registered.
+    public static let orphanDefault: Self = "orphan-default"
+    /// A container whose deletion was decided and not finished (a crash, an undeletable file).
+    public static let pendingRemoval: Self = "pending-removal"
+    /// An app whose type declarations do not fit the others'; it is served without them.
+    public static let conflictingDeclarations: Self = "conflicting-declarations"
+    /// An app's exported type declaration that is not in force: a type the system declares, or one
+    /// another app exported first. Lookups and routing use the declaration in force.
+    public static let ignoredDeclaration: Self = "ignored-declaration"
+    /// What is left of a deleted container that could not be removed yet; retried by every change.
+    public static let leftoverRemoval: Self = "leftover-removal"
+
+    /// A version-1 registry's `Apps/` directory.
+    public static let legacyManifests: Self = "legacy-manifests"
+    /// A temporary file a crash left behind.
+    public static let abandonedTemporary: Self = "abandoned-temporary"
+    /// A registered app's container, or one of its directories, is missing or not a directory.
+    public static let missingContainer: Self = "missing-container"
+    /// A container directory others may read.
+    public static let containerPermissions: Self = "container-permissions"
 }

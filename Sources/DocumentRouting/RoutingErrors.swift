@@ -3,7 +3,7 @@ public import SystemPackage
 public import UniformTypeIdentifiers
 
 /// A registry that could not be read or changed, with the path at fault and why.
-public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct RegistryError: LocatedError {
     /// The file or directory at fault (the registry state, a manifest, a container directory).
     public var path: String
     public var reason: Reason
@@ -13,43 +13,12 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
 
     /// Why: compare with the static members (`error.reason.kind == .notRegistered`,
     /// `error.reason.errno == .noSpace`); new reasons may be added.
     public struct Reason: Hashable, Sendable, CustomStringConvertible {
-        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-            public let rawValue: String
-            public init(rawValue: String) { self.rawValue = rawValue }
-            public var description: String { rawValue }
-
-            /// A system call failed.
-            public static let system = Kind(rawValue: "system")
-            /// An app's manifest was refused.
-            public static let manifest = Kind(rawValue: "manifest")
-            /// An app's type declarations do not fit the type database (a cycle, a bad identifier).
-            public static let declarations = Kind(rawValue: "declarations")
-            /// No app with this bundle identifier is registered.
-            public static let notRegistered = Kind(rawValue: "not-registered")
-            /// A bundle identifier that cannot name a container.
-            public static let invalidBundleIdentifier = Kind(rawValue: "invalid-bundle-identifier")
-            /// The registry's state file is not one.
-            public static let corruptState = Kind(rawValue: "corrupt-state")
-            /// A directory of the registry is something else (a file, a symbolic link).
-            public static let notADirectory = Kind(rawValue: "not-a-directory")
-            /// An app asked for the shared container of an application group it does not belong to.
-            public static let notAGroupMember = Kind(rawValue: "not-a-group-member")
-            /// A string that cannot name an application group.
-            public static let invalidApplicationGroup = Kind(rawValue: "invalid-application-group")
-            /// A bundle identifier that differs only in case from a registered app's, from another bundle.
-            public static let bundleIdentifierTaken = Kind(rawValue: "bundle-identifier-taken")
-            /// An application group that still has registered members (it cannot be removed).
-            public static let groupInUse = Kind(rawValue: "group-in-use")
-            /// An application group the registry does not know.
-            public static let unknownApplicationGroup = Kind(rawValue: "unknown-application-group")
-            /// Another process held the registry lock for longer than `Registry.lockTimeout`.
-            public static let lockTimeout = Kind(rawValue: "lock-timeout")
-        }
+        /// The kinds: `ErrorKind`, the known ones in its extension below.
+        public typealias Kind = ErrorKind<RegistryError>
 
         public let kind: Kind
         public let errno: Errno?
@@ -124,7 +93,7 @@ public struct RegistryError: Error, Hashable, Sendable, CustomStringConvertible 
 }
 
 /// A delivery that did not happen (and left nothing behind), with the path at fault and why.
-public struct DeliveryError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct DeliveryError: LocatedError {
     public var path: String
     public var reason: Reason
 
@@ -133,41 +102,14 @@ public struct DeliveryError: Error, Hashable, Sendable, CustomStringConvertible 
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
     /// The reason, in words.
     public var message: String { reason.description }
 
     /// Why: compare with the static members (`error.reason.kind == .refusedName`,
     /// `error.reason.errno == .fileTooLarge`); new reasons may be added.
     public struct Reason: Hashable, Sendable, CustomStringConvertible {
-        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-            public let rawValue: String
-            public init(rawValue: String) { self.rawValue = rawValue }
-            public var description: String { rawValue }
-
-            /// A system call failed (reading the source, writing the copy, linking it ...).
-            public static let system = Kind(rawValue: "system")
-            /// The name to deliver under is not a name a file may have in the Inbox.
-            public static let refusedName = Kind(rawValue: "refused-name")
-            /// A directory of the container is a symbolic link or a file: refused, never followed.
-            public static let notInContainer = Kind(rawValue: "not-in-container")
-            /// The source is not a regular file.
-            public static let notARegularFile = Kind(rawValue: "not-a-regular-file")
-            /// Every variant of the name is taken.
-            public static let noFreeName = Kind(rawValue: "no-free-name")
-            /// Delivered (the copy is durable), but the source could not be removed after it (`--move`).
-            public static let sourceNotRemoved = Kind(rawValue: "source-not-removed")
-            /// The source is a symbolic link, and following links was not asked for.
-            public static let symbolicLink = Kind(rawValue: "symbolic-link")
-            /// The source changed while it was copied (twice), or between its copy and its removal
-            /// (`--move`): nothing was delivered, nothing removed.
-            public static let sourceChanged = Kind(rawValue: "source-changed")
-            /// `--move`: the source changed in the instant after it was removed, and could not be linked
-            /// back; the copy delivered lacks what was written after it.
-            public static let sourceChangedAfterMove = Kind(rawValue: "source-changed-after-move")
-            /// The registry could not be read, or the bundle identifier is not one.
-            public static let registry = Kind(rawValue: "registry")
-        }
+        /// The kinds: `ErrorKind`, the known ones in its extension below.
+        public typealias Kind = ErrorKind<DeliveryError>
 
         public let kind: Kind
         public let errno: Errno?
@@ -220,7 +162,7 @@ public struct DeliveryError: Error, Hashable, Sendable, CustomStringConvertible 
 }
 
 /// A file that was not routed (and of which nothing was delivered), and why.
-public struct RoutingError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct RoutingError: LocatedError {
     /// The file as it was given (`-` for bytes without a path).
     public var path: String
     /// What the file is, when it was identified.
@@ -247,26 +189,8 @@ public struct RoutingError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Why: compare with the static members; new reasons may be added.
     public struct Reason: Hashable, Sendable, CustomStringConvertible {
-        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-            public let rawValue: String
-            public init(rawValue: String) { self.rawValue = rawValue }
-            public var description: String { rawValue }
-
-            /// The file could not be identified (unreadable, vanished ...).
-            public static let identification = Kind(rawValue: "identification")
-            /// No registered app opens the file's type.
-            public static let noHandler = Kind(rawValue: "no-handler")
-            /// The app asked for (`to:`) is not registered.
-            public static let targetNotRegistered = Kind(rawValue: "target-not-registered")
-            /// The app asked for does not open the file's type.
-            public static let targetDoesNotOpen = Kind(rawValue: "target-does-not-open")
-            /// Opening in place was asked of an app that does not declare `LSSupportsOpeningDocumentsInPlace`.
-            public static let notOpenedInPlace = Kind(rawValue: "not-opened-in-place")
-            /// The delivery failed.
-            public static let delivery = Kind(rawValue: "delivery")
-            /// The file given is a symbolic link, and following links was not asked for.
-            public static let symbolicLink = Kind(rawValue: "symbolic-link")
-        }
+        /// The kinds: `ErrorKind`, the known ones in its extension below.
+        public typealias Kind = ErrorKind<RoutingError>
 
         public let kind: Kind
         public let identificationError: IdentificationError?
@@ -306,4 +230,75 @@ public struct RoutingError: Error, Hashable, Sendable, CustomStringConvertible {
             }
         }
     }
+}
+
+extension ErrorKind where Domain == RegistryError {
+    /// A system call failed.
+    public static let system: Self = "system"
+    /// An app's manifest was refused.
+    public static let manifest: Self = "manifest"
+    /// An app's type declarations do not fit the type database (a cycle, a bad identifier).
+    public static let declarations: Self = "declarations"
+    /// No app with this bundle identifier is registered.
+    public static let notRegistered: Self = "not-registered"
+    /// A bundle identifier that cannot name a container.
+    public static let invalidBundleIdentifier: Self = "invalid-bundle-identifier"
+    /// The registry's state file is not one.
+    public static let corruptState: Self = "corrupt-state"
+    /// A directory of the registry is something else (a file, a symbolic link).
+    public static let notADirectory: Self = "not-a-directory"
+    /// An app asked for the shared container of an application group it does not belong to.
+    public static let notAGroupMember: Self = "not-a-group-member"
+    /// A string that cannot name an application group.
+    public static let invalidApplicationGroup: Self = "invalid-application-group"
+    /// A bundle identifier that differs only in case from a registered app's, from another bundle.
+    public static let bundleIdentifierTaken: Self = "bundle-identifier-taken"
+    /// An application group that still has registered members (it cannot be removed).
+    public static let groupInUse: Self = "group-in-use"
+    /// An application group the registry does not know.
+    public static let unknownApplicationGroup: Self = "unknown-application-group"
+    /// Another process held the registry lock for longer than `Registry.lockTimeout`.
+    public static let lockTimeout: Self = "lock-timeout"
+}
+
+extension ErrorKind where Domain == DeliveryError {
+    /// A system call failed (reading the source, writing the copy, linking it ...).
+    public static let system: Self = "system"
+    /// The name to deliver under is not a name a file may have in the Inbox.
+    public static let refusedName: Self = "refused-name"
+    /// A directory of the container is a symbolic link or a file: refused, never followed.
+    public static let notInContainer: Self = "not-in-container"
+    /// The source is not a regular file.
+    public static let notARegularFile: Self = "not-a-regular-file"
+    /// Every variant of the name is taken.
+    public static let noFreeName: Self = "no-free-name"
+    /// Delivered (the copy is durable), but the source could not be removed after it (`--move`).
+    public static let sourceNotRemoved: Self = "source-not-removed"
+    /// The source is a symbolic link, and following links was not asked for.
+    public static let symbolicLink: Self = "symbolic-link"
+    /// The source changed while it was copied (twice), or between its copy and its removal
+    /// (`--move`): nothing was delivered, nothing removed.
+    public static let sourceChanged: Self = "source-changed"
+    /// `--move`: the source changed in the instant after it was removed, and could not be linked
+    /// back; the copy delivered lacks what was written after it.
+    public static let sourceChangedAfterMove: Self = "source-changed-after-move"
+    /// The registry could not be read, or the bundle identifier is not one.
+    public static let registry: Self = "registry"
+}
+
+extension ErrorKind where Domain == RoutingError {
+    /// The file could not be identified (unreadable, vanished ...).
+    public static let identification: Self = "identification"
+    /// No registered app opens the file's type.
+    public static let noHandler: Self = "no-handler"
+    /// The app asked for (`to:`) is not registered.
+    public static let targetNotRegistered: Self = "target-not-registered"
+    /// The app asked for does not open the file's type.
+    public static let targetDoesNotOpen: Self = "target-does-not-open"
+    /// Opening in place was asked of an app that does not declare `LSSupportsOpeningDocumentsInPlace`.
+    public static let notOpenedInPlace: Self = "not-opened-in-place"
+    /// The delivery failed.
+    public static let delivery: Self = "delivery"
+    /// The file given is a symbolic link, and following links was not asked for.
+    public static let symbolicLink: Self = "symbolic-link"
 }

@@ -1,7 +1,8 @@
+public import UniformTypeIdentifiers
 public import SystemPackage
 
 /// A file that could not be identified, and why.
-public struct IdentificationError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct IdentificationError: LocatedError {
     /// The path as it was given (bytes that are not UTF-8 as `\xNN`, see `RawFilePath.escaped`).
     public var path: String
     public var reason: Reason
@@ -11,10 +12,6 @@ public struct IdentificationError: Error, Hashable, Sendable, CustomStringConver
         self.reason = reason
     }
 
-    public var description: String {
-        "\(path): \(message)"
-    }
-
     /// The reason, in words.
     public var message: String { reason.description }
 
@@ -22,20 +19,8 @@ public struct IdentificationError: Error, Hashable, Sendable, CustomStringConver
     /// `error.reason.errno == .permissionDenied`); new reasons may be added.
     public struct Reason: Error, Hashable, Sendable, CustomStringConvertible {
         /// The kinds of reason.
-        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-            public let rawValue: String
-            public init(rawValue: String) { self.rawValue = rawValue }
-            public var description: String { rawValue }
-
-            /// A system call failed (`errno` says why).
-            public static let system = Kind(rawValue: "system")
-            /// libmagic failed, or answered with something that is not a MIME type.
-            public static let libmagic = Kind(rawValue: "libmagic")
-            /// A symbolic link that points to nothing (with `followSymlinks`).
-            public static let danglingLink = Kind(rawValue: "dangling-link")
-            /// A symbolic link in a loop of links (with `followSymlinks`).
-            public static let linkLoop = Kind(rawValue: "link-loop")
-        }
+        /// The kinds: `ErrorKind`, the known ones in its extension below.
+        public typealias Kind = ErrorKind<IdentificationError>
 
         public let kind: Kind
         /// The system's reason, for `.system`.
@@ -68,4 +53,15 @@ public struct IdentificationError: Error, Hashable, Sendable, CustomStringConver
             }
         }
     }
+}
+
+extension ErrorKind where Domain == IdentificationError {
+    /// A system call failed (`errno` says why).
+    public static let system: Self = "system"
+    /// libmagic failed, or answered with something that is not a MIME type.
+    public static let libmagic: Self = "libmagic"
+    /// A symbolic link that points to nothing (with `followSymlinks`).
+    public static let danglingLink: Self = "dangling-link"
+    /// A symbolic link in a loop of links (with `followSymlinks`).
+    public static let linkLoop: Self = "link-loop"
 }

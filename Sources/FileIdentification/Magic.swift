@@ -34,7 +34,7 @@ final class Magic: Sendable {
     /// The first compiled database found in the usual places of Debian and other distributions.
     static let defaultDatabasePath: String? = {
         for path in ["/usr/lib/file/magic.mgc", "/usr/share/misc/magic.mgc", "/usr/share/file/magic.mgc", "/etc/magic.mgc"]
-        where access(path, R_OK) == 0 {
+        where Processes.isReadable(path) {
             return path
         }
         return nil

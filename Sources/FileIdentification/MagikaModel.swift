@@ -241,7 +241,7 @@ public final class MagikaModel: @unchecked Sendable {
             path.split(separator: "/").last.map { $0.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) } } ?? []
         }
         return paths(matching: root + "/magika/models/standard_v3_*")
-            .filter { access($0 + "/model.onnx", R_OK) == 0 && access($0 + "/config.min.json", R_OK) == 0 }
+            .filter { Processes.isReadable($0 + "/model.onnx") && Processes.isReadable($0 + "/config.min.json") }
             .max { version($0).lexicographicallyPrecedes(version($1)) }
     }
 

@@ -126,12 +126,7 @@ public struct RawFilePath: Hashable, Sendable, ExpressibleByStringLiteral, Custo
     /// The path with a NUL terminator, for system calls; a NUL inside cuts it short, as the system would
     /// read it.
     public func withCString<R, E: Error>(_ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
-        let length = bytes.firstIndex(of: 0) ?? bytes.count
-        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: length + 1)
-        defer { pointer.deallocate() }
-        for index in 0..<length { pointer[index] = CChar(bitPattern: bytes[index]) }
-        pointer[length] = 0
-        return try body(pointer)
+        try withNULTerminated(bytes, body)
     }
 
     private static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {

@@ -376,7 +376,7 @@ final class SharedMIMEInfo: Sendable {
 
     /// The system's `mime` directory: the first of the data directories that holds a compiled database.
     static func systemDirectory(in dataDirectories: [String]) -> String? {
-        dataDirectories.map { $0 + "/mime" }.first { access($0 + "/magic", R_OK) == 0 || access($0 + "/types", R_OK) == 0 }
+        dataDirectories.map { $0 + "/mime" }.first { Processes.isReadable($0 + "/magic") || Processes.isReadable($0 + "/types") }
     }
 
     /// The databases that take part, the newer first.

@@ -51,6 +51,14 @@ public final class SpooledBytes {
         self.temporaryDirectory = temporaryDirectory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     }
 
+    /// Bytes already in memory, as they are: nothing copied, nothing sent to a file. What a caller that holds
+    /// the whole of a file's bytes passes where spooled bytes are taken (`DocumentRouter.route(contents:...)`).
+    public convenience init(contents: [UInt8]) {
+        self.init(memoryLimit: contents.count)
+        memory = contents
+        count = contents.count
+    }
+
     deinit {
         file?.closeQuietly()
         budget?.giveBack(reserved)

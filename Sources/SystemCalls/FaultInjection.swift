@@ -2,20 +2,45 @@
 import Glibc
 #endif
 internal import Synchronization
+package import SystemPackage
 
 /// Crash testing: with `UTI_FAULT_INJECTION_KILL_AT=N` in the environment, the process kills itself with
 /// `SIGKILL` just before its N-th change to the file system (a file created, written, synced, renamed,
 /// linked or removed, a directory made, permissions changed). A test runs a command with N = 1, 2, 3...
 /// until it finishes, and checks after each death what a crash at that point leaves: every point where
-/// a crash can interrupt a change, without timing.
+/// a crash can interrupt a change, without timing. With `UTI_FAULT_INJECTION_FAIL_SYNC=N`, the N-th `fsync`
+/// fails with `EIO` instead, as a failing disk's would: what a command reports durable must then not be.
 ///
-/// Without the variable, a step costs one comparison.
+/// Compiled into debug builds only (`UTI_FAULT_INJECTION`, which Package.swift defines for the debug
+/// configuration, as swift-system gates its mocking): the tests run the debug build; a release build, the one
+/// people install, has no such variable and no step. Without the variable, a step costs one comparison.
 package enum FaultInjection {
-    private static let killAt: Int? = {
-        guard let text = getenv("UTI_FAULT_INJECTION_KILL_AT"), let step = Int(String(cString: text)), step > 0 else { return nil }
+    /// Whether this build counts steps at all.
+    package static var isCompiledIn: Bool {
+        #if UTI_FAULT_INJECTION
+        true
+        #else
+        false
+        #endif
+    }
+
+    #if UTI_FAULT_INJECTION
+    private static func setting(_ name: String) -> Int? {
+        guard let text = getenv(name), let step = Int(String(cString: text)), step > 0 else { return nil }
         return step
-    }()
+    }
+
+    private static let killAt = setting("UTI_FAULT_INJECTION_KILL_AT")
+    private static let failingSync = setting("UTI_FAULT_INJECTION_FAIL_SYNC")
     private static let steps = Atomic<Int>(0)
+    private static let syncs = Atomic<Int>(0)
+
+    /// Counts an `fsync` about to be made; the N-th of `UTI_FAULT_INJECTION_FAIL_SYNC` fails.
+    @inline(__always)
+    package static func syncFailure() -> Errno? {
+        guard let failingSync else { return nil }
+        return syncs.add(1, ordering: .relaxed).newValue == failingSync ? .ioError : nil
+    }
 
     /// Counts a change about to be made; the N-th kills the process.
     @inline(__always)
@@ -23,4 +48,13 @@ package enum FaultInjection {
         guard let killAt else { return }
         if steps.add(1, ordering: .relaxed).newValue == killAt { kill(getpid(), SIGKILL) }
     }
+    #else
+    /// Nothing: fault injection is not compiled into this build.
+    @inline(__always)
+    package static func step() {}
+
+    /// Never: fault injection is not compiled into this build.
+    @inline(__always)
+    package static func syncFailure() -> Errno? { nil }
+    #endif
 }

@@ -123,7 +123,7 @@ extension FileDescriptor {
         let length = name.withSystemPathUnchecked { pointer in
             buffer.withUnsafeMutableBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 }
-                return Self.retrying { readlinkat(rawValue, pointer, base.assumingMemoryBound(to: CChar.self), raw.count) }
+                return retryingInterrupted { readlinkat(rawValue, pointer, base.assumingMemoryBound(to: CChar.self), raw.count) }
             }
         }
         if length < 0 { throw Errno(rawValue: errno) }

@@ -59,7 +59,7 @@ extension FileDescriptor {
     /// Asks for the size, then reads; again when the value grew in between.
     private static func readAttribute(_ call: (UnsafeMutableRawPointer?, Int) -> Int) throws(Errno) -> [UInt8]? {
         for _ in 0..<8 {
-            let size = retrying { call(nil, 0) }
+            let size = retryingInterrupted { call(nil, 0) }
             if size < 0 {
                 if errno == ENODATA { return nil }
                 throw Errno.current
@@ -69,7 +69,7 @@ extension FileDescriptor {
             var absent = false
             let value = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
                 count = 0
-                let read = retrying { call(buffer.baseAddress, size) }
+                let read = retryingInterrupted { call(buffer.baseAddress, size) }
                 if read >= 0 { count = read; return }
                 if errno == ENODATA { absent = true } else if errno != ERANGE { failure = Errno.current }
             }

@@ -8,36 +8,23 @@ extension Errno {
     package static var current: Errno { Errno(rawValue: errno) }
 }
 
-/// Calls `body` until it does not fail with `EINTR`; a negative result is the current `errno`.
-/// (One for each integer type system calls return, so that no generic code runs at start-up.)
-package func retryingOnInterrupt(_ body: () -> CInt) throws(Errno) -> CInt {
+/// Calls `body` until it does not fail with `EINTR`: its last result, negative with `errno` set when it failed.
+/// The one retry loop; for a system call inside a closure that cannot throw.
+package func retryingInterrupted<Result: BinaryInteger>(_ body: () -> Result) -> Result {
     while true {
         let result = body()
-        if result >= 0 { return result }
-        let error = Errno(rawValue: errno)
-        if error != .interrupted { throw error }
+        if result >= 0 || errno != EINTR { return result }
     }
 }
 
-/// Calls `body` until it does not fail with `EINTR`; a negative result is the current `errno`.
-package func retryingOnInterrupt(_ body: () -> Int) throws(Errno) -> Int {
-    while true {
-        let result = body()
-        if result >= 0 { return result }
-        let error = Errno(rawValue: errno)
-        if error != .interrupted { throw error }
-    }
+/// Calls `body` until it does not fail with `EINTR`; a negative result is thrown as the current `errno`.
+package func retryingOnInterrupt<Result: BinaryInteger>(_ body: () -> Result) throws(Errno) -> Result {
+    let result = retryingInterrupted(body)
+    if result < 0 { throw Errno.current }
+    return result
 }
 
 extension FileDescriptor {
-    /// Calls `body` until it does not fail with `EINTR`; its result, negative with `errno` set on failure.
-    static func retrying(_ body: () -> Int) -> Int {
-        while true {
-            let result = body()
-            if result >= 0 || errno != EINTR { return result }
-        }
-    }
-
     /// Opens `path`, relative to `directory` when it is relative and a directory is given, else to the
     /// working directory; retried on `EINTR`.
     ///
@@ -79,7 +66,7 @@ extension FileDescriptor {
             filled = 0
             guard let base = buffer.baseAddress else { return }
             while filled < count {
-                let result = Self.retrying { Glibc.pread(rawValue, base + filled, count - filled, off_t(offset + filled)) }
+                let result = retryingInterrupted { Glibc.pread(rawValue, base + filled, count - filled, off_t(offset + filled)) }
                 if result < 0 { failure = Errno(rawValue: errno); return }
                 if result == 0 { return }  // the end of the file, or it shrank while read
                 filled += result
@@ -130,7 +117,7 @@ extension FileDescriptor {
                 let position = Glibc.lseek(rawValue, 0, SEEK_CUR)
                 if position >= 0 && position >= limit { throw .fileTooLarge }
             }
-            let written = Self.retrying { Glibc.write(rawValue, base + offset, raw.count - offset) }
+            let written = retryingInterrupted { Glibc.write(rawValue, base + offset, raw.count - offset) }
             if written < 0 { throw Errno(rawValue: errno) }
             offset += written
         }
@@ -148,6 +135,7 @@ extension FileDescriptor {
     /// The corresponding C function is `fsync`.
     package func sync() throws(Errno) {
         FaultInjection.step()
+        if let injected = FaultInjection.syncFailure() { throw injected }
         _ = try retryingOnInterrupt { fsync(rawValue) }
     }
 
@@ -221,7 +209,7 @@ extension FileDescriptor {
             // Uninitialised: a 64 KiB buffer zeroed for a read of four bytes costs more than the read.
             let chunk = [UInt8](unsafeUninitializedCapacity: max(limit, 0)) { buffer, count in
                 guard let base = buffer.baseAddress else { count = 0; return }
-                let result = Self.retrying { Glibc.read(rawValue, base, buffer.count) }
+                let result = retryingInterrupted { Glibc.read(rawValue, base, buffer.count) }
                 if result < 0 { failure = Errno(rawValue: errno); count = 0 } else { count = result }
             }
             guard let failure else { return chunk }

@@ -21,24 +21,12 @@ extension SystemPath {
     /// The bytes are copied into a buffer of their own, so that `body` may throw its typed error straight
     /// through (the standard library's `withCString` rethrows untyped errors only).
     package func withSystemPath<R>(_ body: (UnsafePointer<CChar>) throws(Errno) -> R) throws(Errno) -> R {
-        let bytes = systemPathBytes
-        let length = bytes.firstIndex(of: 0) ?? bytes.count
-        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: length + 1)
-        defer { pointer.deallocate() }
-        for index in 0..<length { pointer[index] = CChar(bitPattern: bytes[index]) }
-        pointer[length] = 0
-        return try body(pointer)
+        try withNULTerminated(systemPathBytes, body)
     }
 
     /// `withSystemPath` for a body that does not throw.
     package func withSystemPathUnchecked<R>(_ body: (UnsafePointer<CChar>) -> R) -> R {
-        let bytes = systemPathBytes
-        let length = bytes.firstIndex(of: 0) ?? bytes.count
-        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: length + 1)
-        defer { pointer.deallocate() }
-        for index in 0..<length { pointer[index] = CChar(bitPattern: bytes[index]) }
-        pointer[length] = 0
-        return body(pointer)
+        withNULTerminated(systemPathBytes, body)
     }
 }
 

@@ -1,3 +1,4 @@
+import SystemPackage
 public import Logging
 import Synchronization
 #if canImport(Glibc)
@@ -36,17 +37,8 @@ public struct LogfmtLogHandler: LogHandler {
             if let value = merged[key] { Self.append(key, value.description, to: &line) }
         }
         line.append(0x0A)
-        Self.output.withLock { _ in
-            line.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count, let base = raw.baseAddress {
-                    let written = write(2, base + offset, raw.count - offset)
-                    if written < 0 && errno == EINTR { continue }
-                    if written <= 0 { break }
-                    offset += written
-                }
-            }
-        }
+        // One write of the whole line (retried on EINTR and short writes), under the lock: lines never interleave.
+        Self.output.withLock { _ in _ = try? FileDescriptor.standardError.writeAll(line) }
     }
 
     /// Serializes writers, so that lines never interleave.

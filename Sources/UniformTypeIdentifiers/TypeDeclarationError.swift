@@ -31,32 +31,8 @@ extension TypeDeclarationError {
     /// `error.problem.kind == .conformanceCycle`); new kinds may be added.
     public struct Problem: Hashable, Sendable, CustomStringConvertible {
         /// The kinds of problem.
-        public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-            public let rawValue: String
-            public init(rawValue: String) { self.rawValue = rawValue }
-            public var description: String { rawValue }
-
-            /// The file could not be read.
-            public static let unreadable = Kind(rawValue: "unreadable")
-            /// The file is not a property list, or its top level is not a dictionary.
-            public static let notAPropertyList = Kind(rawValue: "not-a-property-list")
-            /// The file declares no types at all.
-            public static let noDeclarations = Kind(rawValue: "no-declarations")
-            /// A value has the wrong property-list type, e.g. a tag that is a number.
-            public static let wrongType = Kind(rawValue: "wrong-type")
-            /// The entry has no `UTTypeIdentifier`.
-            public static let missingIdentifier = Kind(rawValue: "missing-identifier")
-            /// The identifier holds characters identifiers may not hold (`/`, `:`, spaces...).
-            public static let invalidIdentifier = Kind(rawValue: "invalid-identifier")
-            /// A `dyn.*` identifier was declared: dynamic identifiers are never declared.
-            public static let dynamicIdentifier = Kind(rawValue: "dynamic-identifier")
-            /// The same identifier is declared twice with the same kind in one set of declarations.
-            public static let duplicateIdentifier = Kind(rawValue: "duplicate-identifier")
-            /// Following `UTTypeConformsTo` leads back to the type.
-            public static let conformanceCycle = Kind(rawValue: "conformance-cycle")
-            /// A parent that no declaration in force declares, where every parent must be declared.
-            public static let undeclaredParent = Kind(rawValue: "undeclared-parent")
-        }
+        /// The kinds: `ErrorKind`, the known ones in its extension below.
+        public typealias Kind = ErrorKind<TypeDeclarationError>
 
         public let kind: Kind
         /// The system's reason, for `.unreadable` files.
@@ -129,4 +105,27 @@ extension TypeDeclarationError {
             }
         }
     }
+}
+
+extension ErrorKind where Domain == TypeDeclarationError {
+    /// The file could not be read.
+    public static let unreadable: Self = "unreadable"
+    /// The file is not a property list, or its top level is not a dictionary.
+    public static let notAPropertyList: Self = "not-a-property-list"
+    /// The file declares no types at all.
+    public static let noDeclarations: Self = "no-declarations"
+    /// A value has the wrong property-list type, e.g. a tag that is a number.
+    public static let wrongType: Self = "wrong-type"
+    /// The entry has no `UTTypeIdentifier`.
+    public static let missingIdentifier: Self = "missing-identifier"
+    /// The identifier holds characters identifiers may not hold (`/`, `:`, spaces...).
+    public static let invalidIdentifier: Self = "invalid-identifier"
+    /// A `dyn.*` identifier was declared: dynamic identifiers are never declared.
+    public static let dynamicIdentifier: Self = "dynamic-identifier"
+    /// The same identifier is declared twice with the same kind in one set of declarations.
+    public static let duplicateIdentifier: Self = "duplicate-identifier"
+    /// Following `UTTypeConformsTo` leads back to the type.
+    public static let conformanceCycle: Self = "conformance-cycle"
+    /// A parent that no declaration in force declares, where every parent must be declared.
+    public static let undeclaredParent: Self = "undeclared-parent"
 }

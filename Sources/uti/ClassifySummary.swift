@@ -51,17 +51,8 @@ struct Tally {
         return result
     }
 
-    /// 310 MB (powers of 1,000, as file managers show sizes).
+    /// `17.5 MiB`: the one byte-count format of the command line (`ByteCount.describe`, powers of 1,024).
     static func size(_ bytes: Int) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB", "PB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1000 && unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        if unit == 0 { return "\(bytes) B" }
-        let rounded = (value * 10).rounded() / 10
-        return (rounded >= 100 ? String(Int(rounded.rounded())) : String(rounded)) + " " + units[unit]
+        ByteCount.describe(Int64(bytes))
     }
 }

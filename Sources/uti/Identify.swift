@@ -145,6 +145,17 @@ enum StandardInput {
         (try? FileDescriptor.standardInput.readToEnd(limit: limit)) ?? []
     }
 
+    /// Everything on standard input, gathered as an upload is: its first MiB in memory, the rest in a private
+    /// temporary file. Throws when it cannot be read or the file cannot be written (`ENOSPC`).
+    static func spool() throws(Errno) -> SpooledBytes {
+        let contents = SpooledBytes()
+        while true {
+            let chunk = try FileDescriptor.standardInput.readSome()
+            if chunk.isEmpty { return contents }
+            try contents.append(chunk)
+        }
+    }
+
     /// For identification: 64 MiB holds any signature and any container directory worth reading.
     static let identificationLimit = 64 << 20
 }

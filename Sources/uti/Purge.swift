@@ -120,7 +120,8 @@ struct ByteCount: ExpressibleByArgument {
         bytes = Int64(product)
     }
 
-    /// `1.5 MiB`, `512 bytes`.
+    /// `1.5 MiB`, `512 bytes`: how every command prints a number of bytes (powers of 1,024, as the options
+    /// that take one read it).
     static func describe(_ bytes: Int64) -> String {
         guard bytes >= 1024 else { return "\(bytes) byte\(bytes == 1 ? "" : "s")" }
         var value = Double(bytes)

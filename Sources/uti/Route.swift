@@ -82,11 +82,18 @@ extension UTI {
             } else {
                 for argument in paths {
                     if argument == "-" {
-                        let data = StandardInput.read()
+                        // Gathered as an upload is (its first MiB in memory, the rest in a private temporary file).
+                        let contents: SpooledBytes
+                        do throws(Errno) {
+                            contents = try StandardInput.spool()
+                        } catch {
+                            Terminal.error("standard input: \(error)")
+                            throw ExitCode(2)
+                        }
                         // A copy is never more readable than its source: standard input's own permissions.
                         let permissions = (try? FileDescriptor.standardInput.status().permissions) ?? .ownerRead
                         report.add(Result { () throws(RoutingError) in
-                            try router.route(data: data, named: deliveredName ?? "-", permissions: permissions, options: options)
+                            try router.route(contents: contents, named: deliveredName ?? "-", permissions: permissions, options: options)
                         })
                         continue
                     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocumentRouting
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -47,26 +48,15 @@ extension UTI.Apps {
             if status != 0 { throw ExitCode(status) }
         }
 
-        /// Runs `program` (looked up on `PATH`) and waits for it; its exit status, shell style.
+        /// Runs `program` (looked up on `PATH`) and waits for it; its exit status, shell style (126: could not
+        /// be run, 127: not found).
         private static func spawn(_ program: String, _ arguments: [String]) -> Int32 {
-            var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            var pid: pid_t = 0
-            let spawned = posix_spawnp(&pid, program, nil, nil, &argv, environ)
-            guard spawned == 0 else {
-                Terminal.error("\(program): \(Errno(rawValue: spawned))")
-                return spawned == ENOENT ? 127 : 126
+            do throws(Errno) {
+                return try Processes.run(program, arguments: arguments)
+            } catch {
+                Terminal.error("\(program): \(error)")
+                return error == .noSuchFileOrDirectory ? 127 : 126
             }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 {
-                guard errno == EINTR else {
-                    Terminal.error("\(program): \(Errno(rawValue: errno))")
-                    return 126
-                }
-            }
-            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (they are macros).
-            let signal = status & 0x7F
-            return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
         }
     }
 }

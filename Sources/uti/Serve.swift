@@ -1,7 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 extension UTI {
     /// `uti serve`: runs `uti-server`, the HTTP service, which sits beside `uti`. The service is an
@@ -18,22 +16,18 @@ extension UTI {
 
         func run() throws {
             let server = Self.serverPath()
-            guard access(server, X_OK) == 0 else {
+            guard Processes.isExecutable(server) else {
                 Terminal.error("\(server): uti-server is not there; build it beside uti (`swift build --product uti-server`)")
                 throw ExitCode(2)
             }
-            var argv: [UnsafeMutablePointer<CChar>?] = ([server] + arguments).map { strdup($0) }
-            argv.append(nil)
-            execv(server, &argv)
-            Terminal.error("\(server): \(String(cString: strerror(errno)))")
+            let failure = Processes.replace(with: server, arguments: arguments)
+            Terminal.error("\(server): \(failure)")
             throw ExitCode(2)
         }
 
         /// `uti-server` in the directory of the running `uti`.
         static func serverPath() -> String {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-            let executable = length > 0 ? String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+            let executable = Processes.executablePath ?? CommandLine.arguments[0]
             let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             return (directory.isEmpty ? "." : directory) + "/uti-server"
         }

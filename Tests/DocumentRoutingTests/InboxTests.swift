@@ -20,9 +20,9 @@ struct InboxTests {
         #expect(try inbox.deliver(RawFilePath(first)).name == "report.pdf")
         try Data("two".utf8).write(to: URL(filePath: first))
         #expect(try inbox.deliver(RawFilePath(first)).name == "report-1.pdf")
-        #expect(try inbox.deliver(contents: Array("three".utf8), as: "report.pdf").name == "report-2.pdf")
-        #expect(try inbox.deliver(contents: Array("dot".utf8), as: ".hidden").name == ".hidden")
-        #expect(try inbox.deliver(contents: Array("dot".utf8), as: ".hidden").name == ".hidden-1")
+        #expect(try inbox.deliver(contents: SpooledBytes(contents: Array("three".utf8)), as: "report.pdf").name == "report-2.pdf")
+        #expect(try inbox.deliver(contents: SpooledBytes(contents: Array("dot".utf8)), as: ".hidden").name == ".hidden")
+        #expect(try inbox.deliver(contents: SpooledBytes(contents: Array("dot".utf8)), as: ".hidden").name == ".hidden-1")
         let path = try workspace.inbox("com.example.viewer")
         #expect(try String(contentsOfFile: path + "/report.pdf", encoding: .utf8) == "one")
         #expect(try String(contentsOfFile: path + "/report-1.pdf", encoding: .utf8) == "two")
@@ -36,7 +36,7 @@ struct InboxTests {
     func hostileNamesAreRefused(name: String) throws {
         let workspace = try Workspace()
         let inbox = try viewer(workspace)
-        #expect(throws: DeliveryError.self) { try inbox.deliver(contents: Array("x".utf8), as: RawFilePath(name)) }
+        #expect(throws: DeliveryError.self) { try inbox.deliver(contents: SpooledBytes(contents: Array("x".utf8)), as: RawFilePath(name)) }
         #expect(try workspace.inboxNames("com.example.viewer").isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.registry.containerPath("com.example.viewer") + "/tmp").filter { $0 != "CACHEDIR.TAG" }.isEmpty)
     }
@@ -50,14 +50,14 @@ struct InboxTests {
         let inboxPath = try workspace.inbox("com.example.viewer")
         try FileManager.default.removeItem(atPath: inboxPath)
         #expect(symlink(outside, inboxPath) == 0)
-        let error = try #require(throws: DeliveryError.self) { try inbox.deliver(contents: Array("x".utf8), as: "note.txt") }
+        let error = try #require(throws: DeliveryError.self) { try inbox.deliver(contents: SpooledBytes(contents: Array("x".utf8)), as: "note.txt") }
         #expect(error.message.contains("not a directory of the container"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
         // tmp replaced by a link too.
         let temporary = try workspace.registry.containerPath("com.example.viewer") + "/tmp"
         try FileManager.default.removeItem(atPath: temporary)
         #expect(symlink(outside, temporary) == 0)
-        #expect(throws: DeliveryError.self) { try inbox.deliver(contents: Array("x".utf8), as: "note.txt") }
+        #expect(throws: DeliveryError.self) { try inbox.deliver(contents: SpooledBytes(contents: Array("x".utf8)), as: "note.txt") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
     }
 
@@ -83,15 +83,15 @@ struct InboxTests {
         let temporary = try workspace.registry.containerPath("com.example.viewer") + "/tmp"
         try Data("half a file".utf8).write(to: URL(filePath: temporary + "/\(maximum).1.42.uti-delivery"))
         try Data("the app's own".utf8).write(to: URL(filePath: temporary + "/app-scratch"))
-        _ = try inbox.deliver(contents: Array("x".utf8), as: "a.txt")
+        _ = try inbox.deliver(contents: SpooledBytes(contents: Array("x".utf8)), as: "a.txt")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0 != "CACHEDIR.TAG" } == ["app-scratch"])
     }
 
     @Test func claimAndRemove() throws {
         let workspace = try Workspace()
         let inbox = try viewer(workspace)
-        _ = try inbox.deliver(contents: Array("x".utf8), as: "draft.txt")
-        _ = try inbox.deliver(contents: Array("y".utf8), as: "draft.txt")
+        _ = try inbox.deliver(contents: SpooledBytes(contents: Array("x".utf8)), as: "draft.txt")
+        _ = try inbox.deliver(contents: SpooledBytes(contents: Array("y".utf8)), as: "draft.txt")
         let claimed = try inbox.claim("draft.txt")
         #expect(claimed.string.hasSuffix("/Documents/draft.txt"))
         var status = stat()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UniformTypeIdentifiers
+import FileIdentification
 @testable import DocumentRouting
 
 @Suite("Manifests and the registry")
@@ -121,7 +122,7 @@ struct ManifestAndRegistryTests {
         let inbox = Inbox(registry: workspace.registry, bundleIdentifier: identifier)
         let listed = #expect(throws: DeliveryError.self) { try inbox.list() }
         #expect(listed?.reason.kind == .registry && listed?.reason.registryError?.reason.kind == .invalidBundleIdentifier)
-        #expect(throws: DeliveryError.self) { try inbox.deliver(contents: [1], as: "x") }
+        #expect(throws: DeliveryError.self) { try inbox.deliver(contents: SpooledBytes(contents: [1]), as: "x") }
     }
 
     @Test("a manifest made in code is checked as a parsed one is")

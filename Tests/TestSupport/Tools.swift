@@ -86,3 +86,35 @@ extension Tools {
         .enabled(if: !isFastLane, "a stress test: the fast lane (UTI_TEST_LANE=fast) leaves it out")
     }
 }
+
+extension Tools {
+    /// Whether the binaries under test carry fault injection (`UTI_FAULT_INJECTION_KILL_AT`,
+    /// `UTI_FAULT_INJECTION_FAIL_SYNC`): debug builds do, release builds do not (see SystemCalls' FaultInjection).
+    public static var hasFaultInjection: Bool {
+        #if DEBUG
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Enables a test only where the binaries carry fault injection.
+    public static var needsFaultInjection: ConditionTrait {
+        .enabled(if: hasFaultInjection, "fault injection exists in debug builds only")
+    }
+}
+
+extension Tools {
+    /// An executable product of this package (`uti`, `uti-server`), found in the build products directory that
+    /// holds the running test bundle: the binary the tests run, as a person or a script would.
+    public static func builtProduct(_ name: String) -> URL {
+        let executable = URL(filePath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = executable.deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appending(path: name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return executable.deletingLastPathComponent().appending(path: name)
+    }
+}

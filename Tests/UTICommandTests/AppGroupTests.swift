@@ -161,7 +161,7 @@ struct AppGroupTests {
     }
 
     @Test("kill -9 before every change of unregistering the last member with its data: the registry works after each, and the group goes",
-          .tags(.stress))
+          .tags(.stress), Tools.needsFaultInjection)
     func crashWhileRemoving() throws {
         var step = 1
         while step < 200 {

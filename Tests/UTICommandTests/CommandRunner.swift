@@ -14,17 +14,8 @@ struct CommandResult {
 }
 
 enum UTIBinary {
-    /// `uti` sits beside the test bundle in the build products directory.
-    static let url: URL = {
-        let executable = URL(filePath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = executable.deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appending(path: "uti")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return executable.deletingLastPathComponent().appending(path: "uti")
-    }()
+    /// `uti`, beside the test bundle in the build products directory.
+    static let url = Tools.builtProduct("uti")
 
     /// Runs `uti` with arguments given as bytes (which need not be UTF-8), through `env`'s exec.
     static func run(rawArguments: [[UInt8]]) throws -> CommandResult {

@@ -329,6 +329,33 @@ struct HardeningTests {
         #expect(try setup.run(["apps", "check"]).status == 0)
     }
 
+    @Test("an fsync that fails at any point of a delivery: either the file is delivered and on disk, or the command fails and nothing is delivered",
+          Tools.needsFaultInjection)
+    func failingSync() throws {
+        let setup = try Setup()
+        let image = try setup.files.write(IdentifyCommandTests.png, to: "photo.png")
+        var sawInboxSync = false
+        var step = 1
+        while step < 50 {
+            let routed = try UTIBinary.run(["route", image], environment: ["UTI_ROOT": setup.root, "UTI_FAULT_INJECTION_FAIL_SYNC": String(step)])
+            let inbox = try FileManager.default.contentsOfDirectory(atPath: setup.inbox)
+            let temporaries = try FileManager.default.contentsOfDirectory(atPath: setup.temporary).filter { $0.hasSuffix(".uti-delivery") }
+            if routed.status == 0 {
+                #expect(inbox == ["photo.png"], "sync \(step) failed, delivery reported: \(inbox)")
+                // A delivery reported made only when no sync it depended on failed: past the last one, it always is.
+                if !routed.standardError.isEmpty { Issue.record("sync \(step): \(routed.standardError)") }
+                if !sawInboxSync { step += 1; try? FileManager.default.removeItem(atPath: setup.inbox + "/photo.png"); continue }
+                break
+            }
+            #expect(inbox.isEmpty, "sync \(step) failed and the command failed, yet the Inbox holds \(inbox)")
+            #expect(temporaries.isEmpty, "sync \(step): temporaries left: \(temporaries)")
+            #expect(routed.standardError.contains("Input/output error") || routed.standardError.contains("I/O error"), "\(routed.standardError)")
+            if routed.standardError.contains("syncing the Inbox; nothing delivered") { sawInboxSync = true }
+            step += 1
+        }
+        #expect(sawInboxSync, "one of the syncs was the Inbox's, and its failure was reported")
+    }
+
     @Test("what crashes leave (state temporaries, unlocked delivery temporaries) is removed under the lock; a delivery in progress is not")
     func leftovers() throws {
         let setup = try Setup()
@@ -351,7 +378,8 @@ struct HardeningTests {
         #expect(!FileManager.default.fileExists(atPath: setup.root + "/registry.json.4242.tmp"))
     }
 
-    @Test("kill -9 before every change to the file system, in every registry change: the registry works after each death", .tags(.stress), Tools.wholeSuiteOnly)
+    @Test("kill -9 before every change to the file system, in every registry change: the registry works after each death", .tags(.stress),
+          Tools.wholeSuiteOnly, Tools.needsFaultInjection)
     func crashAtEveryStep() throws {
         let setup = try Setup()
         try setup.files.write(Self.manifest("com.example.crash", types: ["public.plain-text"]), to: "Crash.plist")

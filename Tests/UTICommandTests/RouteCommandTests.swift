@@ -110,7 +110,7 @@ struct RouteCommandTests {
         try setup.files.write(Array("text\n".utf8), to: "tree/sub/b.txt")
         let result = try setup.run(["route", "--recursive", setup.files.path + "/tree"])
         #expect(result.status == 0)
-        #expect(result.lines.last == "com.example.viewer: 2 files, \(IdentifyCommandTests.png.count + 5) B")
+        #expect(result.lines.last == "com.example.viewer: 2 files, \(IdentifyCommandTests.png.count + 5) bytes")
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.inbox).sorted() == ["a.png", "b.txt"])
     }
 

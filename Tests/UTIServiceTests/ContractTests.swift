@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Prometheus
 import TestSupport
@@ -21,9 +22,12 @@ struct Contract {
         service = UTIService(configuration: configuration, metricsRegistry: metrics)
     }
 
-    /// Runs `test` with a client of the service's router.
+    /// Runs `test` with a client of the service's router (its request log quiet: the log line is tested
+    /// against the real server, whose standard error a test reads).
     func test<Value>(_ test: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        try await Application(router: service.router()).test(.router, test)
+        var logger = Logger(label: "uti-contract-tests")
+        logger.logLevel = .error
+        return try await Application(router: service.router(), logger: logger).test(.router, test)
     }
 }
 

@@ -15,16 +15,7 @@ final class RunningServer {
     let port: Int
     private let output = Pipe()
 
-    static let binary: URL = {
-        let executable = URL(filePath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = executable.deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appending(path: "uti-server")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return executable.deletingLastPathComponent().appending(path: "uti-server")
-    }()
+    static let binary = Tools.builtProduct("uti-server")
 
     init(_ arguments: [String] = [], standardError: FileHandle = .nullDevice) throws {
         process.executableURL = Self.binary

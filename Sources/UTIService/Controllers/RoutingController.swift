@@ -5,9 +5,6 @@ import HTTPTypes
 import Synchronization
 import UTIReports
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The routing endpoints (`--routing`): `POST /route` delivers the body to the app that handles it, as
 /// `uti route -` does; `GET /apps`, `/apps/{bundleID}`, `/apps/{bundleID}/inbox` read the registry.
@@ -61,9 +58,9 @@ final class RoutingHandlers: Sendable {
 
     /// The router over the registry as it is now: made again only when `registry.json` changed.
     func currentRouter() throws(RegistryError) -> DocumentRouter {
-        var status = stat()
-        let stamp: [Int64] = stat(registry.root + "/registry.json", &status) == 0
-            ? [Int64(status.st_ino), Int64(status.st_size), Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec)] : []
+        let stamp: [Int64] = (try? Stat(FilePath(registry.root + "/registry.json"))).map { status in
+            [Int64(status.inode.rawValue), status.size, Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec)]
+        } ?? []
         return try cache.withLock { cached throws(RegistryError) -> DocumentRouter in
             if let cached, cached.stamp == stamp { return cached.router }
             let router = try DocumentRouter(registry: registry, identifier: identifier)
@@ -78,7 +75,7 @@ final class RoutingHandlers: Sendable {
         let spooled = HandedOver(value: try await body.spool(request))
         let target = query.get("to")
         let outcome = try await BlockingWork.registry.runIfActive { () throws -> DocumentRouter.Outcome in
-            try self.currentRouter().route(spooled: spooled.value, named: RawFilePath(name), options: .init(target: target))
+            try self.currentRouter().route(contents: spooled.value, named: RawFilePath(name), options: .init(target: target))
         }
         return Responses.json(.object([
             ("identifier", .string(outcome.type.identifier)), ("mimeType", .string(outcome.identification.mimeType)),
