@@ -9,7 +9,8 @@
 2. The same two files through `uti identify --mime`, one process per file, and through `file --mime-type`, one
    process per file: files/s with one process at a time (a script that runs the command per file) and with as many
    at once as the machine has cores.
-3. `--uploads` uploads of `--upload-mib` MiB each, all at once, against a fresh server: the server's peak RSS
+3. `--uploads` uploads of `--upload-mib` MiB each, all at once, against a fresh server whose `--spool-budget` holds
+   them all (25 GiB of temporary files by default: the disk must have room): the server's peak RSS
    (VmHWM) while it takes them, and whether every one was answered 200.
 4. A held registry lock: a server with routing on (`--lock-timeout 600`), `flock(1)` holding its registry lock, 8
    `POST /route` requests waiting on it; meanwhile wrk on `GET /healthz` and on `PUT /identify` of the PNG: p50
@@ -302,7 +303,10 @@ def main():
         process.wait()
 
     # Uploads: a fresh server, so that its peak RSS is the uploads'.
-    process, port = start_server(server, "--max-concurrent", str(max(256, options.uploads)))
+    # A spool budget that holds them all (the default, 8 GiB, would answer the uploads past it 503, as it should).
+    total_bytes = options.uploads * (options.upload_mib << 20)
+    process, port = start_server(server, "--max-concurrent", str(max(256, options.uploads)),
+                                 "--spool-budget", str(max(8 << 30, total_bytes + (1 << 30))))
     try:
         before = peak_rss_mib(process.pid)
         chunk = os.urandom(1 << 20)

@@ -12,7 +12,6 @@ public struct BackupError: LocatedError {
         self.reason = reason
     }
 
-
     /// Why: compare with the static members (`error.reason.kind == .notInContainer`); new reasons may be added.
     public struct Reason: Hashable, Sendable, CustomStringConvertible {
         /// The kinds: `ErrorKind`, the known ones in its extension below.

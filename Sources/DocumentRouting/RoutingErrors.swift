@@ -13,7 +13,6 @@ public struct RegistryError: LocatedError {
         self.reason = reason
     }
 
-
     /// Why: compare with the static members (`error.reason.kind == .notRegistered`,
     /// `error.reason.errno == .noSpace`); new reasons may be added.
     public struct Reason: Hashable, Sendable, CustomStringConvertible {
