@@ -175,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentRoutingTests",
-            dependencies: ["DocumentRouting", "TestSupport", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["DocumentRouting", "TestSupport", "CExtendedAttributes", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
         ),
         .testTarget(
