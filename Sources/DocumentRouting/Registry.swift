@@ -320,30 +320,29 @@ public struct Registry: Sendable {
 
     /// Opens the registry lock and takes it, exclusive or shared; the caller unlocks and closes it.
     func lock(in rootDirectory: FileDescriptor, exclusive: Bool) throws(RegistryError) -> FileDescriptor {
-        var timedOut: Duration = .zero
+        let lock: FileDescriptor
+        let taken: Bool
         do throws(Errno) {
-            let lock = try FileDescriptor.open(Self.lockName, relativeTo: rootDirectory, .readWrite,
-                                               options: [.create, .noFollow], permissions: Self.filePermissions)
-            var taken = true
+            lock = try FileDescriptor.open(Self.lockName, relativeTo: rootDirectory, .readWrite,
+                                           options: [.create, .noFollow], permissions: Self.filePermissions)
             do throws(Errno) {
                 if let lockTimeout {
                     taken = try Self.lock(lock, exclusive: exclusive, within: lockTimeout)
-                } else if exclusive {
-                    try lock.lockExclusively()
                 } else {
-                    try lock.lockShared()
+                    if exclusive { try lock.lockExclusively() } else { try lock.lockShared() }
+                    taken = true
                 }
             } catch {
                 lock.closeQuietly()
                 throw error
             }
-            if taken { return lock }
-            lock.closeQuietly()
-            timedOut = lockTimeout ?? .zero
         } catch {
             throw RegistryError(path: root + "/" + Self.lockName, reason: .system(error))
         }
-        throw RegistryError(path: root + "/" + Self.lockName, reason: .lockTimeout(timedOut))
+        if taken { return lock }
+        // Only a lock with a deadline is ever not taken.
+        lock.closeQuietly()
+        throw RegistryError(path: root + "/" + Self.lockName, reason: .lockTimeout(lockTimeout ?? .zero))
     }
 
     /// Tries the lock until it is taken or `timeout` has passed (`false`), pausing 1 ms, then longer, up to

@@ -15,15 +15,6 @@ package import SystemPackage
 /// configuration, as swift-system gates its mocking): the tests run the debug build; a release build, the one
 /// people install, has no such variable and no step. Without the variable, a step costs one comparison.
 package enum FaultInjection {
-    /// Whether this build counts steps at all.
-    package static var isCompiledIn: Bool {
-        #if UTI_FAULT_INJECTION
-        true
-        #else
-        false
-        #endif
-    }
-
     #if UTI_FAULT_INJECTION
     private static func setting(_ name: String) -> Int? {
         guard let text = getenv(name), let step = Int(String(cString: text)), step > 0 else { return nil }

@@ -86,6 +86,6 @@ package enum FileTreeWalk {
     }
 
     private static func matches(_ glob: String, _ name: UnsafeRawBufferPointer.SubSequence) -> Bool {
-        withNULTerminated(Array(name)) { fnmatch(glob, $0, 0) == 0 }
+        withNULTerminated(name) { fnmatch(glob, $0, 0) == 0 }
     }
 }

@@ -37,10 +37,8 @@ struct BodySpooler: Sendable {
                     buffer.withUnsafeReadableBytes { raw in Result { () throws(Errno) in try handed.value.append(raw) } }
                 }
             }
-            if case .failure(let error) = appended {
-                guard error == .noSpace else { throw error }
-                throw Self.outOfSpace
-            }
+            // A full spool budget or disk (ENOSPC) is answered 503 by ProblemMiddleware.
+            if case .failure(let error) = appended { throw error }
         }
         return spool
     }

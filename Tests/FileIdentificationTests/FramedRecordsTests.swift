@@ -81,11 +81,14 @@ struct FramedRecordsTests {
         }
     }
 
-    @Test("isWaiting says when the next byte must be waited for: a writer flushes then")
+    @Test("isWaiting says when the next byte must be waited for: not while a record read with the last one is still buffered")
     func waiting() throws {
-        var records = FramedRecords(bytes: record(Array("a".utf8), [1, 2, 3]))
-        #expect(records.isWaiting)
+        var records = FramedRecords(bytes: record(Array("a".utf8), [1, 2, 3]) + record(Array("b".utf8), [4]))
+        #expect(records.isWaiting, "nothing read yet")
+        _ = try records.next()
+        #expect(!records.isWaiting, "the second record came with the first read")
         _ = try records.next()
         #expect(records.isWaiting)
+        #expect(try records.next() == nil)
     }
 }
