@@ -63,7 +63,7 @@ OLDER_XML = os.path.join(SOURCES, "freedesktop.org-2.2.xml")
 BATCH = 200
 TOOLS = ("uti", "file", "gio", "magika", "uti-model")
 DEFAULT_TOOLS = ("uti", "file", "gio")
-TOOL_TITLES = {"uti": "uti", "uti-names": "uti, any name", "file": "file(1)", "gio": "GIO", "magika": "Magika",
+TOOL_TITLES = {"uti": "uti", "uti-names": "uti, any name", "uti-vocabulary": "uti, the corpus's names", "file": "file(1)", "gio": "GIO", "magika": "Magika",
                "uti-model": "uti with Magika's model"}
 PYTHON = os.path.join(ROOT, ".build-python", "bin", "python")
 
@@ -209,14 +209,21 @@ def batches(items, size=BATCH):
 NAMES = {}
 
 
-def run_uti(uti, files, model=None):
-    """uti without Magika's model (UTI_MAGIKA=off), or with it when `model` names Python's package directory."""
+# The vocabulary each corpus states its expectations in: what `uti identify --mime-names` is given for the
+# "uti, the corpus's names" column.
+CORPUS_VOCABULARIES = {"shared-mime-info": "freedesktop", "tika": "tika", "magika": "magika"}
+
+
+def run_uti(uti, files, model=None, vocabulary=None):
+    """uti without Magika's model (UTI_MAGIKA=off), or with it when `model` names Python's package directory;
+    with `--mime-names vocabulary` when one is given."""
     environment = dict(os.environ, UTI_MAGIKA="off") if model is None else dict(os.environ, PYTHONPATH=model)
     environment.pop("UTI_MAGIKA_MODEL", None) if model is not None else None
-    names = NAMES if model is None else {}
+    names = NAMES if model is None and vocabulary is None else {}
+    naming = ["--mime-names", vocabulary] if vocabulary else []
     answers = {}
     for chunk in batches(files):
-        proc = subprocess.run([uti, "identify", "--json", "--", *chunk], env=environment,
+        proc = subprocess.run([uti, "identify", "--json", *naming, "--", *chunk], env=environment,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if proc.returncode not in (0, 1):
             print(f"warning: uti exited with status {proc.returncode} on a batch of {len(chunk)}: "
@@ -381,7 +388,7 @@ def main():
     parser.add_argument("--corpora", default=os.path.join(os.path.dirname(ROOT), "shared", "corpora"),
                         help="folder holding the corpora (default: <repo>/../shared/corpora)")
     parser.add_argument("--markdown", action="store_true", help="print one GitHub markdown table")
-    parser.add_argument("--misses", metavar="TOOL", choices=TOOLS + ("uti-names",),
+    parser.add_argument("--misses", metavar="TOOL", choices=TOOLS + ("uti-names", "uti-vocabulary"),
                         help="also list the rows TOOL got wrong (path, expected, answer)")
     parser.add_argument("--json", metavar="OUT", help="write every file's answers to OUT")
     parser.add_argument("--aliases", choices=("merged", "system"), default="merged",
@@ -401,7 +408,7 @@ def main():
     unknown = set(args.tools.split(",")) - set(TOOLS)
     if unknown or not tools:
         parser.error(f"--tools takes a comma-separated subset of {','.join(TOOLS)}")
-    if args.misses and args.misses not in tools and not (args.misses == "uti-names" and "uti" in tools):
+    if args.misses and args.misses not in tools and not (args.misses in ("uti-names", "uti-vocabulary") and "uti" in tools):
         parser.error(f"--misses {args.misses}: that tool is not run")
 
     corpora_dir = os.path.abspath(args.corpora)
@@ -438,6 +445,15 @@ def main():
         results = {}
         for tool in tools:
             results[tool] = {copies[path]: answer for path, answer in runners[tool]().items() if path in copies}
+        if "uti" in tools:
+            # Each corpus asked again, in the names it states its expectations in.
+            results["uti-vocabulary"] = {}
+            corpus_of = {item["file"]: corpus for corpus, items in corpora for item in items}
+            asked_by_corpus = {path: corpus_of.get(copies[path]) for path in asked}
+            for corpus, vocabulary in CORPUS_VOCABULARIES.items():
+                some = [path for path in asked if asked_by_corpus.get(path) == corpus]
+                results["uti-vocabulary"].update({copies[path]: answer for path, answer
+                                                  in run_uti(uti, some, vocabulary=vocabulary).items() if path in copies})
         for path in list(NAMES):
             if path in copies:
                 NAMES[copies[path]] = NAMES.pop(path)
@@ -446,7 +462,7 @@ def main():
             shutil.rmtree(scratch, ignore_errors=True)
 
     if "uti" in tools:
-        tools = ["uti", "uti-names"] + [t for t in tools if t != "uti"]
+        tools = ["uti", "uti-names", "uti-vocabulary"] + [t for t in tools if t != "uti"]
         results["uti-names"] = results["uti"]
     tally = {tool: {} for tool in tools}
     records = []

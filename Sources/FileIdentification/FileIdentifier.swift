@@ -32,9 +32,13 @@ public final class FileIdentifier: Sendable {
         /// Whether Magika's model, when installed (`MagikaModel`), names text that nothing else does: a file
         /// whose name says nothing and whose content every other reader leaves plain text.
         public var usesModel: Bool
+        /// Whose name `Identification.mimeType` gives the format in (`MIMENames`): by default IANA's
+        /// registered name where there is one.
+        public var mimeNames: MIMENames
 
         public init(followSymlinks: Bool = false, nameOnly: Bool = false, sampleSize: Int = 64 * 1024, magicDatabase: String? = nil,
-                    sharedMIMEInfoDirectories: [String]? = nil, usesBuiltInSharedMIMEInfo: Bool = true, usesModel: Bool = true) {
+                    sharedMIMEInfoDirectories: [String]? = nil, usesBuiltInSharedMIMEInfo: Bool = true, usesModel: Bool = true,
+                    mimeNames: MIMENames = .standard) {
             self.followSymlinks = followSymlinks
             self.nameOnly = nameOnly
             self.sampleSize = sampleSize
@@ -42,6 +46,7 @@ public final class FileIdentifier: Sendable {
             self.sharedMIMEInfoDirectories = sharedMIMEInfoDirectories ?? SharedMIMEInfo.defaultDataDirectories()
             self.usesBuiltInSharedMIMEInfo = usesBuiltInSharedMIMEInfo
             self.usesModel = usesModel
+            self.mimeNames = mimeNames
         }
     }
 
@@ -136,10 +141,17 @@ public final class FileIdentifier: Sendable {
         }
     }
 
+    /// The name `identification`'s format goes by in `names`: its `mimeType` as if it had been made with
+    /// `Options.mimeNames` set to `names` (a service answers each request in the names it asks for).
+    public func mimeType(of identification: Identification, in names: MIMENames) -> String {
+        sharedMIMEInfo.reportedMIMEType(for: identification.type, evidence: identification.evidence, names: names)
+    }
+
     /// The identification with the MIME type to report, decided with the type.
     private func reported(_ identification: Identification) -> Identification {
         var identification = identification
-        identification.mimeType = sharedMIMEInfo.reportedMIMEType(for: identification.type, evidence: identification.evidence)
+        identification.mimeType = sharedMIMEInfo.reportedMIMEType(for: identification.type, evidence: identification.evidence,
+                                                                   names: options.mimeNames)
         return identification
     }
 

@@ -11,7 +11,8 @@ extension SharedMIMEInfo {
     /// names when neither says, the one registered with IANA, else freedesktop's, then Tika's, then
     /// libmagic's (`MediaTypeNames.rank`). A type with no MIME type reports the reader's name, else
     /// `inode/directory`, `inode/symlink`, `text/plain` or `application/octet-stream`, as it conforms.
-    func reportedMIMEType(for type: UTType, evidence: Evidence) -> String {
+    /// With a vocabulary other than `standard`, that vocabulary's name for the type where it has one.
+    func reportedMIMEType(for type: UTType, evidence: Evidence, names vocabulary: MIMENames = .standard) -> String {
         let mimeTypes = type.tags(of: .mimeType)
         var format: String?
         if let name = evidence.name, name.candidates.contains(type) {
@@ -20,6 +21,7 @@ extension SharedMIMEInfo {
         if format == nil, let content = evidence.content, content.type == type {
             format = content.mimeType
         }
+        if let named = MediaTypeNames.name(of: type, in: vocabulary, format: format) { return named }
         return MediaTypeNames.preferred(among: mimeTypes, format: format) ?? format ?? Self.inheritedMIMEType(for: type)
     }
 

@@ -1,3 +1,4 @@
+import FileIdentification
 import Hummingbird
 import HTTPTypes
 import UTIReports
@@ -19,6 +20,18 @@ enum Responses {
     static func acceptsPlainText(_ request: Request) -> Bool {
         guard let accept = request.headers[.accept] else { return false }
         return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: " ") == "text/plain" }
+    }
+
+    /// The vocabulary `?mime-names=` asks the MIME type in (`uti identify --mime-names`); `nil` when the
+    /// request names none.
+    ///
+    /// - Throws: 400 for a name that is not one of `MIMENames`.
+    static func mimeNames(_ request: Request) throws -> MIMENames? {
+        guard let text = request.uri.queryParameters.get("mime-names") else { return nil }
+        guard let names = MIMENames(rawValue: text) else {
+            throw HTTPError(.badRequest, message: "mime-names: expected one of \(MIMENames.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return names
     }
 
     /// The name of the uploaded file, as the client gave it: `?name=`, `Content-Disposition`, or Tika's

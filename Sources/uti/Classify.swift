@@ -27,6 +27,8 @@ extension UTI {
 
         @OptionGroup var typeOptions: TypeOptions
 
+        @OptionGroup var mimeNames: MIMENamesOption
+
         @Option(help: "table (default), ndjson, csv or tsv; with --summary: table or json.")
         var format: Format = .table
 
@@ -90,7 +92,7 @@ extension UTI {
                 }
                 supertypes.append(type)
             }
-            let identifier = FileIdentifier()
+            let identifier = FileIdentifier(options: .init(mimeNames: mimeNames.names))
             var options = ClassificationOptions(includeHidden: includeHidden, maxDepth: maxDepth, oneFileSystem: oneFileSystem,
                                                 exclude: exclude, sorted: sorted)
             if let jobs { options.workers = jobs }

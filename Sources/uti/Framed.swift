@@ -17,10 +17,11 @@ import Glibc
 /// records (cut short, or a length out of bounds), after the lines of the records before it.
 struct FramedIdentifyJob: Equatable {
     var typeFiles: [String] = []
+    var mimeNames: MIMENames = .standard
 
     func run() -> Int32 {
         guard TypeOptions.loadDeclarations(typeFiles: typeFiles) else { return 2 }
-        let identifier = FileIdentifier()
+        let identifier = FileIdentifier(options: .init(mimeNames: mimeNames))
         var output = StandardOutput()
         var records = FramedRecords(descriptor: .standardInput)
         var failed = false

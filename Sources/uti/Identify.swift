@@ -27,6 +27,8 @@ extension UTI {
 
         @OptionGroup var typeOptions: TypeOptions
 
+        @OptionGroup var mimeNames: MIMENamesOption
+
         @Flag(help: "Print MIME types, like `file --mime-type`.")
         var mime = false
 
@@ -65,11 +67,11 @@ extension UTI {
 
         var job: IdentifyJob {
             IdentifyJob(paths: paths, typeFiles: typeOptions.typeFiles, mime: mime, json: json,
-                        nameOnly: noContent, followSymlinks: followSymlinks, name: name)
+                        nameOnly: noContent, followSymlinks: followSymlinks, name: name, mimeNames: mimeNames.names)
         }
 
         func run() throws {
-            let status = framed ? FramedIdentifyJob(typeFiles: typeOptions.typeFiles).run() : job.run()
+            let status = framed ? FramedIdentifyJob(typeFiles: typeOptions.typeFiles, mimeNames: mimeNames.names).run() : job.run()
             if status != 0 { throw ExitCode(status) }
         }
     }
@@ -84,12 +86,13 @@ struct IdentifyJob: Equatable {
     var nameOnly = false
     var followSymlinks = false
     var name: String?
+    var mimeNames: MIMENames = .standard
 
     /// Identifies every path and prints the results; the exit status: 0, 1 when a file could not be
     /// read, 2 when a declaration file was refused.
     func run() -> Int32 {
         guard TypeOptions.loadDeclarations(typeFiles: typeFiles) else { return 2 }
-        let identifier = FileIdentifier(options: .init(followSymlinks: followSymlinks, nameOnly: nameOnly))
+        let identifier = FileIdentifier(options: .init(followSymlinks: followSymlinks, nameOnly: nameOnly, mimeNames: mimeNames))
         var output = StandardOutput()
         var failed = false
         for argument in paths {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileIdentification
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,6 +71,11 @@ enum FastPath {
             case "--json": job.json = true
             case "--no-content": job.nameOnly = true
             case "-L": job.followSymlinks = true
+            case "--mime-names":
+                // An unknown name is left to swift-argument-parser, which says what the choices are.
+                guard index < arguments.count, let names = MIMENames(rawValue: arguments[index]) else { return nil }
+                job.mimeNames = names
+                index += 1
             case "--name", "--types":
                 guard index < arguments.count else { return nil }
                 if argument == "--name" {

@@ -34,6 +34,19 @@ struct TypeOptions: ParsableArguments {
     }
 }
 
+/// `--mime-names`: whose names a file's MIME type is reported in.
+struct MIMENamesOption: ParsableArguments {
+    @Option(name: .customLong("mime-names"), help: ArgumentHelp(
+        "Report MIME types in these names: standard (IANA's registered name, else freedesktop's, Tika's, libmagic's; the default), freedesktop, tika, libmagic (as file --mime-type) or magika.",
+        valueName: "vocabulary"), transform: { text in
+            guard let names = MIMENames(rawValue: text) else {
+                throw ValidationError("expected one of \(MIMENames.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            return names
+        })
+    var names: MIMENames = .standard
+}
+
 /// Standard output, buffered: one `write` per 64 KiB rather than one per line.
 struct StandardOutput: ~Copyable {
     private var buffer: [UInt8] = []

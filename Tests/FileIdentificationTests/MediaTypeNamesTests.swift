@@ -64,3 +64,54 @@ struct MediaTypeNamesTests {
         #expect(MediaTypeNames.preferred(among: [], format: nil) == nil)
     }
 }
+
+/// `FileIdentifier.Options.mimeNames` (issue 25): the same type, reported in the names another tool uses.
+@Suite("Reported MIME type in another tool's names")
+struct MIMENamesTests {
+    static func identifier(_ names: MIMENames, nameOnly: Bool = false) -> FileIdentifier {
+        FileIdentifier(options: .init(nameOnly: nameOnly, mimeNames: names))
+    }
+
+    static let batch = Array("@echo off\r\necho hello\r\n".utf8)
+    static let javaClass: [UInt8] = [0xCA, 0xFE, 0xBA, 0xBE, 0x00, 0x00, 0x00, 0x34, 0x00, 0x10, 0x0A, 0x00, 0x03, 0x00, 0x0D, 0x07]
+    static let rust = Array("fn main() {\n    println!(\"hello\");\n}\n".utf8)
+
+    @Test("each vocabulary's name for the same type", arguments: [
+        // (bytes, file name, vocabulary, expected name)
+        (batch, "run.bat", MIMENames.standard, "application/x-bat"),
+        (batch, "run.bat", .libmagic, "text/x-msdos-batch"),
+        (batch, "run.bat", .magika, "text/x-msdos-batch"),
+        (javaClass, "A.class", .standard, "application/x-java"),
+        (javaClass, "A.class", .libmagic, "application/x-java-applet"),
+        (javaClass, "A.class", .tika, "application/java-vm"),
+        (rust, "main.rs", .standard, "text/rust"),
+        (rust, "main.rs", .magika, "application/x-rust"),
+        ([], "empty", .standard, "application/x-zerosize"),
+        ([], "empty", .magika, "inode/x-empty"),
+    ])
+    func names(bytes: [UInt8], filename: String, vocabulary: MIMENames, expected: String) throws {
+        let standard = try Self.identifier(.standard).identify(data: bytes, filename: filename)
+        let found = try Self.identifier(vocabulary).identify(data: bytes, filename: filename)
+        #expect(found.mimeType == expected, "\(filename) in \(vocabulary)'s names")
+        #expect(found.type == standard.type, "only the name changes, never the type")
+    }
+
+    @Test("freedesktop names an alias's type: KWord is application/x-kword, not IANA's vnd.kde.kword")
+    func freedesktop() throws {
+        #expect(try Self.identifier(.standard, nameOnly: true).identify(fileAt: "letter.kwd").mimeType == "application/vnd.kde.kword")
+        #expect(try Self.identifier(.freedesktop, nameOnly: true).identify(fileAt: "letter.kwd").mimeType == "application/x-kword")
+    }
+
+    @Test("a coarse vocabulary names the nearest supertype it knows; a rich one keeps the standard name")
+    func coarseVocabularies() throws {
+        // An Ogg Vorbis file: libmagic and Magika say audio/ogg; freedesktop has Vorbis's own name.
+        let vorbis = try #require(UTType(mimeType: "audio/x-vorbis+ogg"))
+        #expect(MediaTypeNames.name(of: vorbis, in: .libmagic, format: nil) == "audio/ogg")
+        #expect(MediaTypeNames.name(of: vorbis, in: .magika, format: nil) == "audio/ogg")
+        #expect(MediaTypeNames.name(of: vorbis, in: .freedesktop, format: nil) == "audio/x-vorbis+ogg")
+        // Nothing but text/plain above a language Magika does not know: the standard name stays.
+        let sas = try #require(UTType(filenameExtension: "sas"))
+        #expect(MediaTypeNames.name(of: sas, in: .magika, format: nil) == nil)
+        #expect(MediaTypeNames.name(of: vorbis, in: .standard, format: nil) == nil)
+    }
+}

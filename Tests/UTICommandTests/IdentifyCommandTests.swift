@@ -166,3 +166,25 @@ struct SharedMIMEInfoTests {
         #expect(Array(types.dropFirst()) == ["application/x-commodore-crt", "application/marc"])
     }
 }
+
+@Suite("uti identify --mime-names")
+struct MIMENamesCommandTests {
+    @Test func namesInAnotherToolsVocabulary() throws {
+        let files = try TemporaryDirectory()
+        let batch = try files.write(Array("@echo off\r\n".utf8), to: "run.bat")
+        #expect(try UTIBinary.run(["identify", "--mime", batch]).lines == ["\(batch): application/x-bat"])
+        let magika = try UTIBinary.run(["identify", "--mime", "--mime-names", "magika", batch])
+        #expect(magika.status == 0)
+        #expect(magika.lines == ["\(batch): text/x-msdos-batch"])
+        let json = try UTIBinary.run(["identify", "--json", "--mime-names", "libmagic", batch])
+        #expect(try jsonObject(try #require(json.lines.first))["mimeType"] as? String == "text/x-msdos-batch")
+        let classified = try UTIBinary.run(["classify", "--format", "tsv", "--mime-names", "magika", files.path])
+        #expect(classified.standardOutput.contains("text/x-msdos-batch"))
+    }
+
+    @Test func anUnknownVocabularyIsAUsageError() throws {
+        let result = try UTIBinary.run(["identify", "--mime-names", "iana", "/dev/null"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("expected one of standard, freedesktop, tika, libmagic, magika"))
+    }
+}

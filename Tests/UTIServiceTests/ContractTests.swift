@@ -128,6 +128,23 @@ struct ContractTests {
         }
     }
 
+    @Test("?mime-names= answers in another tool's names, the type unchanged; an unknown vocabulary is a 400")
+    func mimeNames() async throws {
+        try await Contract().test { client in
+            let batch = ByteBuffer(string: "@echo off\r\necho hello\r\n")
+            let standard = try await client.execute(uri: "/identify?name=run.bat", method: .put, body: batch)
+            let magika = try await client.execute(uri: "/identify?name=run.bat&mime-names=magika", method: .put, body: batch)
+            #expect(standard.object?["mimeType"] as? String == "application/x-bat")
+            #expect(magika.object?["mimeType"] as? String == "text/x-msdos-batch")
+            #expect(magika.object?["identifier"] as? String == standard.object?["identifier"] as? String)
+            let tika = try await client.execute(uri: "/detect/stream?mime-names=libmagic", method: .put,
+                                                headers: [.contentDisposition: "attachment; filename=run.bat"], body: batch)
+            #expect(tika.text == "text/x-msdos-batch")
+            let unknown = try await client.execute(uri: "/identify?mime-names=iana", method: .put, body: batch)
+            #expect(unknown.status == .badRequest && unknown.text.contains("expected one of standard"), "\(unknown.text)")
+        }
+    }
+
     @Test("GET /types/{identifier}, /types and /conforms")
     func types() async throws {
         try await Contract().test { client in

@@ -102,6 +102,7 @@ def load_curation(directory):
         "CURATED_LANGUAGE_TYPES": languages["types"],
         "LANGUAGES_OF_THEIR_OWN": set(languages["own-types"]["names"]),
         "LANGUAGE_DIALECTS": languages["parents"],
+        "CURATED_MAGIKA_LABELS": languages["magika-labels"],
     }
 
 
@@ -122,6 +123,7 @@ PATTERN_TAG = "uti.filename-glob"      # any other glob, fnmatch syntax: *.[1-9]
 INTERPRETER_TAG = "uti.interpreter"    # a program a #! line names: python3, node
 LANGUAGE_TAG = "uti.linguist-language" # Linguist's name of the language, then its aliases: Zig; C++, cpp
 MAGIKA_TAG = "uti.magika-label"        # Magika's label of the content type: zig, yara
+MAGIKA_MIME_TAG = "uti.magika-mime-type"  # the MIME name Magika gives it: text/x-msdos-batch, inode/x-empty
 LIBMAGIC_EXT_RE = re.compile(r"^[a-z0-9][a-z0-9_+-]*$")
 
 
@@ -154,6 +156,7 @@ class TypeDecl:
         self.interpreters = []          # Linguist's: programs a #! line names
         self.languages = []             # Linguist's language name and aliases
         self.magika_labels = []         # Magika's content-type labels
+        self.magika_mimes = []          # the MIME names Magika gives those labels
 
     @property
     def is_apple(self):
@@ -1053,6 +1056,54 @@ def language_parents(db, name, entry):
     return ["public.plain-text"]
 
 
+def load_magika_names(db, magika):
+    """Magika's labels for the content types that are not languages (`elf`, `pebin`, `ogg`, `empty`): the
+    type that carries Magika's MIME name for it (a name other vocabularies share: `application/x-dosexec`),
+    else the one type that claims its extensions (`tsv`, `srt`); and for every labelled type, the MIME name
+    Magika gives it (`uti.magika-mime-type`), which `--mime-names magika` reports. A label that names no one
+    type is noted and left out."""
+    labelled = {label for decl in db.types.values() for label in decl.magika_labels}
+    generic = ("text/plain", "application/octet-stream")
+
+    def agrees(decl, record):
+        # Magika's binary formats are not text types: `pytorch` is not XML for sharing `.pt`, `stlbinary` not
+        # the STL language. (Its `is_text` is unreliable the other way: `ada` says false, under text/x-ada.)
+        binary = not record.get("is_text") and not (record.get("mime_type") or "").startswith("text/")
+        return not (binary and "public.text" in db.ancestors(decl))
+    for label, record in sorted(magika.items()):
+        if label in labelled or label in ("unknown", "undefined", "txt"):
+            continue
+        mime = (record.get("mime_type") or "").lower()
+        owner = db.owner_of_mime(mime) if mime and mime not in generic else None
+        how = f"MIME {mime}"
+        if label in CURATED_MAGIKA_LABELS:
+            owner, how = db.get(CURATED_MAGIKA_LABELS[label]), "curated"
+            assert owner is not None, f"curated/languages.toml: {label} -> {CURATED_MAGIKA_LABELS[label]}, which is not declared"
+        if owner is not None and how != "curated" and not agrees(owner, record):
+            owner = None
+        if owner is None:
+            claimants = {d.identifier: d for ext in record.get("extensions") or []
+                         for d in db.types.values() if ext.lower() in (e.lower() for e in d.extensions) and agrees(d, record)}
+            if len(claimants) != 1:
+                db.notes["Magika labels with no one type"].append(f"{label} ({len(claimants)} types claim its extensions)")
+                continue
+            owner = next(iter(claimants.values()))
+            how = "extension"
+        owner.magika_labels.append(label)
+        db.notes["Magika labels of formats"].append(f"{label} -> {owner.identifier} ({how})")
+
+    def rank(decl, label):
+        # The label that names the type's language first (Ruby is `ruby`'s `application/x-ruby`, not
+        # `gemspec`'s `text/plain`; INI is `ini`'s `text/plain`, not `url`'s), then a specific name.
+        named = squashed(label) in (squashed(name) for name in decl.languages)
+        return (not named, (magika.get(label, {}).get("mime_type") or "").lower() in generic)
+    for decl in db.types.values():
+        for label in sorted(decl.magika_labels, key=lambda label: rank(decl, label)):
+            mime = (magika.get(label, {}).get("mime_type") or "").lower()
+            if mime and mime not in decl.magika_mimes:
+                decl.magika_mimes.append(mime)
+
+
 def load_linguist(db):
     """A type for every language GitHub Linguist knows: the type that already names it (Apple's
     `public.swift-source`, freedesktop's `text/rust`), else a new `uti.language.<name>`; with Linguist's
@@ -1161,6 +1212,7 @@ def load_linguist(db):
         mime = record.get("mime_type")
         if mime and mime.lower() not in ("text/plain", "application/octet-stream") and db.owner_of_mime(mime) is None:
             db.claim_mime(owner, mime)
+    load_magika_names(db, magika)
     # A language Linguist groups under another (Unix Assembly under Assembly, Roff Manpage under Roff), or a
     # dialect curated/languages.toml names, conforms to it: first, for a type of its own; after its parents
     # for a type another source declared (Apple's conformance stays Apple's).
@@ -1770,6 +1822,8 @@ def declaration(decl):
         tags[LANGUAGE_TAG] = list(decl.languages)
     if decl.magika_labels:
         tags[MAGIKA_TAG] = list(decl.magika_labels)
+    if decl.magika_mimes:
+        tags[MAGIKA_MIME_TAG] = list(decl.magika_mimes)
     if tags:
         entry["UTTypeTagSpecification"] = tags
     return entry

@@ -16,8 +16,10 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     }
 
     /// The body is the file; its name from `?name=`, `Content-Disposition`, or Tika's `File-Name` /
-    /// `resourceName`. Answers `uti identify --json`'s object, or with `Accept: text/plain` the MIME type alone.
+    /// `resourceName`. Answers `uti identify --json`'s object, or with `Accept: text/plain` the MIME type alone;
+    /// `?mime-names=` names the vocabulary of the MIME type, as `uti identify --mime-names` does.
     func identify(_ request: Request) async throws -> Response {
+        _ = try Responses.mimeNames(request)  // a bad vocabulary is refused before the body is read
         if let contentType = request.headers[.contentType], let boundary = Multipart.boundary(of: contentType) {
             return try await identifyParts(request, boundary: boundary)
         }
@@ -32,10 +34,12 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     func identifyParts(_ request: Request, boundary: String) async throws -> Response {
         let spooled = HandedOver(value: try await body.spool(request))
         let (body, identifier, metrics) = (self.body, self.identifier, self.metrics)
+        let names = try Responses.mimeNames(request)
         let identifications = try await BlockingWork.identification.runIfActive { () throws -> [(Identification, String?)] in
             let parts = try Multipart.parts(of: spooled.value, boundary: boundary, budget: body.memory, fileBudget: body.disk)
             return try parts.map { part in
-                let identification = try identifier.identify(part.content, filename: part.filename)
+                var identification = try identifier.identify(part.content, filename: part.filename)
+                if let names { identification.mimeType = identifier.mimeType(of: identification, in: names) }
                 metrics.identified(identification.type)
                 return (identification, part.filename)
             }
@@ -44,12 +48,14 @@ struct IdentificationController<Context: RequestContext>: Sendable {
         return Responses.json(.array(identifications.map { IdentificationReport($0.0, path: $0.1 ?? "-").json }))
     }
 
-    /// The request's body, gathered and identified.
+    /// The request's body, gathered and identified; the MIME type in the names `?mime-names=` asks for.
     func identification(of request: Request, named name: String?) async throws -> Identification {
+        let names = try Responses.mimeNames(request)
         let spooled = HandedOver(value: try await body.spool(request))
         let (identifier, metrics) = (self.identifier, self.metrics)
         @Sendable func identify() throws -> Identification {
-            let identification = try identifier.identify(spooled.value, filename: name)
+            var identification = try identifier.identify(spooled.value, filename: name)
+            if let names { identification.mimeType = identifier.mimeType(of: identification, in: names) }
             metrics.identified(identification.type)
             return identification
         }
