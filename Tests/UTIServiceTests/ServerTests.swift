@@ -157,7 +157,7 @@ struct SystemdUnitTests {
     func analyze(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let directory = try TemporaryDirectory()
         let text = try String(contentsOf: Self.unit, encoding: .utf8)
-            .replacingOccurrences(of: "/usr/local/bin/uti-server", with: RunningServer.binary.path)
+            .replacingOccurrences(of: "/usr/bin/uti-server", with: RunningServer.binary.path)
         let copy = try directory.write(text, to: "uti-server.service")
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/systemd-analyze")
