@@ -25,11 +25,12 @@ final class Workspace {
         var extensions: [String] = []
     }
 
-    /// Makes `Name.app/Contents/Info.plist` (XML, or binary with `binary`) and returns the bundle's path.
+    /// Makes `IDENTIFIER.app/Contents/Info.plist` (XML, or binary with `binary`; `bundleName` names the bundle
+    /// instead, for identifiers too long for a file name) and returns the bundle's path.
     @discardableResult
     func app(_ identifier: String, _ documentTypes: [DocumentType], inPlace: Bool = false, binary: Bool = false,
-             declarations: [[String: Any]] = []) throws -> String {
-        let bundle = path + "/apps/\(identifier).app"
+             declarations: [[String: Any]] = [], bundleName: String? = nil) throws -> String {
+        let bundle = path + "/apps/\(bundleName ?? identifier).app"
         try FileManager.default.createDirectory(atPath: bundle + "/Contents", withIntermediateDirectories: true)
         var plist: [String: Any] = [
             "CFBundleIdentifier": identifier,

@@ -162,18 +162,6 @@ struct HardeningIITests {
         """
     }
 
-    @Test("a manifest exporting a public identifier is refused, with the key; nothing is registered")
-    func exportingAPublicTypeIsRefused() throws {
-        let setup = try Setup()
-        let hostile = try Self.bundle(setup, "Hostile", Self.manifest("com.example.hostile", types: ["public.jpeg"], rank: "Alternate",
-                                                                     extra: Self.exporting("public.jpeg", conformsTo: ["public.data"], extensions: ["jpg"])))
-        let registered = try setup.run(["apps", "register", hostile])
-        #expect(registered.status == 2, "\(registered)")
-        #expect(registered.standardError.contains("UTExportedTypeDeclarations[0].UTTypeIdentifier"), "\(registered.standardError)")
-        #expect(registered.standardError.contains("public.jpeg"))
-        #expect(!(try setup.run(["apps", "list"]).standardOutput.contains("com.example.hostile")))
-    }
-
     @Test("an app redeclaring a built-in type cannot take over its files: routing, conformance and the user's default are unchanged; register and check say so")
     func redeclaringABuiltInTypeChangesNothing() throws {
         let setup = try Setup()
@@ -191,34 +179,6 @@ struct HardeningIITests {
         let check = try setup.run(["apps", "check"])
         #expect(check.status == 1 && check.standardOutput.contains("ignored-declaration"), "\(check)")
         #expect(check.standardOutput.contains("com.compuserve.gif"))
-    }
-
-    @Test("an exported type belongs to the app that exported it first: a later app's export of it is ignored and reported")
-    func anotherAppsExportIsKept() throws {
-        let setup = try Setup()
-        let owner = try Self.bundle(setup, "Owner", Self.manifest("com.example.owner", types: ["com.example.owner.sheet"], rank: "Owner",
-                                                                 extra: Self.exporting("com.example.owner.sheet", conformsTo: ["public.data"], extensions: ["osheet"])))
-        let rival = try Self.bundle(setup, "Rival", Self.manifest("com.example.rival", types: ["com.example.owner.sheet"], rank: "Owner",
-                                                                 extra: Self.exporting("com.example.owner.sheet", conformsTo: ["public.image"], extensions: ["osheet"])))
-        #expect(try setup.run(["apps", "register", owner]).status == 0)
-        let registered = try setup.run(["apps", "register", rival])
-        #expect(registered.status == 0 && registered.standardError.contains("exported by com.example.owner"), "\(registered)")
-        #expect(try setup.run(["conforms", "com.example.owner.sheet", "public.image"]).status != 0, "the owner's declaration is in force")
-        let check = try setup.run(["apps", "check"])
-        #expect(check.standardOutput.contains("ignored-declaration") && check.standardOutput.contains("com.example.rival"), "\(check)")
-    }
-
-    @Test("an app registered again keeps its place: it is not told that its own export is another's")
-    func reRegisteringKeepsOwnership() throws {
-        let setup = try Setup()
-        let owner = try Self.bundle(setup, "Owner", Self.manifest("com.example.owner", types: ["com.example.owner.sheet"], rank: "Owner",
-                                                                 extra: Self.exporting("com.example.owner.sheet", conformsTo: ["public.data"], extensions: ["osheet"])))
-        let rival = try Self.bundle(setup, "Rival", Self.manifest("com.example.rival", types: ["com.example.owner.sheet"], rank: "Owner",
-                                                                 extra: Self.exporting("com.example.owner.sheet", conformsTo: ["public.image"], extensions: ["osheet"])))
-        #expect(try setup.run(["apps", "register", owner]).status == 0)
-        #expect(try setup.run(["apps", "register", rival]).status == 0)
-        let again = try setup.run(["apps", "register", owner])
-        #expect(again.status == 0 && !again.standardError.contains("ignored"), "\(again)")
     }
 
     @Test("a container kept by an app unregistered with its data goes back only to that app's bundle, not to an identifier spelt otherwise")
@@ -490,34 +450,5 @@ struct HardeningIITests {
         #expect(stat(copy, &copied) == 0 && copied.st_ino != status.st_ino && copied.st_mode & 0o200 != 0)
         #expect(try String(contentsOfFile: copy, encoding: .utf8) == "theirs")
         #expect(!FileManager.default.fileExists(atPath: setup.inbox + "/linked.txt"))
-    }
-
-    @Test("a bundle identifier that differs only in case from a registered app's, from another bundle, is refused: nothing is taken over")
-    func caseTakeoverIsRefused() throws {
-        let setup = try Setup()
-        let document = try setup.files.write(IdentifyCommandTests.png, to: "photo.png")
-        #expect(try setup.run(["route", document]).status == 0)
-        #expect(try setup.run(["default", "set", "public.image", "com.example.viewer"]).status == 0)
-        let hostile = try Self.bundle(setup, "Hostile", Self.manifest("COM.EXAMPLE.VIEWER", name: "Hostile", types: ["public.image"]))
-        let registered = try setup.run(["apps", "register", hostile])
-        #expect(registered.status == 2 && registered.standardError.contains("differs only in case"), "\(registered)")
-        #expect(try setup.run(["apps", "list"]).lines.first?.contains("Viewer") == true, "the app is as it was")
-        #expect(try setup.run(["inbox", "list", "com.example.viewer"]).lines.first?.hasSuffix("photo.png") == true)
-    }
-
-    @Test("a cache entry dated in the future ranks as the oldest for purging, not the newest")
-    func futureDatesRankOldest() throws {
-        let setup = try Setup()
-        let caches = setup.root + "/Containers/com.example.viewer/Library/Caches"
-        for (name, date) in [("old", "2001-01-01"), ("future", "2999-01-01"), ("recent", "")] {
-            try setup.files.write(name, to: "root/Containers/com.example.viewer/Library/Caches/" + name)
-            if !date.isEmpty { #expect(Tools.run("/usr/bin/touch", ["-d", date, caches + "/" + name])) }
-        }
-        let purged = try setup.run(["purge", "--caches", "--dry-run", "--json"])
-        #expect(purged.status == 0, "\(purged)")
-        let report = try jsonObject(try #require(purged.lines.first))
-        let removed = try #require(report["removed"] as? [[String: Any]])
-        let order = removed.compactMap { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) }
-        #expect(order == ["future", "old", "recent"], "\(order)")
     }
 }

@@ -50,43 +50,6 @@ struct HardeningTests {
         #expect(Self.mode(canary) == 0o644, "nothing outside the root had its mode changed")
     }
 
-    @Test("bundle identifiers that differ only in case are one app, when it is the same bundle")
-    func bundleIdentifiersIgnoreCase() throws {
-        let setup = try Setup()
-        // The same bundle, its identifier now spelt in capitals.
-        try setup.files.write(Self.manifest("COM.Example.VIEWER", name: "Shouting"), to: "Viewer.app/Contents/Info.plist")
-        #expect(try setup.run(["apps", "register", setup.files.path + "/Viewer.app"]).status == 0)
-        let list = try setup.run(["apps", "list"])
-        #expect(list.lines.count == 1, "\(list.lines)")
-        #expect(list.lines.first?.contains("Shouting") == true)
-        #expect(FileManager.default.fileExists(atPath: setup.inbox), "the container keeps its first spelling")
-        let image = try setup.files.write(IdentifyCommandTests.png, to: "a.png")
-        #expect(try setup.run(["route", "--to", "com.EXAMPLE.viewer", image]).status == 0)
-        #expect(try setup.run(["inbox", "list", "Com.Example.Viewer"]).lines.first?.hasSuffix("a.png") == true)
-        #expect(try setup.run(["apps", "unregister", "--delete-data", "com.example.VIEWER"]).status == 0)
-        #expect(try setup.run(["apps", "list"]).lines.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: setup.root + "/Containers/com.example.viewer"))
-    }
-
-    @Test("bundle identifiers of up to 255 bytes, as documented, register, route and unregister")
-    func longBundleIdentifiers() throws {
-        let setup = try Setup()
-        for length in [240, 255] {
-            let identifier = "com." + String(repeating: "a", count: length - 4)
-            try setup.files.write(Self.manifest(identifier, types: ["public.plain-text"]), to: "long\(length).plist")
-            let registered = try setup.run(["apps", "register", setup.files.path + "/long\(length).plist"])
-            #expect(registered.status == 0, "\(registered.standardError)")
-            let text = try setup.files.write("hello\n", to: "note\(length).txt")
-            let routed = try setup.run(["route", "--to", identifier, text])
-            #expect(routed.status == 0, "\(routed.standardError)")
-            #expect(try setup.run(["inbox", "list", identifier]).lines.count == 1)
-            #expect(try setup.run(["apps", "unregister", "--delete-data", identifier]).status == 0)
-        }
-        let tooLong = "com." + String(repeating: "a", count: 252)
-        try setup.files.write(Self.manifest(tooLong), to: "tooLong.plist")
-        #expect(try setup.run(["apps", "register", setup.files.path + "/tooLong.plist"]).status == 2)
-    }
-
     @Test("unregister --delete-data removes links planted in the container as links, and nothing outside it")
     func deletionNeverLeavesTheContainer() throws {
         let setup = try Setup()
@@ -136,29 +99,18 @@ struct HardeningTests {
         }
     }
 
-    @Test("containers are private, and a copy is never more readable than its source")
-    func privateContainersAndCopies() throws {
+    // The library's side of these (modes, links, a source that changes, long and case-folded identifiers,
+    // hostile manifests) is tested in DocumentRoutingTests' HostileInputTests; here, what the command does.
+
+    @Test("standard input, a pipe, is delivered owner-only; the container is private")
+    func standardInputCopiesArePrivate() throws {
         let setup = try Setup()
-        let container = setup.root + "/Containers/com.example.viewer"
-        for directory in ["", "/Documents", "/Documents/Inbox", "/Library", "/Library/Caches", "/tmp"] {
-            #expect(Self.mode(container + directory) == 0o700, "\(directory)")
-        }
-        #expect(Self.mode(setup.root + "/registry.json") == 0o600)
-        let secret = try setup.files.write("owner only\n", to: "secret.txt")
-        chmod(secret, 0o600)
-        let open = try setup.files.write("anyone\n", to: "open.txt")
-        chmod(open, 0o644)
-        let groupOnly = try setup.files.write("group\n", to: "group.txt")
-        chmod(groupOnly, 0o640)
-        #expect(try setup.run(["route", secret, open, groupOnly]).status == 0)
-        #expect(Self.mode(setup.inbox + "/secret.txt") == 0o400)
-        #expect(Self.mode(setup.inbox + "/open.txt") == 0o444)
-        #expect(Self.mode(setup.inbox + "/group.txt") == 0o440)
+        #expect(Self.mode(setup.root + "/Containers/com.example.viewer") == 0o700)
         #expect(try setup.run(["route", "--name", "piped.txt", "-"], input: Data("from a pipe\n".utf8)).status == 0)
         #expect(Self.mode(setup.inbox + "/piped.txt") & 0o044 == 0, "standard input (a pipe, 0600) gives an owner-only copy")
     }
 
-    @Test("a symbolic link given as the file is refused unless -L/--follow says to follow it")
+    @Test("a symbolic link given as the file: exit 1 and why; -L follows it")
     func symbolicLinkSources() throws {
         let setup = try Setup()
         let target = try setup.files.write("the target\n", to: "target.txt")
@@ -167,23 +119,16 @@ struct HardeningTests {
         let refused = try setup.run(["route", link])
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("symbolic link"), "\(refused.standardError)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.inbox).isEmpty)
-        let followed = try setup.run(["route", "-L", "--move", link])
-        #expect(followed.status == 0, "\(followed.standardError)")
+        #expect(try setup.run(["route", "-L", link]).status == 0)
         #expect(try String(contentsOfFile: setup.inbox + "/link.txt", encoding: .utf8) == "the target\n")
-        #expect(!FileManager.default.fileExists(atPath: link), "--move removes the link")
-        #expect(FileManager.default.fileExists(atPath: target), "and never the file it points to")
     }
 
-    @Test("a source whose size is not what it holds (it changed during the copy) is refused, nothing delivered or moved")
+    @Test("a source that changed during the copy: exit 1 and why")
     func sourceThatChanges() throws {
         let setup = try Setup()
-        // /proc files say they are empty and are not: to the copy, a file that changed under it.
         let result = try setup.run(["route", "--to", "com.example.viewer", "--name", "status.txt", "/proc/self/status"])
         #expect(result.status == 1)
         #expect(result.standardError.contains("changed while it was being delivered"), "\(result.standardError)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.inbox).isEmpty)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.temporary).filter { $0 != "CACHEDIR.TAG" }.isEmpty)
     }
 
     @Test("names that are not UTF-8 are delivered byte for byte, however long")
@@ -219,27 +164,14 @@ struct HardeningTests {
 
     // MARK: Hostile manifests
 
-    @Test("a manifest too large, nested too deep, or with a reference cycle is refused clearly, and nothing is stored")
+    @Test("a hostile manifest or declaration file: exit 2, with the file and the limit named")
     func hostileManifests() throws {
         let setup = try Setup()
-        let large = Self.manifest("com.example.large", extra: "<key>Padding</key><string>" + String(repeating: "x", count: 2 << 20) + "</string>")
-        try setup.files.write(large, to: "Large.plist")
-        let deep = Self.manifest("com.example.deep", extra: "<key>Deep</key>" + String(repeating: "<array>", count: 1_500) + String(repeating: "</array>", count: 1_500))
-        try setup.files.write(deep, to: "Deep.plist")
-        let deeper = Self.manifest("com.example.deeper", extra: "<key>Deep</key>" + String(repeating: "<array>", count: 100_000))
-        try setup.files.write(deeper, to: "Deeper.plist")
-        // A binary plist whose top dictionary holds itself.
-        var cyclic: [UInt8] = Array("bplist00".utf8) + [0xD1, 0x01, 0x00, 0x51, 0x6B]
-        cyclic += [8, 11] + [0, 0, 0, 0, 0, 1, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 2] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 13]
-        try setup.files.write(cyclic, to: "Cyclic.plist")
-        for (file, message) in [("Large.plist", "larger than 1 MiB"), ("Deep.plist", "nested deeper than 32 levels"),
-                                ("Deeper.plist", "nested deeper than 32 levels"), ("Cyclic.plist", "cycle")] {
-            let result = try setup.run(["apps", "register", setup.files.path + "/" + file])
-            #expect(result.status == 2, "\(file)")
-            #expect(result.standardError.contains(file) && result.standardError.contains(message), "\(file): \(result.standardError)")
-        }
-        #expect(try setup.run(["apps", "list"]).lines.count == 1, "only the viewer is registered")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.root + "/Containers") == ["com.example.viewer"])
+        let deep = Self.manifest("com.example.deep", extra: "<key>Deep</key>" + String(repeating: "<array>", count: 100_000))
+        try setup.files.write(deep, to: "Deeper.plist")
+        let result = try setup.run(["apps", "register", setup.files.path + "/Deeper.plist"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("Deeper.plist") && result.standardError.contains("nested deeper than 32 levels"), "\(result.standardError)")
         // A declaration file is parsed with the same limits.
         let declarations = "<plist><dict><key>UTExportedTypeDeclarations</key>" + String(repeating: "<array>", count: 100_000) + "</dict></plist>"
         let file = try setup.files.write(declarations, to: "Types.plist")
