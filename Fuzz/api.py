@@ -44,6 +44,24 @@ def binary(given, product):
     return path
 
 
+class Streamed:
+    """A finished command's exit status and everything it printed."""
+    def __init__(self, returncode, output):
+        self.returncode = returncode
+        self.output = output
+
+
+def run_streamed(command, cwd):
+    """Runs `command`, copying what it prints to standard output as it comes, and keeps a copy."""
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    lines = []
+    for line in process.stdout:
+        sys.stdout.write(line)
+        lines.append(line)
+    sys.stdout.flush()
+    return Streamed(process.wait(), "".join(lines))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--max-time", type=int, default=60, help="seconds schemathesis may spend (default 60)")
@@ -78,11 +96,21 @@ def main():
         sys.exit(f"api.py: the server did not start ({line!r}); its log: {log.name}")
     base = f"http://127.0.0.1:{match.group(1)}"
     print(f"api.py: uti-server at {base}, scratch {scratch}", flush=True)
+    command = [options.schemathesis, "--config-file", os.path.join(ROOT, "Fuzz", "schemathesis.toml"), "run", os.path.join(ROOT, "openapi.json"), "--url", base,
+               "--checks", "all", "--header", f"Authorization: Bearer {token}",
+               "--max-time", str(options.max_time), "--workers", "2", "--seed", str(options.seed),
+               "--suppress-health-check", "too_slow,filter_too_much", "--no-color"]
     try:
-        result = subprocess.run([options.schemathesis, "--config-file", os.path.join(ROOT, "Fuzz", "schemathesis.toml"), "run", os.path.join(ROOT, "openapi.json"), "--url", base,
-                                 "--checks", "all", "--header", f"Authorization: Bearer {token}",
-                                 "--max-time", str(options.max_time), "--workers", "2", "--seed", str(options.seed),
-                                 "--suppress-health-check", "too_slow,filter_too_much", "--no-color"], cwd=scratch)
+        for attempt in (1, 2):
+            result = run_streamed(command, cwd=scratch)
+            # A crash of the fuzzer's own Python, not a finding about the server: CPython 3.11's ast.parse
+            # sometimes raises "SystemError: AST constructor recursion depth mismatch" inside hypothesis
+            # (seen once in CI with the same seed that passed the run before). Run once more, same seed.
+            if result.returncode != 0 and attempt == 1 and "SystemError: AST constructor recursion depth mismatch" in result.output \
+                    and "Failures:" not in result.output and process.poll() is None:
+                print("api.py: schemathesis crashed inside CPython's ast module (not a finding); running it once more", flush=True)
+                continue
+            break
     finally:
         alive = process.poll() is None
         process.terminate()
