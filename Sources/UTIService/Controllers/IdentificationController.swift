@@ -19,9 +19,9 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     /// `resourceName`. Answers `uti identify --json`'s object, or with `Accept: text/plain` the MIME type alone;
     /// `?mime-names=` names the vocabulary of the MIME type, as `uti identify --mime-names` does.
     func identify(_ request: Request) async throws -> Response {
-        _ = try Responses.mimeNames(request)  // a bad vocabulary is refused before the body is read
+        let names = try Responses.mimeNames(request)  // a bad vocabulary is refused before the body is read
         if let contentType = request.headers[.contentType], let boundary = Multipart.boundary(of: contentType) {
-            return try await identifyParts(request, boundary: boundary)
+            return try await identifyParts(request, boundary: boundary, names: names)
         }
         let name = Responses.uploadName(request)
         let identification = try await self.identification(of: request, named: name)
@@ -31,10 +31,9 @@ struct IdentificationController<Context: RequestContext>: Sendable {
 
     /// `multipart/form-data` with several files: one object per part, in order, as a JSON array (or, with
     /// `Accept: text/plain`, one MIME type per line).
-    func identifyParts(_ request: Request, boundary: String) async throws -> Response {
+    func identifyParts(_ request: Request, boundary: String, names: MIMENames?) async throws -> Response {
         let spooled = HandedOver(value: try await body.spool(request))
         let (body, identifier, metrics) = (self.body, self.identifier, self.metrics)
-        let names = try Responses.mimeNames(request)
         let identifications = try await BlockingWork.identification.runIfActive { () throws -> [(Identification, String?)] in
             let parts = try Multipart.parts(of: spooled.value, boundary: boundary, budget: body.memory, fileBudget: body.disk)
             return try parts.map { part in
