@@ -269,6 +269,64 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         }
     }
 
+    /// The first type claiming `tag` in `tagClass` (both compared case-insensitively, as ASCII), best first,
+    /// that is `supertype` or has it among its ancestors (any type with `nil`): what `typeIndices` and a walk
+    /// would find, without an array or a lower-cased copy of either string. `nil` when none does.
+    package func firstTypeIndex(tagClass: String, tag: String, conformingTo supertype: Int?) -> Int? {
+        var tagClass = tagClass
+        var tag = tag
+        return tagClass.withUTF8 { classBytes in
+            tag.withUTF8 { tagBytes -> Int? in
+                let slots = Int(header(.tagSlots))
+                guard slots > 0 else { return nil }
+                let table = Int(header(.tagIndex))
+                var hash = Self.foldedHash(UnsafeRawBufferPointer(classBytes), seed: Self.fnvOffset)
+                hash = Self.hash([0], seed: hash)
+                hash = Self.foldedHash(UnsafeRawBufferPointer(tagBytes), seed: hash)
+                var slot = Int(hash & UInt32(slots - 1))
+                while true {
+                    let entry = table + slot * 16
+                    let storedClass = word(at: entry)
+                    if storedClass == 0 { return nil }
+                    if string(storedClass - 1, equalsFolded: UnsafeRawBufferPointer(classBytes)),
+                       string(word(at: entry + 4), equalsFolded: UnsafeRawBufferPointer(tagBytes)) {
+                        let start = Int(word(at: entry + 8))
+                        for position in start..<(start + Int(word(at: entry + 12))) {
+                            let index = Int(listWord(position))
+                            guard let supertype else { return index }
+                            if index == supertype || type(index, hasAncestor: supertype) { return index }
+                        }
+                        return nil
+                    }
+                    slot = (slot + 1) & (slots - 1)
+                }
+            }
+        }
+    }
+
+    /// FNV-1a over the bytes with ASCII upper case folded to lower case: the hash of the lower-cased string.
+    @inline(__always)
+    private static func foldedHash(_ bytes: UnsafeRawBufferPointer, seed: UInt32) -> UInt32 {
+        var hash = seed
+        for byte in bytes {
+            let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            hash = (hash ^ UInt32(folded)) &* fnvPrime
+        }
+        return hash
+    }
+
+    /// Whether the stored (lower-cased) string is `key` with ASCII upper case folded to lower case.
+    private func string(_ id: UInt32, equalsFolded key: UnsafeRawBufferPointer) -> Bool {
+        withStringBytes(id) { stored in
+            guard stored.count == key.count else { return false }
+            for offset in 0..<key.count {
+                let byte = key[offset]
+                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != stored[offset] { return false }
+            }
+            return true
+        }
+    }
+
     /// A (tag class, tag) pair, both lower-cased: the key of the tag index.
     package struct TagKey: Hashable, Sendable {
         package var tagClass: String

@@ -37,6 +37,26 @@ public final class TypeDatabase: Sendable {
     let builtIn: CompiledTypeDatabase?
     private let state = Mutex(Overlay())
     private let changes = Atomic<Int>(0)
+    /// Whether a registered declaration replaces a built-in one (`Overlay.overridesBuiltIn`), readable
+    /// without the lock: while it is false, the built-in types' precomputed ancestors are the truth, and
+    /// `UTType.conforms(to:)` between two built-in types asks nothing else.
+    private let builtInOverridden = Atomic<Bool>(false)
+
+    /// Whether nothing is registered, readable without the lock: the built-in database alone answers then.
+    private let nothingRegistered = Atomic<Bool>(true)
+
+    /// Whether the built-in types' precomputed ancestors are in force (no registered declaration replaces one).
+    var builtInAncestryHolds: Bool { !builtInOverridden.load(ordering: .acquiring) }
+
+    /// Whether the built-in database alone answers every lookup (nothing is registered).
+    var builtInOnly: Bool { nothingRegistered.load(ordering: .acquiring) }
+
+    /// Records what the lock-free reads above need of a new overlay; called with the lock held.
+    private func published(_ overlay: Overlay) {
+        builtInOverridden.store(overlay.overridesBuiltIn, ordering: .releasing)
+        nothingRegistered.store(overlay.entries.isEmpty, ordering: .releasing)
+        changes.add(1, ordering: .releasing)
+    }
 
     /// A number that changes whenever registered declarations change: what a cache derived from the
     /// database checks to know it is still current.
@@ -87,7 +107,7 @@ public final class TypeDatabase: Sendable {
                                     builtIn: builtIn)
             try checkForCycles(from: declarations.map { $0.identifier.lowercased() }, in: candidate)
             overlay = candidate
-            changes.add(1, ordering: .releasing)
+            published(candidate)
             return declarations.compactMap { declaration in
                 let key = declaration.identifier.lowercased()
                 return candidate.entries[key]?.declaration == declaration ? declaration.identifier : nil
@@ -137,7 +157,7 @@ public final class TypeDatabase: Sendable {
     public func unregisterDeclarations(fromSource source: String) {
         state.withLock { overlay in
             overlay = Overlay(registered: overlay.registered.filter { $0.declaration.source != source }, builtIn: builtIn)
-            changes.add(1, ordering: .releasing)
+            published(overlay)
         }
     }
 
@@ -146,7 +166,7 @@ public final class TypeDatabase: Sendable {
     public func unregisterDeclarations(fromSourcesWithPrefix prefix: String) {
         state.withLock { overlay in
             overlay = Overlay(registered: overlay.registered.filter { !($0.declaration.source?.hasPrefix(prefix) ?? false) }, builtIn: builtIn)
-            changes.add(1, ordering: .releasing)
+            published(overlay)
         }
     }
 

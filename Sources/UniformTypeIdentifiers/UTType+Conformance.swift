@@ -5,8 +5,14 @@ extension UTType {
     ///     UTType.jpeg.conforms(to: .jpeg)    => true
     ///     UTType.image.conforms(to: .jpeg)   => false
     public func conforms(to type: UTType) -> Bool {
-        if key == type.key { return true }
+        // Two built-in types, while no registered declaration replaces a built-in one: their precomputed
+        // ancestors, with no lookup, no lock and no allocation.
         let database = TypeDatabase.shared
+        if builtInIndex >= 0, type.builtInIndex >= 0, undeclaredParents.isEmpty, database.builtInAncestryHolds,
+           let builtIn = database.builtIn {
+            return builtInIndex == type.builtInIndex || builtIn.type(Int(builtInIndex), hasAncestor: Int(type.builtInIndex))
+        }
+        if key == type.key { return true }
         let overlay = database.snapshot
         if !isDynamic, undeclaredParents.isEmpty, database.resolve(key: key, in: overlay) != nil {
             return database.declaredType(key, hasAncestor: type.key, in: overlay)

@@ -23,6 +23,15 @@ extension UTType {
     /// declarations, then registered before built-in, then declaration order. When none does, a
     /// dynamic type stands for the tag; `nil` when the tag is not valid for its class.
     public init?(tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) {
+        // With nothing registered and a built-in supertype (or none), the compiled index alone answers: one
+        // hash probe and a walk of the claimants' precomputed ancestors, nothing copied.
+        let database = TypeDatabase.shared
+        if database.builtInOnly, let builtIn = database.builtIn, supertype.map({ $0.builtInIndex >= 0 }) ?? true,
+           UTType.isValid(tag: tag, tagClass: tagClass),
+           let index = builtIn.firstTypeIndex(tagClass: tagClass.rawValue, tag: tag, conformingTo: supertype.map { Int($0.builtInIndex) }) {
+            self.init(builtIn: builtIn, index: index)
+            return
+        }
         guard let first = UTType.types(tag: tag, tagClass: tagClass, conformingTo: supertype).first else { return nil }
         self = first
     }
@@ -55,11 +64,18 @@ extension UTType {
     }
 
     private static func isValid(tag: String, tagClass: UTTagClass) -> Bool {
-        guard !tag.isEmpty, !tag.contains("\0") else { return false }
-        if tagClass == .filenameExtension {
-            return !tag.contains(".") && !tag.contains("/")
+        guard !tag.isEmpty else { return false }
+        let isExtension = tagClass == .filenameExtension
+        // An ASCII tag (almost every one) is checked byte by byte, with no grapheme breaking; any other by
+        // Characters, as a "." with a combining mark on it is no dot.
+        var ascii = true
+        for byte in tag.utf8 {
+            if byte >= 0x80 { ascii = false; break }
+            if byte == 0 || (isExtension && (byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/"))) { return false }
         }
-        return true
+        if ascii { return true }
+        guard !tag.contains("\0") else { return false }
+        return !isExtension || (!tag.contains(".") && !tag.contains("/"))
     }
 
     /// The tags by class; for a dynamic type, the tags its identifier encodes.

@@ -15,17 +15,30 @@ public struct UTType: Sendable {
     let key: String
     /// For a type that is neither declared nor dynamic: the supertype its creator gave.
     let undeclaredParents: [String]
+    /// Where the built-in database declares the type, `-1` where it does not: found once, when the type is
+    /// made, so that conformance between built-in types is a look at precomputed ancestors and nothing else.
+    let builtInIndex: Int32
 
     package init(declaredIdentifier identifier: String) {
         self.identifier = identifier
         self.key = identifier.lowercased()
         self.undeclaredParents = []
+        self.builtInIndex = CompiledTypeDatabase.builtIn?.typeIndex(forKey: key).map { Int32(truncatingIfNeeded: $0) } ?? -1
+    }
+
+    /// The built-in type at `index` of `builtIn`.
+    init(builtIn: CompiledTypeDatabase, index: Int) {
+        self.identifier = builtIn.identifier(ofType: index)
+        self.key = identifier.lowercased()
+        self.undeclaredParents = []
+        self.builtInIndex = Int32(truncatingIfNeeded: index)
     }
 
     init(undeclaredIdentifier identifier: String, conformingTo parents: [String]) {
         self.identifier = identifier
         self.key = identifier.lowercased()
         self.undeclaredParents = parents.map { $0.lowercased() }
+        self.builtInIndex = -1
     }
 
     /// The type with this identifier, or `nil` when the identifier is neither declared nor a valid
