@@ -5,7 +5,7 @@ public import UniformTypeIdentifiers
 
 extension Registry {
     /// Something wrong with a registry, or something done to put it right.
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+    public struct Problem: Sendable, Hashable, CustomStringConvertible, ErrorDomain {
         /// The kinds: `ErrorKind`, the known ones in its extension below.
         public typealias Kind = ErrorKind<Registry.Problem>
 

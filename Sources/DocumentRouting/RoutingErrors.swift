@@ -2,302 +2,232 @@ public import FileIdentification
 public import SystemPackage
 public import UniformTypeIdentifiers
 
-/// A registry that could not be read or changed, with the path at fault and why.
-public struct RegistryError: LocatedError {
-    /// The file or directory at fault (the registry state, a manifest, a container directory).
-    public var path: String
-    public var reason: Reason
-
-    public init(path: String, reason: Reason) {
-        self.path = path
-        self.reason = reason
-    }
-
-    /// Why: compare with the static members (`error.reason.kind == .notRegistered`,
-    /// `error.reason.errno == .noSpace`); new reasons may be added.
-    public struct Reason: Hashable, Sendable, CustomStringConvertible {
-        /// The kinds: `ErrorKind`, the known ones in its extension below.
-        public typealias Kind = ErrorKind<RegistryError>
-
-        public let kind: Kind
-        public let errno: Errno?
-        public let manifestError: ManifestError?
-        public let declarationError: TypeDeclarationError?
-        /// The bundle identifier, for `.notRegistered` and `.invalidBundleIdentifier`.
-        public let bundleIdentifier: String?
-        /// The parser's message, for `.corruptState`.
-        public let detail: String?
-
-        private init(_ kind: Kind, errno: Errno? = nil, manifestError: ManifestError? = nil, declarationError: TypeDeclarationError? = nil,
-                     bundleIdentifier: String? = nil, detail: String? = nil) {
-            self.kind = kind
-            self.errno = errno
-            self.manifestError = manifestError
-            self.declarationError = declarationError
-            self.bundleIdentifier = bundleIdentifier
-            self.detail = detail
-        }
-
-        public static func system(_ errno: Errno) -> Reason { Reason(.system, errno: errno) }
-        public static func manifest(_ error: ManifestError) -> Reason { Reason(.manifest, manifestError: error) }
-        public static func declarations(_ error: TypeDeclarationError) -> Reason { Reason(.declarations, declarationError: error) }
-        public static func notRegistered(_ bundleIdentifier: String) -> Reason { Reason(.notRegistered, bundleIdentifier: bundleIdentifier) }
-        public static func invalidBundleIdentifier(_ bundleIdentifier: String) -> Reason {
-            Reason(.invalidBundleIdentifier, bundleIdentifier: bundleIdentifier)
-        }
-        public static func corruptState(_ detail: String) -> Reason { Reason(.corruptState, detail: detail) }
-        public static let notADirectory = Reason(.notADirectory)
-        /// `bundleIdentifier` does not belong to the application group `group`.
-        public static func notAGroupMember(_ bundleIdentifier: String, group: String) -> Reason {
-            Reason(.notAGroupMember, bundleIdentifier: bundleIdentifier, detail: group)
-        }
-        public static func invalidApplicationGroup(_ group: String) -> Reason { Reason(.invalidApplicationGroup, detail: group) }
-        /// `bundleIdentifier` is `registered` but for case, and that app was registered from another bundle (`from`).
-        public static func bundleIdentifierTaken(_ bundleIdentifier: String, by registered: String, from bundle: String?) -> Reason {
-            Reason(.bundleIdentifierTaken, bundleIdentifier: bundleIdentifier,
-                   detail: "'\(registered)'" + (bundle.map { " (registered from \($0))" } ?? ""))
-        }
-        /// The group `group` still has these registered members.
-        public static func groupInUse(_ group: String, members: [String]) -> Reason {
-            Reason(.groupInUse, bundleIdentifier: members.joined(separator: ", "), detail: group)
-        }
-        public static func unknownApplicationGroup(_ group: String) -> Reason { Reason(.unknownApplicationGroup, detail: group) }
-        /// The lock stayed with another process for `waited`.
-        public static func lockTimeout(_ waited: Duration) -> Reason { Reason(.lockTimeout, detail: "\(waited)") }
-
-        public var description: String {
-            switch kind {
-            case .system: errno?.description ?? "system error"
-            case .manifest: manifestError.map { [$0.key, $0.problem].compactMap { $0 }.joined(separator: ": ") } ?? "refused manifest"
-            case .declarations: declarationError.map { [$0.entry, $0.problem.description].compactMap { $0 }.joined(separator: ": ") } ?? "refused declarations"
-            case .notRegistered: "'\(bundleIdentifier ?? "")' is not registered"
-            case .invalidBundleIdentifier:
-                "'\(bundleIdentifier ?? "")' is not a bundle identifier (letters, digits, '-' and '.', not starting with '.')"
-            case .corruptState: "not a registry state file: \(detail ?? "")"
-            case .notADirectory: "exists and is not a directory"
-            case .notAGroupMember:
-                "'\(bundleIdentifier ?? "")' is not a member of the application group '\(detail ?? "")' (its manifest's \(AppManifest.applicationGroupsKey) does not name it)"
-            case .invalidApplicationGroup:
-                "'\(detail ?? "")' is not an application group ('group.' or a ten-character team identifier and '.', then a name)"
-            case .bundleIdentifierTaken:
-                "'\(bundleIdentifier ?? "")' differs only in case from the registered \(detail ?? "app"), another bundle: refused (the same identifier in another case is the same app only from the same bundle)"
-            case .groupInUse:
-                "the application group '\(detail ?? "")' still has registered members (\(bundleIdentifier ?? "")): unregister them first"
-            case .unknownApplicationGroup: "no application group '\(detail ?? "")' in the registry"
-            case .lockTimeout: "another process holds the registry lock (waited \(detail ?? "the time allowed"))"
-            default: kind.rawValue
-            }
-        }
+/// The family of `RegistryError`: a registry that could not be read or changed.
+public enum RegistryErrorDomain: ErrorDomain {
+    /// What a registry error may come from.
+    public enum Cause: Hashable, Sendable {
+        /// An app's manifest was refused.
+        case manifest(ManifestError)
+        /// An app's type declarations do not fit the type database.
+        case declarations(TypeDeclarationError)
     }
 }
 
-/// A delivery that did not happen (and left nothing behind), with the path at fault and why.
-public struct DeliveryError: LocatedError {
-    public var path: String
-    public var reason: Reason
+/// A registry that could not be read or changed: the file or directory at fault (the registry state, a
+/// manifest, a container directory) and why. Compare by kind (`error.kind == .notRegistered`,
+/// `error.reason.errno == .noSpace`); new kinds may be added.
+public typealias RegistryError = LocatedError<RegistryErrorDomain>
 
-    public init(path: String, reason: Reason) {
-        self.path = path
-        self.reason = reason
-    }
-
-    /// The reason, in words.
-    public var message: String { reason.description }
-
-    /// Why: compare with the static members (`error.reason.kind == .refusedName`,
-    /// `error.reason.errno == .fileTooLarge`); new reasons may be added.
-    public struct Reason: Hashable, Sendable, CustomStringConvertible {
-        /// The kinds: `ErrorKind`, the known ones in its extension below.
-        public typealias Kind = ErrorKind<DeliveryError>
-
-        public let kind: Kind
-        public let errno: Errno?
-        /// Why a name was refused, or where the copy went when the source stayed.
-        public let detail: String?
-        /// What the system was doing: `reading the source`, `writing the copy` ...
-        public let operation: String?
-        /// For `.registry`.
-        public let registryError: RegistryError?
-
-        private init(_ kind: Kind, errno: Errno? = nil, detail: String? = nil, operation: String? = nil, registryError: RegistryError? = nil) {
-            self.kind = kind
-            self.errno = errno
-            self.detail = detail
-            self.operation = operation
-            self.registryError = registryError
-        }
-
-        public static let symbolicLink = Reason(.symbolicLink)
-        public static let sourceChanged = Reason(.sourceChanged)
-        public static func sourceChangedAfterMove(deliveredTo path: String) -> Reason { Reason(.sourceChangedAfterMove, detail: path) }
-        public static func registry(_ error: RegistryError) -> Reason { Reason(.registry, registryError: error) }
-
-        public static func system(_ errno: Errno, while operation: String? = nil) -> Reason { Reason(.system, errno: errno, operation: operation) }
-        public static func refusedName(_ why: String) -> Reason { Reason(.refusedName, detail: why) }
-        public static let notInContainer = Reason(.notInContainer)
-        public static let notARegularFile = Reason(.notARegularFile)
-        public static let noFreeName = Reason(.noFreeName)
-        public static func sourceNotRemoved(deliveredTo path: String, _ errno: Errno) -> Reason {
-            Reason(.sourceNotRemoved, errno: errno, detail: path)
-        }
-
-        public var description: String {
-            switch kind {
-            case .system: (operation.map { $0 + ": " } ?? "") + (errno?.description ?? "system error")
-            case .refusedName: "refused as a file name: \(detail ?? "")"
-            case .notInContainer: "refused: not a directory of the container (a symbolic link or a file stands there)"
-            case .notARegularFile: "not a regular file; only files are delivered"
-            case .noFreeName: "no free name in the Inbox"
-            case .sourceNotRemoved: "delivered to \(detail ?? "the Inbox"), but not removed: \(errno?.description ?? "")"
-            case .symbolicLink: "a symbolic link; refused (follow it with -L/--follow)"
-            case .sourceChanged: "changed while it was being delivered; nothing delivered, nothing removed"
-            case .sourceChangedAfterMove:
-                "written to while it was being removed, and not linked back: the copy in \(detail ?? "the Inbox") may lack the last writes"
-            case .registry: registryError?.reason.description ?? "the registry cannot be read"
-            default: kind.rawValue
-            }
-        }
-    }
-}
-
-/// A file that was not routed (and of which nothing was delivered), and why.
-public struct RoutingError: LocatedError {
-    /// The file as it was given (`-` for bytes without a path).
-    public var path: String
-    /// What the file is, when it was identified.
-    public var type: UTType?
-    public var reason: Reason
-
-    public init(path: String, type: UTType?, reason: Reason) {
-        self.path = path
-        self.type = type
-        self.reason = reason
-    }
-
-    public var description: String { "\(path): \(message)" }
-
-    /// The reason in words, naming the type.
-    public var message: String {
-        let named = type?.identifier ?? "its type"
-        switch reason.kind {
-        case .noHandler: return "no registered app opens \(named); nothing delivered"
-        case .targetDoesNotOpen: return "\(reason.bundleIdentifier ?? "the app") does not open \(named); nothing delivered"
-        default: return reason.description
-        }
-    }
-
-    /// Why: compare with the static members; new reasons may be added.
-    public struct Reason: Hashable, Sendable, CustomStringConvertible {
-        /// The kinds: `ErrorKind`, the known ones in its extension below.
-        public typealias Kind = ErrorKind<RoutingError>
-
-        public let kind: Kind
-        public let identificationError: IdentificationError?
-        public let deliveryError: DeliveryError?
-        /// The app concerned: the one asked for, or the handler that was chosen.
-        public let bundleIdentifier: String?
-
-        private init(_ kind: Kind, identificationError: IdentificationError? = nil, deliveryError: DeliveryError? = nil,
-                     bundleIdentifier: String? = nil) {
-            self.kind = kind
-            self.identificationError = identificationError
-            self.deliveryError = deliveryError
-            self.bundleIdentifier = bundleIdentifier
-        }
-
-        public static func identification(_ error: IdentificationError) -> Reason { Reason(.identification, identificationError: error) }
-        public static let noHandler = Reason(.noHandler)
-        public static let symbolicLink = Reason(.symbolicLink)
-        public static func targetNotRegistered(_ bundleIdentifier: String) -> Reason { Reason(.targetNotRegistered, bundleIdentifier: bundleIdentifier) }
-        public static func targetDoesNotOpen(_ bundleIdentifier: String) -> Reason { Reason(.targetDoesNotOpen, bundleIdentifier: bundleIdentifier) }
-        public static func notOpenedInPlace(_ bundleIdentifier: String) -> Reason { Reason(.notOpenedInPlace, bundleIdentifier: bundleIdentifier) }
-        public static func delivery(_ error: DeliveryError, to bundleIdentifier: String) -> Reason {
-            Reason(.delivery, deliveryError: error, bundleIdentifier: bundleIdentifier)
-        }
-
-        public var description: String {
-            switch kind {
-            case .identification: identificationError?.message ?? "cannot be identified"
-            case .noHandler: "no registered app opens it; nothing delivered"
-            case .targetNotRegistered: "'\(bundleIdentifier ?? "")' is not registered"
-            case .targetDoesNotOpen: "\(bundleIdentifier ?? "the app") does not open it; nothing delivered"
-            case .notOpenedInPlace:
-                "\(bundleIdentifier ?? "the app") does not open documents in place (LSSupportsOpeningDocumentsInPlace); nothing handed over"
-            case .delivery: deliveryError?.description ?? "not delivered"
-            case .symbolicLink: "a symbolic link; refused (follow it with -L/--follow); nothing delivered"
-            default: kind.rawValue
-            }
-        }
-    }
-}
-
-extension ErrorKind where Domain == RegistryError {
+extension ErrorKind where Domain == RegistryErrorDomain {
     /// A system call failed.
-    public static let system: Self = "system"
-    /// An app's manifest was refused.
-    public static let manifest: Self = "manifest"
-    /// An app's type declarations do not fit the type database (a cycle, a bad identifier).
-    public static let declarations: Self = "declarations"
-    /// No app with this bundle identifier is registered.
-    public static let notRegistered: Self = "not-registered"
-    /// A bundle identifier that cannot name a container.
-    public static let invalidBundleIdentifier: Self = "invalid-bundle-identifier"
-    /// The registry's state file is not one.
-    public static let corruptState: Self = "corrupt-state"
+    public static let system = Self("system") { $0.systemMessage }
+    /// An app's manifest was refused (`cause`: which key, and why).
+    public static let manifest = Self("manifest") { $0.manifestError.map { [$0.key, $0.problem].compactMap { $0 }.joined(separator: ": ") } ?? "refused manifest" }
+    /// An app's type declarations do not fit the type database: a cycle, a bad identifier (`cause`: which, and why).
+    public static let declarations = Self("declarations") {
+        $0.declarationError.map { [$0.entry, $0.problem.description].compactMap { $0 }.joined(separator: ": ") } ?? "refused declarations"
+    }
+    /// No app with this bundle identifier (`subject`) is registered.
+    public static let notRegistered = Self("not-registered") { "'\($0.subject ?? "")' is not registered" }
+    /// A bundle identifier (`subject`) that cannot name a container.
+    public static let invalidBundleIdentifier = Self("invalid-bundle-identifier") {
+        "'\($0.subject ?? "")' is not a bundle identifier (letters, digits, '-' and '.', not starting with '.')"
+    }
+    /// The registry's state file is not one (`detail`: the parser's message).
+    public static let corruptState = Self("corrupt-state") { "not a registry state file: \($0.detail ?? "")" }
     /// A directory of the registry is something else (a file, a symbolic link).
-    public static let notADirectory: Self = "not-a-directory"
-    /// An app asked for the shared container of an application group it does not belong to.
-    public static let notAGroupMember: Self = "not-a-group-member"
-    /// A string that cannot name an application group.
-    public static let invalidApplicationGroup: Self = "invalid-application-group"
-    /// A bundle identifier that differs only in case from a registered app's, from another bundle.
-    public static let bundleIdentifierTaken: Self = "bundle-identifier-taken"
-    /// An application group that still has registered members (it cannot be removed).
-    public static let groupInUse: Self = "group-in-use"
-    /// An application group the registry does not know.
-    public static let unknownApplicationGroup: Self = "unknown-application-group"
-    /// Another process held the registry lock for longer than `Registry.lockTimeout`.
-    public static let lockTimeout: Self = "lock-timeout"
+    public static let notADirectory = Self("not-a-directory") { _ in "exists and is not a directory" }
+    /// An app (`subject`) asked for the shared container of an application group (`detail`) it does not belong to.
+    public static let notAGroupMember = Self("not-a-group-member") {
+        "'\($0.subject ?? "")' is not a member of the application group '\($0.detail ?? "")' (its manifest's \(AppManifest.applicationGroupsKey) does not name it)"
+    }
+    /// A string (`detail`) that cannot name an application group.
+    public static let invalidApplicationGroup = Self("invalid-application-group") {
+        "'\($0.detail ?? "")' is not an application group ('group.' or a ten-character team identifier and '.', then a name)"
+    }
+    /// A bundle identifier (`subject`) that differs only in case from a registered app's (`detail`), from another bundle.
+    public static let bundleIdentifierTaken = Self("bundle-identifier-taken") {
+        "'\($0.subject ?? "")' differs only in case from the registered \($0.detail ?? "app"), another bundle: refused (the same identifier in another case is the same app only from the same bundle)"
+    }
+    /// An application group (`detail`) that still has registered members (`subject`): it cannot be removed.
+    public static let groupInUse = Self("group-in-use") {
+        "the application group '\($0.detail ?? "")' still has registered members (\($0.subject ?? "")): unregister them first"
+    }
+    /// An application group (`detail`) the registry does not know.
+    public static let unknownApplicationGroup = Self("unknown-application-group") { "no application group '\($0.detail ?? "")' in the registry" }
+    /// Another process held the registry lock for longer than `Registry.lockTimeout` (`detail`: how long).
+    public static let lockTimeout = Self("lock-timeout") { "another process holds the registry lock (waited \($0.detail ?? "the time allowed"))" }
 }
 
-extension ErrorKind where Domain == DeliveryError {
-    /// A system call failed (reading the source, writing the copy, linking it ...).
-    public static let system: Self = "system"
-    /// The name to deliver under is not a name a file may have in the Inbox.
-    public static let refusedName: Self = "refused-name"
+extension ErrorReason where Domain == RegistryErrorDomain {
+    public static func system(_ errno: Errno) -> Self { Self(.system, errno: errno) }
+    public static func manifest(_ error: ManifestError) -> Self { Self(.manifest, cause: .manifest(error)) }
+    public static func declarations(_ error: TypeDeclarationError) -> Self { Self(.declarations, cause: .declarations(error)) }
+    public static func notRegistered(_ bundleIdentifier: String) -> Self { Self(.notRegistered, subject: bundleIdentifier) }
+    public static func invalidBundleIdentifier(_ bundleIdentifier: String) -> Self { Self(.invalidBundleIdentifier, subject: bundleIdentifier) }
+    public static func corruptState(_ detail: String) -> Self { Self(.corruptState, detail: detail) }
+    public static let notADirectory = Self(.notADirectory)
+    /// `bundleIdentifier` does not belong to the application group `group`.
+    public static func notAGroupMember(_ bundleIdentifier: String, group: String) -> Self {
+        Self(.notAGroupMember, detail: group, subject: bundleIdentifier)
+    }
+    public static func invalidApplicationGroup(_ group: String) -> Self { Self(.invalidApplicationGroup, detail: group) }
+    /// `bundleIdentifier` is `registered` but for case, and that app was registered from another bundle (`from`).
+    public static func bundleIdentifierTaken(_ bundleIdentifier: String, by registered: String, from bundle: String?) -> Self {
+        Self(.bundleIdentifierTaken, detail: "'\(registered)'" + (bundle.map { " (registered from \($0))" } ?? ""), subject: bundleIdentifier)
+    }
+    /// The group `group` still has these registered members.
+    public static func groupInUse(_ group: String, members: [String]) -> Self {
+        Self(.groupInUse, detail: group, subject: members.joined(separator: ", "))
+    }
+    public static func unknownApplicationGroup(_ group: String) -> Self { Self(.unknownApplicationGroup, detail: group) }
+    /// The lock stayed with another process for `waited`.
+    public static func lockTimeout(_ waited: Duration) -> Self { Self(.lockTimeout, detail: "\(waited)") }
+
+    /// The refused manifest's error, for `.manifest`.
+    public var manifestError: ManifestError? {
+        if case .manifest(let error) = cause { error } else { nil }
+    }
+    /// The refused declarations' error, for `.declarations`.
+    public var declarationError: TypeDeclarationError? {
+        if case .declarations(let error) = cause { error } else { nil }
+    }
+}
+
+/// The family of `DeliveryError`: a delivery that did not happen. A reason may carry the `RegistryError`
+/// it comes from.
+public enum DeliveryErrorDomain: ErrorDomain {
+    public typealias Cause = RegistryError
+}
+
+/// A delivery that did not happen (and left nothing behind), with the path at fault and why. Compare by
+/// kind (`error.kind == .refusedName`, `error.reason.errno == .fileTooLarge`); new kinds may be added.
+public typealias DeliveryError = LocatedError<DeliveryErrorDomain>
+
+extension ErrorKind where Domain == DeliveryErrorDomain {
+    /// A system call failed (`detail`: what was being done: reading the source, writing the copy, linking it ...).
+    public static let system = Self("system") { $0.systemMessage }
+    /// The name to deliver under is not a name a file may have in the Inbox (`detail`: why).
+    public static let refusedName = Self("refused-name") { "refused as a file name: \($0.detail ?? "")" }
     /// A directory of the container is a symbolic link or a file: refused, never followed.
-    public static let notInContainer: Self = "not-in-container"
+    public static let notInContainer = Self("not-in-container") { _ in
+        "refused: not a directory of the container (a symbolic link or a file stands there)"
+    }
     /// The source is not a regular file.
-    public static let notARegularFile: Self = "not-a-regular-file"
+    public static let notARegularFile = Self("not-a-regular-file") { _ in "not a regular file; only files are delivered" }
     /// Every variant of the name is taken.
-    public static let noFreeName: Self = "no-free-name"
-    /// Delivered (the copy is durable), but the source could not be removed after it (`--move`).
-    public static let sourceNotRemoved: Self = "source-not-removed"
+    public static let noFreeName = Self("no-free-name") { _ in "no free name in the Inbox" }
+    /// Delivered (the copy, `detail`, is durable), but the source could not be removed after it (`--move`).
+    public static let sourceNotRemoved = Self("source-not-removed") {
+        "delivered to \($0.detail ?? "the Inbox"), but not removed: \($0.errno?.description ?? "")"
+    }
     /// The source is a symbolic link, and following links was not asked for.
-    public static let symbolicLink: Self = "symbolic-link"
+    public static let symbolicLink = Self("symbolic-link") { _ in "a symbolic link; refused (follow it with -L/--follow)" }
     /// The source changed while it was copied (twice), or between its copy and its removal
     /// (`--move`): nothing was delivered, nothing removed.
-    public static let sourceChanged: Self = "source-changed"
+    public static let sourceChanged = Self("source-changed") { _ in
+        "changed while it was being delivered; nothing delivered, nothing removed"
+    }
     /// `--move`: the source changed in the instant after it was removed, and could not be linked
-    /// back; the copy delivered lacks what was written after it.
-    public static let sourceChangedAfterMove: Self = "source-changed-after-move"
-    /// The registry could not be read, or the bundle identifier is not one.
-    public static let registry: Self = "registry"
+    /// back; the copy delivered (`detail`) lacks what was written after it.
+    public static let sourceChangedAfterMove = Self("source-changed-after-move") {
+        "written to while it was being removed, and not linked back: the copy in \($0.detail ?? "the Inbox") may lack the last writes"
+    }
+    /// The registry could not be read, or the bundle identifier is not one (`cause`).
+    public static let registry = Self("registry") { $0.cause?.message ?? "the registry cannot be read" }
 }
 
-extension ErrorKind where Domain == RoutingError {
-    /// The file could not be identified (unreadable, vanished ...).
-    public static let identification: Self = "identification"
+extension ErrorReason where Domain == DeliveryErrorDomain {
+    public static let symbolicLink = Self(.symbolicLink)
+    public static let sourceChanged = Self(.sourceChanged)
+    public static func sourceChangedAfterMove(deliveredTo path: String) -> Self { Self(.sourceChangedAfterMove, detail: path) }
+    public static func registry(_ error: RegistryError) -> Self { Self(.registry, cause: error) }
+    public static func system(_ errno: Errno, while operation: String? = nil) -> Self { Self(.system, errno: errno, detail: operation) }
+    public static func refusedName(_ why: String) -> Self { Self(.refusedName, detail: why) }
+    public static let notInContainer = Self(.notInContainer)
+    public static let notARegularFile = Self(.notARegularFile)
+    public static let noFreeName = Self(.noFreeName)
+    public static func sourceNotRemoved(deliveredTo path: String, _ errno: Errno) -> Self { Self(.sourceNotRemoved, errno: errno, detail: path) }
+
+    /// The registry's error, for `.registry`.
+    public var registryError: RegistryError? { cause }
+}
+
+extension ErrorReason where Domain == BackupErrorDomain {
+    /// The registry's error, for `.registry`.
+    public var registryError: RegistryError? { cause }
+}
+
+/// The family of `RoutingError`: a file that was not routed.
+public enum RoutingErrorDomain: ErrorDomain {
+    /// What a routing error carries: the file's type when it was identified, and the error it comes from.
+    public struct Cause: Hashable, Sendable {
+        public var type: UTType?
+        public var identificationError: IdentificationError?
+        public var deliveryError: DeliveryError?
+
+        public init(type: UTType? = nil, identificationError: IdentificationError? = nil, deliveryError: DeliveryError? = nil) {
+            self.type = type
+            self.identificationError = identificationError
+            self.deliveryError = deliveryError
+        }
+    }
+}
+
+/// A file that was not routed (and of which nothing was delivered): the file as it was given (`-` for
+/// bytes without a path), what it is when it was identified (`type`), and why. New kinds may be added.
+public typealias RoutingError = LocatedError<RoutingErrorDomain>
+
+extension LocatedError where Domain == RoutingErrorDomain {
+    /// The error for `path`, of `type`, for `reason`.
+    public init(path: String, type: UTType?, reason: Reason) {
+        var cause = reason.cause ?? RoutingErrorDomain.Cause()
+        cause.type = type
+        self.init(path: path, reason: Reason(reason.kind, errno: reason.errno, detail: reason.detail, subject: reason.subject, cause: cause))
+    }
+
+    /// What the file is, when it was identified.
+    public var type: UTType? { reason.cause?.type }
+}
+
+extension ErrorKind where Domain == RoutingErrorDomain {
+    /// The file could not be identified: unreadable, vanished ... (`cause`).
+    public static let identification = Self("identification") { $0.identificationError?.message ?? "cannot be identified" }
     /// No registered app opens the file's type.
-    public static let noHandler: Self = "no-handler"
-    /// The app asked for (`to:`) is not registered.
-    public static let targetNotRegistered: Self = "target-not-registered"
-    /// The app asked for does not open the file's type.
-    public static let targetDoesNotOpen: Self = "target-does-not-open"
-    /// Opening in place was asked of an app that does not declare `LSSupportsOpeningDocumentsInPlace`.
-    public static let notOpenedInPlace: Self = "not-opened-in-place"
-    /// The delivery failed.
-    public static let delivery: Self = "delivery"
+    public static let noHandler = Self("no-handler") { "no registered app opens \($0.typeNamed); nothing delivered" }
+    /// The app asked for (`to:`, `subject`) is not registered.
+    public static let targetNotRegistered = Self("target-not-registered") { "'\($0.subject ?? "")' is not registered" }
+    /// The app asked for (`subject`) does not open the file's type.
+    public static let targetDoesNotOpen = Self("target-does-not-open") {
+        "\($0.subject ?? "the app") does not open \($0.typeNamed); nothing delivered"
+    }
+    /// Opening in place was asked of an app (`subject`) that does not declare `LSSupportsOpeningDocumentsInPlace`.
+    public static let notOpenedInPlace = Self("not-opened-in-place") {
+        "\($0.subject ?? "the app") does not open documents in place (LSSupportsOpeningDocumentsInPlace); nothing handed over"
+    }
+    /// The delivery to the app (`subject`) failed (`cause`).
+    public static let delivery = Self("delivery") { $0.deliveryError?.description ?? "not delivered" }
     /// The file given is a symbolic link, and following links was not asked for.
-    public static let symbolicLink: Self = "symbolic-link"
+    public static let symbolicLink = Self("symbolic-link") { _ in "a symbolic link; refused (follow it with -L/--follow); nothing delivered" }
+}
+
+extension ErrorReason where Domain == RoutingErrorDomain {
+    public static func identification(_ error: IdentificationError) -> Self { Self(.identification, cause: .init(identificationError: error)) }
+    public static let noHandler = Self(.noHandler)
+    public static let symbolicLink = Self(.symbolicLink)
+    public static func targetNotRegistered(_ bundleIdentifier: String) -> Self { Self(.targetNotRegistered, subject: bundleIdentifier) }
+    public static func targetDoesNotOpen(_ bundleIdentifier: String) -> Self { Self(.targetDoesNotOpen, subject: bundleIdentifier) }
+    public static func notOpenedInPlace(_ bundleIdentifier: String) -> Self { Self(.notOpenedInPlace, subject: bundleIdentifier) }
+    public static func delivery(_ error: DeliveryError, to bundleIdentifier: String) -> Self {
+        Self(.delivery, subject: bundleIdentifier, cause: .init(deliveryError: error))
+    }
+
+    /// The app concerned: the one asked for, or the handler that was chosen.
+    public var bundleIdentifier: String? { subject }
+    /// The identification's error, for `.identification`.
+    public var identificationError: IdentificationError? { cause?.identificationError }
+    /// The delivery's error, for `.delivery`.
+    public var deliveryError: DeliveryError? { cause?.deliveryError }
+    /// The file's type, or "it".
+    fileprivate var typeNamed: String { cause?.type?.identifier ?? "it" }
 }

@@ -1,6 +1,6 @@
 internal import SystemCalls
 public import SystemPackage
-internal import UniformTypeIdentifiers
+public import UniformTypeIdentifiers
 #if canImport(Glibc)
 import Glibc
 #endif

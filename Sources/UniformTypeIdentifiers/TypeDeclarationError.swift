@@ -1,7 +1,7 @@
 public import SystemPackage
 
 /// A declaration that was refused, with the file and the entry it came from.
-public struct TypeDeclarationError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct TypeDeclarationError: Error, Hashable, Sendable, CustomStringConvertible, ErrorDomain {
     /// The file that holds the declaration, when there is one.
     public var file: String?
     /// Which entry: `UTExportedTypeDeclarations[3] (com.example.foo)`, when the problem is in one.

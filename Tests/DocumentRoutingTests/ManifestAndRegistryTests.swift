@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UniformTypeIdentifiers
 import FileIdentification
+import SystemPackage
 @testable import DocumentRouting
 
 @Suite("Manifests and the registry")
@@ -135,5 +136,29 @@ struct ManifestAndRegistryTests {
         let error = #expect(throws: RegistryError.self) { try workspace.registry.register(manifest) }
         #expect(error?.reason.kind == .manifest)
         #expect(try workspace.registry.apps().isEmpty)
+    }
+}
+
+@Suite("The routing libraries' errors")
+struct RoutingErrorShapeTests {
+    @Test func eachDomainDescribesItsReasonsAndKeepsTheirCauses() {
+        let registry = RegistryError(path: "/r/state", reason: .notRegistered("com.example.app"))
+        #expect(registry.description == "/r/state: 'com.example.app' is not registered")
+        #expect(registry.kind == .notRegistered && registry.reason.subject == "com.example.app")
+
+        let delivery = DeliveryError(path: "photo.jpg", reason: .registry(registry))
+        #expect(delivery.description == "photo.jpg: 'com.example.app' is not registered")
+        #expect(delivery.reason.registryError == registry)
+
+        let backup = BackupError(path: "a/b", reason: .system(.permissionDenied, while: "reading user.uti.backup"))
+        #expect(backup.description == "a/b: reading user.uti.backup: \(Errno.permissionDenied)")
+
+        // A routing error names the file's type, which it carries beside its cause.
+        let routing = RoutingError(path: "photo.jpg", type: .jpeg, reason: .targetDoesNotOpen("com.example.viewer"))
+        #expect(routing.type == .jpeg)
+        #expect(routing.description == "photo.jpg: com.example.viewer does not open public.jpeg; nothing delivered")
+        let failed = RoutingError(path: "photo.jpg", type: .jpeg, reason: .delivery(delivery, to: "com.example.viewer"))
+        #expect(failed.type == .jpeg && failed.reason.deliveryError == delivery && failed.reason.bundleIdentifier == "com.example.viewer")
+        #expect(RoutingError(path: "-", type: nil, reason: .noHandler).message == "no registered app opens it; nothing delivered")
     }
 }
