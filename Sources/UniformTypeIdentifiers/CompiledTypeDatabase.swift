@@ -133,6 +133,8 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
 
     package func identifier(ofType index: Int) -> String { string(field(.identifier, ofType: index)) ?? "" }
     package func key(ofType index: Int) -> String { string(field(.key, ofType: index)) ?? "" }
+    /// Whether the type's identifier is its own key (already lower case): the same string in the table.
+    func keyIsIdentifier(ofType index: Int) -> Bool { field(.key, ofType: index) == field(.identifier, ofType: index) }
     func typeDescription(ofType index: Int) -> String? { string(field(.description, ofType: index)) }
     func referenceURL(ofType index: Int) -> String? { string(field(.referenceURL, ofType: index)) }
     func isExported(_ index: Int) -> Bool { field(.flags, ofType: index) & Self.exportedFlag != 0 }

@@ -8,7 +8,7 @@ extension UTType {
         // Two built-in types, while no registered declaration replaces a built-in one: their precomputed
         // ancestors, with no lookup, no lock and no allocation.
         let database = TypeDatabase.shared
-        if builtInIndex >= 0, type.builtInIndex >= 0, undeclaredParents.isEmpty, database.builtInAncestryHolds,
+        if builtInIndex >= 0, type.builtInIndex >= 0, database.builtInAncestryHolds,
            let builtIn = database.builtIn {
             return builtInIndex == type.builtInIndex || builtIn.type(Int(builtInIndex), hasAncestor: Int(type.builtInIndex))
         }

@@ -11,34 +11,42 @@
 public struct UTType: Sendable {
     /// The type's identifier, as its declaration spells it (`public.jpeg`).
     public let identifier: String
-    /// The identifier folded for comparison.
-    let key: String
-    /// For a type that is neither declared nor dynamic: the supertype its creator gave.
-    let undeclaredParents: [String]
+    /// The identifier folded for comparison, where folding changes it (`nil` for `public.jpeg`): a copy of
+    /// a type then retains one string, not two.
+    private let foldedIdentifier: String?
+    /// For a type that is neither declared nor dynamic, the supertypes its creator gave (`nil`: none).
+    private let givenParents: [String]?
     /// Where the built-in database declares the type, `-1` where it does not: found once, when the type is
     /// made, so that conformance between built-in types is a look at precomputed ancestors and nothing else.
     let builtInIndex: Int32
 
-    package init(declaredIdentifier identifier: String) {
+    /// The identifier folded for comparison.
+    var key: String { foldedIdentifier ?? identifier }
+    /// For a type that is neither declared nor dynamic: the supertypes its creator gave.
+    var undeclaredParents: [String] { givenParents ?? [] }
+
+    private init(identifier: String, key: String, parents: [String], builtInIndex: Int32) {
         self.identifier = identifier
-        self.key = identifier.lowercased()
-        self.undeclaredParents = []
-        self.builtInIndex = CompiledTypeDatabase.builtIn?.typeIndex(forKey: key).map { Int32(truncatingIfNeeded: $0) } ?? -1
+        self.foldedIdentifier = key == identifier ? nil : key
+        self.givenParents = parents.isEmpty ? nil : parents
+        self.builtInIndex = builtInIndex
     }
 
-    /// The built-in type at `index` of `builtIn`.
+    package init(declaredIdentifier identifier: String) {
+        let key = identifier.lowercased()
+        self.init(identifier: identifier, key: key, parents: [],
+                  builtInIndex: CompiledTypeDatabase.builtIn?.typeIndex(forKey: key).map { Int32(truncatingIfNeeded: $0) } ?? -1)
+    }
+
+    /// The built-in type at `index` of `builtIn`: its identifier and key read from the database, nothing folded.
     init(builtIn: CompiledTypeDatabase, index: Int) {
-        self.identifier = builtIn.identifier(ofType: index)
-        self.key = identifier.lowercased()
-        self.undeclaredParents = []
-        self.builtInIndex = Int32(truncatingIfNeeded: index)
+        let identifier = builtIn.identifier(ofType: index)
+        self.init(identifier: identifier, key: builtIn.keyIsIdentifier(ofType: index) ? identifier : builtIn.key(ofType: index),
+                  parents: [], builtInIndex: Int32(truncatingIfNeeded: index))
     }
 
     init(undeclaredIdentifier identifier: String, conformingTo parents: [String]) {
-        self.identifier = identifier
-        self.key = identifier.lowercased()
-        self.undeclaredParents = parents.map { $0.lowercased() }
-        self.builtInIndex = -1
+        self.init(identifier: identifier, key: identifier.lowercased(), parents: parents.map { $0.lowercased() }, builtInIndex: -1)
     }
 
     /// The type with this identifier, or `nil` when the identifier is neither declared nor a valid
@@ -94,8 +102,16 @@ public struct UTType: Sendable {
 }
 
 extension UTType: Hashable {
-    public static func == (lhs: UTType, rhs: UTType) -> Bool { lhs.key == rhs.key }
-    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+    // A built-in key always finds its index, so two types are the same built-in type exactly when their
+    // indexes are equal, and a built-in type is never equal to one that is not.
+    public static func == (lhs: UTType, rhs: UTType) -> Bool {
+        if lhs.builtInIndex >= 0 || rhs.builtInIndex >= 0 { return lhs.builtInIndex == rhs.builtInIndex }
+        return lhs.key == rhs.key
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if builtInIndex >= 0 { hasher.combine(builtInIndex) } else { hasher.combine(key) }
+    }
 }
 
 extension UTType: CustomStringConvertible, CustomDebugStringConvertible {
