@@ -11,24 +11,31 @@
 public struct UTType: Sendable {
     /// The type's identifier, as its declaration spells it (`public.jpeg`).
     public let identifier: String
-    /// The identifier folded for comparison, where folding changes it (`nil` for `public.jpeg`): a copy of
-    /// a type then retains one string, not two.
-    private let foldedIdentifier: String?
-    /// For a type that is neither declared nor dynamic, the supertypes its creator gave (`nil`: none).
-    private let givenParents: [String]?
+    /// What few types have: a key other than the identifier (folding changes it), supertypes given by the
+    /// type's creator. `nil` for nearly every type, so that a copy retains the identifier and nothing else.
+    private let extra: Extra?
     /// Where the built-in database declares the type, `-1` where it does not: found once, when the type is
     /// made, so that conformance between built-in types is a look at precomputed ancestors and nothing else.
     let builtInIndex: Int32
 
+    private final class Extra: Sendable {
+        let key: String
+        let parents: [String]
+
+        init(key: String, parents: [String]) {
+            self.key = key
+            self.parents = parents
+        }
+    }
+
     /// The identifier folded for comparison.
-    var key: String { foldedIdentifier ?? identifier }
+    var key: String { extra?.key ?? identifier }
     /// For a type that is neither declared nor dynamic: the supertypes its creator gave.
-    var undeclaredParents: [String] { givenParents ?? [] }
+    var undeclaredParents: [String] { extra?.parents ?? [] }
 
     private init(identifier: String, key: String, parents: [String], builtInIndex: Int32) {
         self.identifier = identifier
-        self.foldedIdentifier = key == identifier ? nil : key
-        self.givenParents = parents.isEmpty ? nil : parents
+        self.extra = key == identifier && parents.isEmpty ? nil : Extra(key: key, parents: parents)
         self.builtInIndex = builtInIndex
     }
 
