@@ -335,6 +335,10 @@ public final class TypeDatabase: Sendable {
     /// `UTType.types(tag:tagClass:conformingTo:)` makes when there is none).
     public func declaredTypes(tag: String, tagClass: UTTagClass) -> [UTType] {
         guard !tag.isEmpty else { return [] }
+        // With nothing registered, the compiled index's order is the preference order (`candidates`).
+        if builtInOnly, let builtIn {
+            return builtIn.typeIndices(forTagClassKey: tagClass.key, tagKey: tag.lowercased()).map { UTType(builtIn: builtIn, index: $0) }
+        }
         let overlay = snapshot
         return candidates(tagClass: tagClass, tag: tag, in: overlay).compactMap { key in
             canonicalIdentifier(forKey: key, in: overlay).map { UTType(declaredIdentifier: $0) }

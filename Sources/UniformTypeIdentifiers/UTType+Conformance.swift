@@ -37,6 +37,9 @@ extension UTType {
 
     /// The supertypes depth-first in declaration order: the order in which properties are inherited.
     public var orderedSupertypes: [UTType] {
+        if let (builtIn, index) = builtInDeclaration {
+            return builtIn.ancestors(ofType: index).map { UTType(builtIn: builtIn, index: $0) }
+        }
         let database = TypeDatabase.shared
         let overlay = database.snapshot
         return database.ancestorKeys(ofParents: parentKeys(database, overlay), in: overlay).map { key in
@@ -49,6 +52,9 @@ extension UTType {
 
     /// The direct supertypes, in declaration order.
     public var directSupertypes: [UTType] {
+        if let (builtIn, index) = builtInDeclaration {
+            return builtIn.parents(ofType: index).map { UTType(builtIn: builtIn, index: $0) }
+        }
         let database = TypeDatabase.shared
         let overlay = database.snapshot
         return parentKeys(database, overlay).map { key in

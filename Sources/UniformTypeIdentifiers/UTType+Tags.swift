@@ -93,6 +93,7 @@ extension UTType {
     /// The tags of one class, in declaration order (`tags[tagClass] ?? []`, without gathering the others).
     public func tags(of tagClass: UTTagClass) -> [String] {
         if isDynamic { return tags[tagClass] ?? [] }
+        if let (builtIn, index) = builtInDeclaration { return builtIn.tags(ofType: index, tagClass: tagClass.rawValue) }
         return TypeDatabase.shared.tags(of: self, tagClass: tagClass)
     }
 
