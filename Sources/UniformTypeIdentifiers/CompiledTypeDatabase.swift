@@ -246,39 +246,29 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
 
     /// The types claiming `tag` (lower-cased) in the tag class `classKey` (lower-cased), best first.
     package func typeIndices(forTagClassKey classKey: String, tagKey: String) -> [Int] {
-        var classKey = classKey
-        var tagKey = tagKey
-        return classKey.withUTF8 { classBytes in
-            tagKey.withUTF8 { tagBytes -> [Int] in
-                let slots = Int(header(.tagSlots))
-                guard slots > 0 else { return [] }
-                let table = Int(header(.tagIndex))
-                var hash = Self.hash(UnsafeRawBufferPointer(classBytes))
-                hash = Self.hash([0], seed: hash)
-                hash = Self.hash(UnsafeRawBufferPointer(tagBytes), seed: hash)
-                var slot = Int(hash & UInt32(slots - 1))
-                while true {
-                    let entry = table + slot * 16
-                    let storedClass = word(at: entry)
-                    if storedClass == 0 { return [] }
-                    if string(storedClass - 1, equals: UnsafeRawBufferPointer(classBytes)),
-                       string(word(at: entry + 4), equals: UnsafeRawBufferPointer(tagBytes)) {
-                        return list(start: word(at: entry + 8), count: word(at: entry + 12))
-                    }
-                    slot = (slot + 1) & (slots - 1)
-                }
-            }
-        }
+        claimants(tagClass: classKey, tag: tagKey).map { list(start: UInt32($0.start), count: UInt32($0.count)) } ?? []
     }
 
     /// The first type claiming `tag` in `tagClass` (both compared case-insensitively, as ASCII), best first,
     /// that is `supertype` or has it among its ancestors (any type with `nil`): what `typeIndices` and a walk
     /// would find, without an array or a lower-cased copy of either string. `nil` when none does.
     package func firstTypeIndex(tagClass: String, tag: String, conformingTo supertype: Int?) -> Int? {
+        guard let (start, count) = claimants(tagClass: tagClass, tag: tag) else { return nil }
+        for position in start..<(start + count) {
+            let index = Int(listWord(position))
+            guard let supertype else { return index }
+            if index == supertype || type(index, hasAncestor: supertype) { return index }
+        }
+        return nil
+    }
+
+    /// Where the tag index lists the claimants of `tag` in `tagClass`, both compared with ASCII case folded
+    /// in place (the index holds them lower-cased, so lower-cased input probes the same way): one hash probe.
+    private func claimants(tagClass: String, tag: String) -> (start: Int, count: Int)? {
         var tagClass = tagClass
         var tag = tag
         return tagClass.withUTF8 { classBytes in
-            tag.withUTF8 { tagBytes -> Int? in
+            tag.withUTF8 { tagBytes -> (start: Int, count: Int)? in
                 let slots = Int(header(.tagSlots))
                 guard slots > 0 else { return nil }
                 let table = Int(header(.tagIndex))
@@ -292,13 +282,7 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
                     if storedClass == 0 { return nil }
                     if string(storedClass - 1, equalsFolded: UnsafeRawBufferPointer(classBytes)),
                        string(word(at: entry + 4), equalsFolded: UnsafeRawBufferPointer(tagBytes)) {
-                        let start = Int(word(at: entry + 8))
-                        for position in start..<(start + Int(word(at: entry + 12))) {
-                            let index = Int(listWord(position))
-                            guard let supertype else { return index }
-                            if index == supertype || type(index, hasAncestor: supertype) { return index }
-                        }
-                        return nil
+                        return (Int(word(at: entry + 8)), Int(word(at: entry + 12)))
                     }
                     slot = (slot + 1) & (slots - 1)
                 }
