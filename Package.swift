@@ -11,6 +11,18 @@ let strictness: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// Release builds of the executables carry the Swift runtime, and the C++ runtime it needs, inside them: what
+// `swift build -c release` makes starts without loading and relocating the toolchain's shared libraries
+// (a third of `uti identify`'s start-up, docs/Performance.md) and runs on a machine without Swift. The C++
+// runtime comes from its static archive through the linker script in Packaging/link; libgcc likewise.
+// Only these two executables link so: a client of the library products builds as it chooses.
+// (`-static-stdlib` when compiling too: objects compiled so name the static libraries their imports need.)
+let selfContainedRelease: (swift: [SwiftSetting], linker: [LinkerSetting]) = (
+    [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
+    [.unsafeFlags(["-static-stdlib", "-L", "\(Context.packageDirectory)/Packaging/link", "-Xclang-linker", "-static-libgcc"],
+                  .when(configuration: .release))]
+)
+
 let package = Package(
     name: "uti",
     products: [
@@ -146,7 +158,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: strictness
+            swiftSettings: strictness + selfContainedRelease.swift,
+            linkerSettings: selfContainedRelease.linker
         ),
         .executableTarget(
             name: "uti",
@@ -159,7 +172,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
-            swiftSettings: strictness
+            swiftSettings: strictness + selfContainedRelease.swift,
+            linkerSettings: selfContainedRelease.linker
         ),
         // What the test targets share: temporary directories, crafted databases, what the machine offers.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictness),

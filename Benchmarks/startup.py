@@ -12,10 +12,8 @@ ratio of the medians.
 With --compare, another uti binary (an earlier build, say) runs in the same alternation, and its medians and
 the ratio of the two uti builds are printed beside (ratio < 1: this build is faster).
 
-Without --uti it builds the fully static release binary the README's figures use (it needs the
-static libraries of libmagic and its compressors: libmagic-dev, liblzma-dev, libbz2-dev, zlib1g-dev):
-    swift build -c release --product uti --scratch-path .build-static \
-        -Xswiftc -static-executable -Xlinker -llzma -Xlinker -lbz2 -Xlinker -lz
+Without --uti it builds and measures the binary users run: `swift build -c release --product uti`, the
+README's build and what the packages hold (Package.swift links the Swift and C++ runtimes into it).
 """
 import argparse
 import os
@@ -56,16 +54,15 @@ def run_once(argv):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=300)
-    parser.add_argument("--uti", help="the uti binary (default: build the static release binary)")
+    parser.add_argument("--uti", help="the uti binary (default: build the release binary, as the README does)")
     parser.add_argument("--compare", help="another uti binary to run in the same alternation")
     args = parser.parse_args()
 
     uti = args.uti
     if not uti:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "uti", "--scratch-path", ".build-static",
-                        "-Xswiftc", "-static-executable", "-Xlinker", "-llzma", "-Xlinker", "-lbz2", "-Xlinker", "-lz"],
+        subprocess.run(["swift", "build", "-c", "release", "--product", "uti"],
                        cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        uti = os.path.join(ROOT, ".build-static", "release", "uti")
+        uti = os.path.join(ROOT, ".build", "release", "uti")
 
     scratch = tempfile.mkdtemp(prefix="uti-startup-")
     samples = {

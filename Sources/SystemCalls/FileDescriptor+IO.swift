@@ -99,11 +99,19 @@ extension FileDescriptor {
     ///
     /// The corresponding C function is `write`.
     package func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
-        let written: Result<Void, Errno>? = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(Errno) in try writeAll(UnsafeRawBufferPointer(buffer)) }
+        // The error is carried out of the standard library's closures (which rethrow untyped) in an
+        // optional, not a `Result`: `Result<_, Errno>` is generic metadata the runtime builds by name, with a
+        // search of every conformance in the program, the first time a process needs it.
+        var failure: Errno?
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            do throws(Errno) { try writeAll(UnsafeRawBufferPointer(buffer)) } catch { failure = error }
         }
-        if let written { return try written.get() }
-        try ContiguousArray(bytes).withUnsafeBytes { raw in Result { () throws(Errno) in try writeAll(raw) } }.get()
+        if done == nil {
+            ContiguousArray(bytes).withUnsafeBytes { raw in
+                do throws(Errno) { try writeAll(raw) } catch { failure = error }
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// Writes all of `raw`, as `writeAll(_:)` does, without copying it first.

@@ -77,15 +77,22 @@ package func withCStringArray<R>(_ strings: [String], _ body: (UnsafeMutablePoin
 /// Calls `body` with `bytes` as a NUL-terminated C string in a buffer of its own (a NUL inside cuts it short,
 /// as the system would read it), so that `body` may throw its typed error straight through (the standard
 /// library's `withCString` rethrows untyped errors only). The one copy of bytes into a C string.
-package func withNULTerminated<R, E: Error>(_ bytes: some Collection<UInt8>, _ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
-    let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+package func withNULTerminated<R, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
+    // An array, by index: a generic collection, called across modules unspecialized, has the runtime look up
+    // its associated types by name (a search of every conformance in the program, once per process).
+    let count = bytes.count
+    let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: count + 1)
     defer { pointer.deallocate() }
     var length = 0
-    for byte in bytes {
-        if byte == 0 { break }
-        pointer[length] = CChar(bitPattern: byte)
+    while length < count, bytes[length] != 0 {
+        pointer[length] = CChar(bitPattern: bytes[length])
         length += 1
     }
     pointer[length] = 0
     return try body(pointer)
+}
+
+/// `withNULTerminated` for any collection of bytes.
+package func withNULTerminated<R, E: Error>(_ bytes: some Collection<UInt8>, _ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
+    try withNULTerminated(Array(bytes), body)
 }

@@ -349,6 +349,10 @@ public final class TypeDatabase: Sendable {
     /// filename extensions and MIME types (those have too many members to list this way).
     public func types(havingTagClass tagClass: UTTagClass) -> [UTType] {
         guard tagClass != .filenameExtension, tagClass != .mimeType else { return [] }
+        // With nothing registered the compiled index answers, in its (preference) order, without a snapshot.
+        if builtInOnly, let builtIn {
+            return builtIn.typeIndices(forTagClassKey: tagClass.key, tagKey: "").map { UTType(builtIn: builtIn, index: $0) }
+        }
         let overlay = snapshot
         return candidates(tagClass: tagClass, tag: "", in: overlay).compactMap { key in
             canonicalIdentifier(forKey: key, in: overlay).map { UTType(declaredIdentifier: $0) }

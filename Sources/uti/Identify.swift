@@ -98,22 +98,21 @@ struct IdentifyJob: Equatable {
         for argument in paths {
             let shown: String
             var escapedPath = false
-            let result: Result<Identification, IdentificationError>
-            if argument == "-" {
-                shown = "-"
-                result = Result { () throws(IdentificationError) in
-                    try identifier.identify(data: StandardInput.read(limit: StandardInput.identificationLimit), filename: name)
+            // do/catch, not a Result: a Result of these types is generic metadata the runtime would build at
+            // start-up by name, with a search of every protocol conformance in the program (issue 29's profile).
+            do throws(IdentificationError) {
+                let identification: Identification
+                if argument == "-" {
+                    shown = "-"
+                    identification = try identifier.identify(data: StandardInput.read(limit: StandardInput.identificationLimit), filename: name)
+                } else {
+                    let path = RawArguments.path(for: argument)
+                    shown = json ? path.dataText : path.escaped
+                    escapedPath = json && !path.isValidUTF8
+                    identification = try identifier.identify(fileAt: path)
                 }
-            } else {
-                let path = RawArguments.path(for: argument)
-                shown = json ? path.dataText : path.escaped
-                escapedPath = json && !path.isValidUTF8
-                result = Result { () throws(IdentificationError) in try identifier.identify(fileAt: path) }
-            }
-            switch result {
-            case .success(let identification):
                 output.line(render(identification, path: shown, pathEscaped: escapedPath))
-            case .failure(let error):
+            } catch {
                 failed = true
                 output.flush()
                 Terminal.error(error.description)
