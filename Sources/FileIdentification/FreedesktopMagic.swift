@@ -44,6 +44,17 @@ struct FreedesktopMagic: Sendable {
     private(set) var rules: [Rule] = []
     private(set) var sections: [Section] = []
 
+    /// Which sections a file may match, found without trying each (most of the database compares bytes at a
+    /// fixed offset): a section can match only if one of its top-level rules does, and a top-level rule of one
+    /// offset and no mask only where the file's byte there is its value's first. `candidateSections` reads it.
+    private struct SectionIndex: Sendable {
+        /// One bit per section: those with a top-level rule the index does not place (a range, a mask).
+        var alwaysTried: [UInt64] = []
+        /// For each offset some placed rule looks at: by the byte found there, the sections with such a rule.
+        var atOffset: [(offset: Int, byFirstByte: [[Int]])] = []
+    }
+    private var index = SectionIndex()
+
     init() {}
 
     /// The largest number a magic file may hold (an offset, a range, a priority, an indent): GLib reads
@@ -160,17 +171,51 @@ struct FreedesktopMagic: Sendable {
             section.rules = (section.rules.lowerBound + ruleBase)..<(section.rules.upperBound + ruleBase)
             return section
         }
+        index = makeIndex()
         return true
+    }
+
+    private func makeIndex() -> SectionIndex {
+        var index = SectionIndex(alwaysTried: Array(repeating: 0, count: sections.count / 64 + 1))
+        var byOffset: [Int: [[Int]]] = [:]
+        for (number, section) in sections.enumerated() {
+            for rule in rules[section.rules] where rule.indent == 0 && !rule.value.isEmpty {  // an empty value matches nothing
+                if rule.range == 1, rule.mask == nil {
+                    byOffset[rule.offset, default: Array(repeating: [], count: 256)][Int(storage[rule.value.lowerBound])].append(number)
+                } else {
+                    index.alwaysTried[number / 64] |= 1 << UInt64(number % 64)
+                }
+            }
+        }
+        index.atOffset = byOffset.sorted { $0.key < $1.key }.map { (offset: $0.key, byFirstByte: $0.value) }
+        return index
+    }
+
+    /// The sections that may match `data` (a superset of those that do), as one bit each.
+    private func candidateSections(_ data: [UInt8]) -> [UInt64] {
+        var candidates = index.alwaysTried
+        for (offset, byFirstByte) in index.atOffset {
+            guard offset < data.count else { break }
+            for number in byFirstByte[Int(data[offset])] { candidates[number / 64] |= 1 << UInt64(number % 64) }
+        }
+        return candidates
     }
 
     /// Every section matching `data`, highest priority first (ties in file order).
     func matches(_ data: [UInt8]) -> [Match] {
         var found: [Match] = []
+        let candidates = candidateSections(data)
         data.withUnsafeBytes { bytes in
             storage.withUnsafeBytes { storage in
-                for section in sections {
-                    guard let strength = sectionMatches(section.rules, bytes, storage) else { continue }
-                    found.append(Match(mimeType: section.mimeType, priority: section.priority, isKeyword: strength == .keyword))
+                // In file order, as if every section were tried.
+                for (word, bits) in candidates.enumerated() {
+                    var bits = bits
+                    while bits != 0 {
+                        let section = sections[word * 64 + bits.trailingZeroBitCount]
+                        bits &= bits - 1
+                        guard let strength = sectionMatches(section.rules, bytes, storage) else { continue }
+                        found.append(Match(mimeType: section.mimeType, priority: section.priority, isKeyword: strength == .keyword))
+                    }
                 }
             }
         }

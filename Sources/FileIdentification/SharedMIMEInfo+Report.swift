@@ -13,16 +13,32 @@ extension SharedMIMEInfo {
     /// `inode/directory`, `inode/symlink`, `text/plain` or `application/octet-stream`, as it conforms.
     /// With a vocabulary other than `standard`, that vocabulary's name for the type where it has one.
     func reportedMIMEType(for type: UTType, evidence: Evidence, names vocabulary: MIMENames = .standard) -> String {
-        let mimeTypes = type.tags(of: .mimeType)
+        // Past the first reports, what is decided for a format is kept (a classification reports thousands).
+        let cached = reportCache.withLock { cache -> Bool in
+            let generation = TypeDatabase.shared.generation
+            if cache.generation != generation { cache = ReportCache(reports: cache.reports, generation: generation) }
+            cache.reports += 1
+            return cache.reports > Self.lookupsBeforeIndexing
+        }
         var format: String?
         if let name = evidence.name, name.candidates.contains(type) {
-            format = globbed(among: mimeTypes, filename: name.filename)
+            format = globbed(for: type, filename: name.filename, cached: cached)
         }
         if format == nil, let content = evidence.content, content.type == type {
             format = content.mimeType
         }
+        guard cached else { return reportedMIMEType(for: type, format: format, names: vocabulary) }
+        let key = type.identifier + "\u{0}" + (format ?? "") + "\u{0}" + vocabulary.rawValue
+        if let known = reportCache.withLock({ $0.names[key] }) { return known }
+        let name = reportedMIMEType(for: type, format: format, names: vocabulary)
+        reportCache.withLock { $0.names[key] = name }
+        return name
+    }
+
+    /// The name for `type` in `vocabulary` once the format is known.
+    private func reportedMIMEType(for type: UTType, format: String?, names vocabulary: MIMENames) -> String {
         if let named = MediaTypeNames.name(of: type, in: vocabulary, format: format) { return named }
-        return MediaTypeNames.preferred(among: mimeTypes, format: format) ?? format ?? Self.inheritedMIMEType(for: type)
+        return MediaTypeNames.preferred(among: type.tags(of: .mimeType), format: format) ?? format ?? Self.inheritedMIMEType(for: type)
     }
 
     /// For a type with no MIME name of its own, its nearest supertype's (a BASIC dialect is reported as
@@ -47,13 +63,20 @@ extension SharedMIMEInfo {
     /// weight: `x.sdc` is `application/vnd.stardivision.calc` among the MIME types of the OpenOffice
     /// spreadsheet type, which also covers `.sxc`. `nil` when two of them match as well (`*.iso` is a CD
     /// image's and a Sega CD ROM's glob: the name does not tell which).
-    private func globbed(among typeMIMETypes: [String], filename: String) -> String? {
-        let mimeTypes = typeMIMETypes.map { $0.lowercased() }
+    private func globbed(for type: UTType, filename: String, cached: Bool) -> String? {
+        let mimeTypes: [String]
+        let found: [[(glob: String, weight: Int)]]
+        if cached, let known = reportCache.withLock({ $0.globs[type.identifier] }) {
+            (mimeTypes, found) = known
+        } else {
+            mimeTypes = type.tags(of: .mimeType).map { $0.lowercased() }
+            found = mimeTypes.count > 1 ? globs(of: mimeTypes) : []
+            if cached { reportCache.withLock { $0.globs[type.identifier] = (mimeTypes, found) } }
+        }
         guard mimeTypes.count > 1 else { return nil }
         let name = filename.lowercased()
         var best: (mimeType: String, weight: Int)?
         var tied = false
-        let found = globs(of: mimeTypes)
         for index in 0..<mimeTypes.count {
             let weight = found[index].filter { fnmatch($0.glob, name, 0) == 0 }.map(\.weight).max() ?? -1
             guard weight >= 0 else { continue }

@@ -231,10 +231,23 @@ final class SharedMIMEInfo: Sendable {
 
     /// Searching in place costs nothing to set up and a little each time; an index the other way round.
     /// A command identifying a few files searches; a classification indexes.
-    private static let lookupsBeforeIndexing = 64
+    static let lookupsBeforeIndexing = 64
 
     let configuration: Configuration
     private let parts = Mutex(Parts())
+
+    /// What `reportedMIMEType` decided for a type, a format and a vocabulary (the name a file's name or a
+    /// reader gave): the same for every file of that format, so a classification decides it once. Used only
+    /// after `lookupsBeforeIndexing` reports (one command on a few files never builds it), and emptied when
+    /// the type database changes. Keyed by strings, not a struct of ours (see `Parts`).
+    struct ReportCache {
+        var reports = 0
+        var generation = 0
+        var names: [String: String] = [:]
+        /// A type's MIME types, lower-cased, and their globs: what choosing among them by a file's name reads.
+        var globs: [String: (mimeTypes: [String], globs: [[(glob: String, weight: Int)]])] = [:]
+    }
+    let reportCache = Mutex(ReportCache())
 
     private init(_ configuration: Configuration) {
         self.configuration = configuration

@@ -142,7 +142,48 @@ enum Signatures {
                 return Match(mimeType: entry.mimeType, detail: entry.name)
             }
         }
-        return riffOrBoxed(prefix) ?? mpegAudioLayerI(prefix, at: 0) ?? appleDiskImage(prefix, source)
+        return riffOrBoxed(prefix) ?? terminfo(prefix) ?? pythonBytecode(prefix) ?? mpegAudioLayerI(prefix, at: 0)
+            ?? appleDiskImage(prefix, source)
+    }
+
+    /// A compiled terminfo entry (term(5)): the magic (0432 octal, `1A 01`; 01036 for the extended-number
+    /// format, `1E 02`), five more little-endian shorts (the size of the names, the counts of booleans,
+    /// numbers and strings, the size of the string table), then the names: printable ASCII ending in a NUL,
+    /// the first name starting with a letter or a digit. A terminal database holds thousands of them, which
+    /// libmagic would otherwise be asked about one by one (and which it sometimes calls a disk image).
+    private static func terminfo(_ prefix: [UInt8]) -> Match? {
+        guard prefix.count >= 14, (prefix[0] == 0x1A && prefix[1] == 0x01) || (prefix[0] == 0x1E && prefix[1] == 0x02) else { return nil }
+        let shorts = (1..<6).map { Int(prefix[$0 * 2]) | Int(prefix[$0 * 2 + 1]) << 8 }
+        let namesSize = shorts[0]
+        // Counts above ncurses' own limits (names 4096 bytes at most, 44 booleans, 39 numbers, 414 strings
+        // in the standard set plus extensions, a string table under 32 KiB) are not a terminfo entry.
+        guard namesSize >= 2, namesSize <= 4096, shorts[1] <= 1024, shorts[2] <= 1024, shorts[3] <= 4096, shorts[4] < 0x8000,
+              prefix.count >= 12 + namesSize, prefix[12 + namesSize - 1] == 0 else { return nil }
+        let names = prefix[12..<(12 + namesSize - 1)]
+        guard let first = names.first, (0x30...0x39).contains(first) || (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first),
+              names.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+        let name = String(decoding: names.prefix { $0 != UInt8(ascii: "|") }, as: UTF8.self)
+        return prefix[0] == 0x1A
+            ? Match(mimeType: "application/x-terminfo", detail: "compiled terminfo entry \"\(name)\"")
+            : Match(mimeType: "application/x-terminfo2", detail: "compiled terminfo entry \"\(name)\", extended numbers")
+    }
+
+    /// Python bytecode (a `.pyc` file): a two-byte little-endian magic number for the version, then `\r\n`.
+    /// Python 3.7 (magic 3390) and later follow it with a 32-bit flags word whose only bits are 1 (hash-based)
+    /// and 2 (checked); earlier files are known by their release's magic alone: each release from 1.5 to 3.6
+    /// (none of them two printable ASCII bytes; development magics in between are not taken, since other
+    /// formats' headers meet them: a pcapng file starts `0A 0D 0D 0A`, 3.5 alpha's 3338).
+    private static func pythonBytecode(_ prefix: [UInt8]) -> Match? {
+        guard prefix.count >= 16, prefix[2] == 0x0D, prefix[3] == 0x0A else { return nil }
+        let magic = Int(prefix[0]) | Int(prefix[1]) << 8
+        let releases: Set = [20121, 50428, 50823, 60202, 60717, 62011, 62021, 62061, 62131, 62161, 62211,  // 1.5 to 2.7
+                             3131, 3151, 3180, 3230, 3310, 3350, 3351, 3379]  // 3.0 to 3.6
+        if (3390...3999).contains(magic) {
+            guard let flags = prefix.littleEndian32(at: 4), flags & ~3 == 0 else { return nil }
+        } else {
+            guard releases.contains(magic) else { return nil }
+        }
+        return Match(mimeType: "application/x-bytecode.python", detail: "Python bytecode, magic \(magic)")
     }
 
     /// An MPEG-1 Audio Layer I stream at `offset`: three frame headers in a row, each where the previous

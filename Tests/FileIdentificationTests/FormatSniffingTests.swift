@@ -39,6 +39,50 @@ struct FormatSniffingTests {
         #expect(try mime(Self.id3(size: 50).prefix(30) + []) == "audio/mpeg")
     }
 
+    /// A compiled terminfo entry (term(5)): the magic, the five counts, the names, the booleans (then, in a
+    /// real entry, the numbers and strings).
+    static func terminfo(names: String, extended: Bool = false) -> [UInt8] {
+        let nameBytes = Array(names.utf8) + [0]
+        let shorts = [nameBytes.count, 2, 1, 1, 4]
+        return (extended ? [0x1E, 0x02] : [0x1A, 0x01]) + shorts.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } + nameBytes
+            + [1, 0, 0, 0x50, 0x00, 0x00, 0x00, 0x41, 0x42, 0x43, 0x00]
+    }
+
+    @Test("compiled terminfo entries are known by their header and names, without libmagic (which calls some a disk image)")
+    func terminfo() throws {
+        let entry = try identifier.identify(data: Self.terminfo(names: "xterm-test|a test terminal"))
+        #expect(entry.mimeType == "application/x-terminfo" && entry.evidence.content?.source == .signature, "\(entry.evidence)")
+        #expect(entry.evidence.content?.detail == "compiled terminfo entry \"xterm-test\"")
+        // The 32-bit format; this entry's counts are what Apple DiskCopy's header holds at those offsets too.
+        let extended = try identifier.identify(data: Self.terminfo(names: "mlterm-direct|mlterm with direct colors", extended: true))
+        #expect(extended.mimeType == "application/x-terminfo2" && extended.evidence.content?.source == .signature, "\(extended.evidence)")
+        // The magic without names of a terminal (control bytes, no NUL at their end, a size past the file) is not one.
+        for bytes in [[0x1A, 0x01, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 0, 9], [0x1A, 0x01, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x61, 0x62, 0x63, 0x64, 0x65],
+                      [0x1A, 0x01, 0xFF, 0x0F, 0, 0, 0, 0, 0, 0, 0, 0, 0x61, 0x62, 0x00]] as [[UInt8]] {
+            let other = try identifier.identify(data: bytes)
+            #expect(other.evidence.content?.source != .signature, "\(bytes): \(other.evidence)")
+        }
+    }
+
+    @Test("Python bytecode by its magic: each release's up to 3.6, any later one with a flags word; a pcapng header is not bytecode")
+    func pythonBytecode() throws {
+        let python311: [UInt8] = [0xA7, 0x0D, 0x0D, 0x0A, 0, 0, 0, 0, 0x4B, 0x97, 0x97, 0x63, 0xF7, 0x09, 0, 0, 0xE3, 0, 0, 0]
+        let python27: [UInt8] = [0x03, 0xF3, 0x0D, 0x0A, 0x4B, 0x97, 0x97, 0x63, 0x63, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        for (bytes, version) in [(python311, 3495), (python27, 62211)] {
+            let found = try identifier.identify(data: bytes)
+            #expect(found.type == UTType("uti.mime.application.x-python-bytecode"), "\(found.evidence)")
+            #expect(found.evidence.content?.detail == "Python bytecode, magic \(version)")
+        }
+        // 3.7 and later with a flags word other than 0 to 3 is not bytecode.
+        let badFlags = try identifier.identify(data: [0xA7, 0x0D, 0x0D, 0x0A, 0x10, 0, 0, 0] + [UInt8](repeating: 0, count: 12))
+        #expect(badFlags.evidence.content?.source != .signature)
+        // A pcapng section header block: `0A 0D 0D 0A`, which a Python 3.5 development build used as its magic.
+        let pcapng: [UInt8] = [0x0A, 0x0D, 0x0D, 0x0A, 0x1C, 0, 0, 0, 0x4D, 0x3C, 0x2B, 0x1A, 1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x1C, 0, 0, 0]
+        let capture = try identifier.identify(data: pcapng)
+        #expect(capture.type != UTType("uti.mime.application.x-python-bytecode") && !capture.evidence.otherReadings.contains { $0.source == .signature },
+                "\(capture.evidence)")
+    }
+
     @Test("JPEG-LS (an SOF55 marker after SOI) is not JPEG")
     func jpegLS() throws {
         let jls: [UInt8] = [0xFF, 0xD8, 0xFF, 0xF7, 0x00, 0x0B, 0x08, 0x00, 0x10, 0x00, 0x10, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xDA]

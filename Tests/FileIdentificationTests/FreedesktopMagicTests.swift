@@ -56,4 +56,94 @@ struct FreedesktopMagicTests {
         #expect(!addedTooDeep)
         #expect(tooDeep.matches(data).isEmpty)
     }
+
+    /// A compiled magic file of several sections, each `(priority, type, rules)` with rules
+    /// `(indent, offset, value, mask, range)`.
+    private func magicFile(sections: [(priority: Int, type: String, rules: [(indent: Int, offset: Int, value: [UInt8], mask: [UInt8]?, range: Int)])]) -> [UInt8] {
+        var bytes = Array("MIME-Magic\0\n".utf8)
+        for section in sections {
+            bytes += Array("[\(section.priority):\(section.type)]\n".utf8)
+            for rule in section.rules {
+                bytes += Array("\(rule.indent == 0 ? "" : String(rule.indent))>\(rule.offset)=".utf8)
+                bytes += [UInt8(rule.value.count >> 8), UInt8(rule.value.count & 0xFF)] + rule.value
+                if let mask = rule.mask { bytes += [UInt8(ascii: "&")] + mask }
+                if rule.range > 1 { bytes += Array("+\(rule.range)".utf8) }
+                bytes += [0x0A]
+            }
+        }
+        return bytes
+    }
+
+    @Test("the section index finds what trying every section finds, in the same order (random databases and data)")
+    func indexAgreesWithEverySection() {
+        // What a section matching means, written out plainly: a top-level rule matches at an offset in its
+        // range (under its mask), and if it has children, one of them does too, recursively.
+        typealias Rule = (indent: Int, offset: Int, value: [UInt8], mask: [UInt8]?, range: Int)
+        var data: [UInt8] = []
+        func ruleMatches(_ rule: Rule, _ data: [UInt8]) -> Bool {
+            guard !rule.value.isEmpty else { return false }
+            for start in rule.offset..<(rule.offset + rule.range) where start + rule.value.count <= data.count {
+                if rule.value.indices.allSatisfy({ (data[start + $0] ^ rule.value[$0]) & (rule.mask?[$0] ?? 0xFF) == 0 }) { return true }
+            }
+            return false
+        }
+        func treeMatches(_ rules: ArraySlice<Rule>) -> Bool {
+            guard let top = rules.first, ruleMatches(top, data) else { return false }
+            var children: [ArraySlice<Rule>] = []
+            var index = rules.startIndex + 1
+            while index < rules.endIndex {
+                var end = index + 1
+                while end < rules.endIndex, rules[end].indent > rules[index].indent { end += 1 }
+                children.append(rules[index..<end])
+                index = end
+            }
+            return children.isEmpty || children.contains(where: treeMatches)
+        }
+        var generator = SplitMix(seed: 29)
+        let alphabet: [UInt8] = Array("abcXY\0\u{1}".utf8)
+        for round in 0..<300 {
+            var sections: [(priority: Int, type: String, rules: [Rule])] = []
+            for number in 0..<Int(generator.next() % 12 + 1) {
+                var rules: [Rule] = []
+                for _ in 0..<Int(generator.next() % 3 + 1) {
+                    let value = (0..<Int(generator.next() % 3 + 1)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+                    // A quarter of the rules masked (case-folding the first byte), a third searched over a range.
+                    let mask: [UInt8]? = generator.next() % 4 == 0 ? [0xDF] + Array(repeating: 0xFF, count: value.count - 1) : nil
+                    let range = generator.next() % 3 == 0 ? Int(generator.next() % 5 + 2) : 1
+                    rules.append((0, Int(generator.next() % 6), value, mask, range))
+                    for _ in 0..<Int(generator.next() % 3) {
+                        rules.append((1, Int(generator.next() % 6), [alphabet[Int(generator.next() % UInt64(alphabet.count))]], nil, 1))
+                    }
+                }
+                sections.append((priority: [20, 50, 80][Int(generator.next() % 3)], type: "text/x-\(round)-\(number)", rules: rules))
+            }
+            var magic = FreedesktopMagic()
+            let added = magic.add(magicFile(sections: sections))
+            #expect(added)
+            for _ in 0..<20 {
+                data = (0..<Int(generator.next() % 10)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+                // Every section's top-level rules, each with the children indented under it.
+                let expected = sections.enumerated().filter { _, section in
+                    var starts = section.rules.indices.filter { section.rules[$0].indent == 0 }
+                    starts.append(section.rules.endIndex)
+                    return zip(starts, starts.dropFirst()).contains { treeMatches(section.rules[$0..<$1]) }
+                }.sorted { $0.element.priority != $1.element.priority ? $0.element.priority > $1.element.priority : $0.offset < $1.offset }
+                    .map(\.element.type)
+                #expect(magic.matches(data).map(\.mimeType) == expected, "round \(round), data \(data)")
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so that a failure reproduces.
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
