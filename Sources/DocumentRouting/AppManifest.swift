@@ -30,6 +30,15 @@ public struct AppManifest: Sendable, Hashable {
     /// and digits), the evidence that ties an app to an application group its other members made (see
     /// `Registry`'s application groups).
     public var teamIdentifier: String?
+    /// The app's iCloud (ubiquity) containers: those `com.apple.developer.icloud-container-identifiers` names,
+    /// then those of `com.apple.developer.ubiquity-container-identifiers` it does not (`iCloud.com.example.app`,
+    /// or a team identifier's `ABCDE12345.com.example.app`). The first is the app's primary container, the one
+    /// `Registry.path(ofUbiquityContainer:for:)` hands out when none is named. Apps that name the same container
+    /// share it (see `Registry`'s ubiquity containers).
+    public var ubiquityContainers: [String] = []
+    /// `com.apple.developer.ubiquity-kvstore-identifier`: the app's iCloud key-value store
+    /// (`UbiquitousKeyValueStore`), shared with the apps that name the same one.
+    public var ubiquityKeyValueStore: String?
 
     /// One entry of `CFBundleDocumentTypes`.
     public struct DocumentType: Sendable, Hashable {
@@ -73,8 +82,10 @@ public struct AppManifest: Sendable, Hashable {
 
     public init(bundleIdentifier: String, name: String, documentTypes: [DocumentType], declarations: [TypeDeclaration],
                 supportsOpeningDocumentsInPlace: Bool, fileSharingEnabled: Bool, applicationGroups: [String] = [],
-                teamIdentifier: String? = nil) {
+                teamIdentifier: String? = nil, ubiquityContainers: [String] = [], ubiquityKeyValueStore: String? = nil) {
         self.applicationGroups = applicationGroups
+        self.ubiquityContainers = ubiquityContainers
+        self.ubiquityKeyValueStore = ubiquityKeyValueStore
         self.teamIdentifier = teamIdentifier
         self.bundleIdentifier = bundleIdentifier
         self.name = name
@@ -237,10 +248,45 @@ extension AppManifest {
                                 problem: "'\(group)' is not an application group: 'group.' or a ten-character team identifier and '.', then a name of letters, digits, '-' and '.'")
         }
         var seenGroups = Set<String>()
+        var ubiquity: [String] = []
+        for key in [Self.iCloudContainersKey, Self.ubiquityContainersKey] {
+            for (index, container) in try strings(key, in: root, at: "").enumerated() {
+                guard Self.isValidUbiquityIdentifier(container) else {
+                    throw ManifestError(file: file, key: "\(key)[\(index)]", problem: Self.ubiquityIdentifierProblem(container))
+                }
+                if !ubiquity.contains(container) { ubiquity.append(container) }
+            }
+        }
+        let store = try string(Self.ubiquityKeyValueStoreKey, in: root, at: "")
+        if let store, !Self.isValidUbiquityIdentifier(store) {
+            throw ManifestError(file: file, key: Self.ubiquityKeyValueStoreKey, problem: Self.ubiquityIdentifierProblem(store))
+        }
         return AppManifest(bundleIdentifier: identifier, name: name ?? identifier, documentTypes: documentTypes, declarations: declarations,
                            supportsOpeningDocumentsInPlace: try flag("LSSupportsOpeningDocumentsInPlace"),
                            fileSharingEnabled: try flag("UIFileSharingEnabled"),
-                           applicationGroups: groups.filter { seenGroups.insert($0).inserted }, teamIdentifier: team)
+                           applicationGroups: groups.filter { seenGroups.insert($0).inserted }, teamIdentifier: team,
+                           ubiquityContainers: ubiquity, ubiquityKeyValueStore: store)
+    }
+
+    /// The manifest keys that name an app's iCloud containers, as Apple's entitlements do: the CloudKit and
+    /// iCloud Documents containers, and the older ubiquity containers.
+    public static let iCloudContainersKey = "com.apple.developer.icloud-container-identifiers"
+    public static let ubiquityContainersKey = "com.apple.developer.ubiquity-container-identifiers"
+    /// The manifest key that names an app's iCloud key-value store.
+    public static let ubiquityKeyValueStoreKey = "com.apple.developer.ubiquity-kvstore-identifier"
+
+    /// iCloud container and key-value store identifiers name directories (`iCloud.com.example.app` is
+    /// `Mobile Documents/iCloud~com~example~app`), so they are checked as bundle identifiers are (ASCII letters,
+    /// digits, `-` and `.`, no `..`, at most 255 bytes), with at least two components and no trailing dot.
+    /// An unexpanded build setting (`$(TeamIdentifierPrefix)com.example.app`) is not one.
+    public static func isValidUbiquityIdentifier(_ identifier: String) -> Bool {
+        isValidBundleIdentifier(identifier) && identifier.last != "." && identifier.contains(".")
+    }
+
+    static func ubiquityIdentifierProblem(_ identifier: String) -> String {
+        let shown = identifier.utf8.count > 80 ? String(decoding: identifier.utf8.prefix(80), as: UTF8.self) + "… (\(identifier.utf8.count) bytes)" : identifier
+        let escaped = shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+        return "'\(escaped)' is not an iCloud identifier (letters, digits, '-' and '.', two components or more, at most 255 bytes, no '..' and no trailing '.')"
     }
 
     /// Why an app may not export `identifier`, or `nil`: `public.*` identifiers are the system's, as on

@@ -75,27 +75,6 @@ extension Registry {
         }
     }
 
-    /// Why `manifest` may not name `group`, or `nil` when it may (see "Who may join" above).
-    static func groupRefusal(_ group: String, for manifest: AppManifest, in state: RegistryState) -> String? {
-        let team = manifest.teamIdentifier
-        if let known = state.applicationGroups.first(where: { $0.group.identifier == group }), let groupTeam = known.group.team {
-            if team == groupTeam { return nil }
-            return "'\(group)' belongs to team \(groupTeam): only apps whose \(AppManifest.teamIdentifierKey) is \(groupTeam) may use it"
-                + (team.map { " (this app's is \($0))" } ?? " (this app gives none)")
-        }
-        if let team, group.hasPrefix(team + ".") { return nil }
-        if group.hasPrefix("group."), let domain = AppManifest.publisherDomain(of: manifest.bundleIdentifier) {
-            let name = group.dropFirst("group.".count).lowercased()
-            let own = domain.lowercased()
-            if name == own || name.hasPrefix(own + ".") { return nil }
-        }
-        let own = AppManifest.publisherDomain(of: manifest.bundleIdentifier).map { "group.\($0) or group.\($0).<name>" }
-        return "'\(group)' is not this app's to use: a group is named under the app's own domain ("
-            + (own ?? "its bundle identifier has too few components for one") + ")"
-            + (team.map { ", or \($0).<name> for its team" } ?? "")
-            + ", or joined with the team identifier of its members (\(AppManifest.teamIdentifierKey))"
-    }
-
     /// Where the shared container of `group` is, for `bundleIdentifier`: only a member gets it, as the
     /// platform hands a group's container only to an app entitled to the group.
     /// - Throws: `RegistryError` for an identifier that is not one, an app not registered, or an app that
@@ -112,27 +91,5 @@ extension Registry {
         return groupContainerPath(group)
     }
 
-    func groupContainerPath(_ group: String) -> String { root + "/Shared/AppGroup/" + group }
-
-    /// Makes (or completes) a group's shared container, private, without following a link planted on the way.
-    /// Its `Library/Caches/` holds a `CACHEDIR.TAG`, as an app's does, so that backup tools skip it.
-    func makeGroupContainer(_ group: String, in rootDirectory: FileDescriptor) throws(RegistryError) {
-        for directory in [""] + Self.groupContainerDirectories {
-            let components = ["Shared", "AppGroup", group] + directory.split(separator: "/").map(String.init)
-            try openDirectory(components, in: rootDirectory).closeQuietly()
-        }
-        if let container = try? openDirectory(["Shared", "AppGroup", group], in: rootDirectory) {
-            Self.tagDirectory(["Library", "Caches"], in: container)
-            container.closeQuietly()
-        }
-    }
-
-    /// Deletes the shared containers whose removal was decided, as `finishPendingRemovals` does containers
-    /// (`Shared/AppGroup/.removing.<random>`); a group that has a member again is not removed.
-    @discardableResult
-    func finishPendingGroupRemovals(_ state: inout RegistryState, in rootDirectory: FileDescriptor,
-                                    removingLeftovers: Bool) throws(RegistryError) -> [Problem] {
-        try finishRemovals(\.pendingGroupRemovals, below: ["Shared", "AppGroup"], keeping: Set(state.applicationGroups.map(\.group.identifier)),
-                           state: &state, in: rootDirectory, removingLeftovers: removingLeftovers)
-    }
+    func groupContainerPath(_ group: String) -> String { sharedSpacePath(.applicationGroup, group) }
 }

@@ -400,11 +400,11 @@ public struct Registry: Sendable {
         // Pending removals first (a crash's), so that the change finds their names free; what is left of
         // them is removed after the change, and never stops it.
         try finishPendingRemovals(&state, in: rootDirectory, removingLeftovers: false)
-        try finishPendingGroupRemovals(&state, in: rootDirectory, removingLeftovers: false)
+        try finishPendingSpaceRemovals(&state, in: rootDirectory, removingLeftovers: false)
         let result = try body(&state, rootDirectory)
         try write(state, in: rootDirectory)
         repairs += try finishPendingRemovals(&state, in: rootDirectory, removingLeftovers: true)
-        repairs += try finishPendingGroupRemovals(&state, in: rootDirectory, removingLeftovers: true)
+        repairs += try finishPendingSpaceRemovals(&state, in: rootDirectory, removingLeftovers: true)
         if state.version == RegistryState.currentVersion, (try? rootDirectory.status(of: "Apps")) != nil {
             do throws(TreeRemovalError) {
                 try rootDirectory.removeTree(Array("Apps".utf8))
@@ -456,14 +456,9 @@ public struct Registry: Sendable {
             return true
         }
         state.pendingRemovals.removeAll { !AppManifest.isValidBundleIdentifier($0) }
-        state.pendingGroupRemovals.removeAll { !AppManifest.isValidApplicationGroup($0) }
-        // The state may have been edited by hand: a group's name becomes a path component.
-        state.groups.removeAll { !AppManifest.isValidApplicationGroup($0.identifier) }
+        // The state may have been edited by hand: a shared space's name becomes a path component.
+        Self.normalizeSharedSpaces(&state)
         state.keptContainers.removeAll { !AppManifest.isValidBundleIdentifier($0.bundleIdentifier) || !AppManifest.isValidBundleIdentifier($0.container) }
-        for index in state.groups.indices {
-            if let team = state.groups[index].team, !AppManifest.isValidTeamIdentifier(team) { state.groups[index].team = nil }
-            state.groups[index].keptBy.removeAll { !AppManifest.isValidBundleIdentifier($0) }
-        }
         return repairs
     }
 
@@ -691,12 +686,7 @@ public struct Registry: Sendable {
                 throw RegistryError(path: file, reason: .bundleIdentifierTaken(manifest.bundleIdentifier, by: previous.bundleIdentifier,
                                                                                from: previous.registeredFrom))
             }
-            // A group the app already belongs to stays its own (a registry from before evidence was asked).
-            for group in manifest.applicationGroups where !(previous?.groups.contains(group) ?? false) {
-                if let refusal = Self.groupRefusal(group, for: manifest, in: state) {
-                    throw RegistryError(path: file, reason: .manifest(ManifestError(file: file, key: AppManifest.applicationGroupsKey, problem: refusal)))
-                }
-            }
+            try Self.checkSharedSpaces(of: manifest, previous: previous, file: file, in: state)
             // The declarations must fit the database every lookup will use: the built-in types and the
             // other registered apps' declarations (no cycle closed through either). Checked under the lock,
             // so that two apps registering at once cannot each pass alone and fail together.
@@ -747,20 +737,8 @@ public struct Registry: Sendable {
             state.keptContainers.removeAll { $0.container.lowercased() == container.lowercased() }
             state.pendingRemovals.removeAll { $0.lowercased() == container.lowercased() }
             try makeContainer(container, in: rootDirectory)
-            let key = manifest.bundleIdentifier.lowercased()
-            for group in manifest.applicationGroups {
-                state.pendingGroupRemovals.removeAll { $0 == group }
-                let isNew = !state.applicationGroups.contains { $0.group.identifier == group }
-                let index = state.groupIndex(group)
-                if isNew { state.groups[index].team = manifest.teamIdentifier }
-                state.groups[index].keptBy.removeAll { $0.lowercased() == key }
-                try makeGroupContainer(group, in: rootDirectory)
-            }
-            // A group the manifest no longer names keeps what the app left in it, until the app's data goes.
-            for group in previous?.groups ?? [] where !manifest.applicationGroups.contains(group) {
-                let index = state.groupIndex(group)
-                if !state.groups[index].keptBy.contains(where: { $0.lowercased() == key }) { state.groups[index].keptBy.append(manifest.bundleIdentifier) }
-            }
+            // A shared space the manifest no longer names keeps what the app left in it, until the app's data goes.
+            try joinSharedSpaces(of: manifest, previous: previous, state: &state, in: rootDirectory)
             let record = StoredApp(manifest, container: container, registeredFrom: infoPlist)
             if let existing {
                 state.apps[existing] = .app(record)
@@ -784,8 +762,10 @@ public struct Registry: Sendable {
             guard let index = state.index(of: bundleIdentifier), case .app(let record) = state.apps[index] else {
                 throw RegistryError(path: statePath, reason: .notRegistered(bundleIdentifier))
             }
-            // Its groups kept in `groups` before the record goes (a state from before groups were kept).
-            for group in record.groups { _ = state.groupIndex(group) }
+            // Its shared spaces kept in the state before the record goes (a state from before they were kept).
+            for kind in SharedSpace.allCases {
+                for identifier in kind.identifiers(of: record) { _ = state.spaceIndex(kind, identifier) }
+            }
             state.apps.remove(at: index)
             let key = record.bundleIdentifier.lowercased()
             state.defaults.removeAll { $0.bundleIdentifier.lowercased() == key }
@@ -795,21 +775,9 @@ public struct Registry: Sendable {
                 state.keptContainers.append(.init(bundleIdentifier: record.bundleIdentifier, container: record.container,
                                                   registeredFrom: record.registeredFrom))
             }
-            // A group's shared container goes only when no app that may hold data in it remains: no
-            // registered member, and no app unregistered with its data kept.
-            let held = state.applicationGroups.filter { group in
-                record.groups.contains(group.group.identifier) || group.group.keptBy.contains { $0.lowercased() == key }
-            }
-            for (group, members) in held {
-                let index = state.groupIndex(group.identifier)
-                state.groups[index].keptBy.removeAll { $0.lowercased() == key }
-                if !deleteData {
-                    state.groups[index].keptBy.append(record.bundleIdentifier)
-                } else if members.isEmpty && state.groups[index].keptBy.isEmpty {
-                    state.groups.remove(at: index)
-                    if !state.pendingGroupRemovals.contains(group.identifier) { state.pendingGroupRemovals.append(group.identifier) }
-                }
-            }
+            // A shared space goes only when no app that may hold data in it remains: no registered app that
+            // names it, and no app unregistered with its data kept.
+            Self.leaveSharedSpaces(of: record, deleteData: deleteData, state: &state)
         }.repairs
     }
 

@@ -49,10 +49,12 @@ extension Registry {
                     }
                     done += Inbox.removeAbandonedDeliveries(inContainer: containerPath(of: registeredApp(record)))
                 }
-                for (group, _) in state.applicationGroups {
-                    let before = inspectGroupContainer(group.identifier)
-                    guard !before.isEmpty, (try? makeGroupContainer(group.identifier, in: rootDirectory)) != nil else { continue }
-                    done += before.map { Problem($0.kind, path: $0.path, bundleIdentifier: $0.bundleIdentifier, detail: "repaired: " + $0.detail) }
+                for kind in SharedSpace.allCases {
+                    for (space, _) in state.spaces(kind) {
+                        let before = inspectSharedSpace(kind, space.identifier)
+                        guard !before.isEmpty, (try? makeSharedSpace(kind, space.identifier, in: rootDirectory)) != nil else { continue }
+                        done += before.map { Problem($0.kind, path: $0.path, bundleIdentifier: $0.bundleIdentifier, detail: "repaired: " + $0.detail) }
+                    }
                 }
                 return done
             }
@@ -66,11 +68,12 @@ extension Registry {
                 Problem(.abandonedTemporary, path: path, bundleIdentifier: app.bundleIdentifier, detail: "a delivery a crash interrupted")
             }
         }
-        for group in try applicationGroups() {
-            snapshot.problems += inspectGroupContainer(group.identifier)
+        let state = try readState()
+        for kind in SharedSpace.allCases {
+            for (space, _) in state.spaces(kind) { snapshot.problems += inspectSharedSpace(kind, space.identifier) }
         }
-        let leftovers = (try? readState().leftovers) ?? []
-        for directory in ["Containers", "Shared/AppGroup"] {
+        let leftovers = state.leftovers
+        for directory in ["Containers"] + SharedSpace.allCases.map({ $0.parent.joined(separator: "/") }) {
             guard let containers = try? FileDescriptor.open(root + "/" + directory, .readOnly, options: [.directory, .noFollow]) else { continue }
             for entry in (try? containers.directoryEntries()) ?? [] where entry.starts(with: Array(Self.removingPrefix.utf8)) {
                 let relative = directory + "/" + String(decoding: entry, as: UTF8.self)
@@ -91,9 +94,10 @@ extension Registry {
         inspect(root + "/Containers/" + name, directories: Self.containerDirectories, bundleIdentifier: bundleIdentifier)
     }
 
-    /// What is wrong with an application group's shared container, as `inspectContainer`.
-    func inspectGroupContainer(_ group: String) -> [Problem] {
-        inspect(groupContainerPath(group), directories: Self.groupContainerDirectories, bundleIdentifier: nil)
+    /// What is wrong with a shared space's directories (an application group's container, an iCloud container,
+    /// a key-value store's directory), as `inspectContainer`.
+    func inspectSharedSpace(_ kind: SharedSpace, _ identifier: String) -> [Problem] {
+        inspect(sharedSpacePath(kind, identifier), directories: kind.subdirectories, bundleIdentifier: nil)
     }
 
     private func inspect(_ base: String, directories: [String], bundleIdentifier: String?) -> [Problem] {

@@ -37,6 +37,12 @@ struct RegistryState: Codable {
     var pendingRemovals: [String] = []
     var groups: [StoredGroup] = []
     var pendingGroupRemovals: [String] = []
+    /// iCloud containers and key-value stores, kept as `groups` are (`SharedSpace`); pending removals by
+    /// directory name.
+    var ubiquityContainers: [StoredGroup] = []
+    var pendingUbiquityRemovals: [String] = []
+    var keyValueStores: [StoredGroup] = []
+    var pendingKeyValueStoreRemovals: [String] = []
     /// What is left of deleted containers that a change could not remove, with why (for `check`).
     var leftovers: [Leftover] = []
     /// The containers of apps unregistered with their data kept, with the bundle each came from: another
@@ -106,6 +112,7 @@ struct RegistryState: Codable {
 
     private enum CodingKeys: String, CodingKey {
         case version, apps, defaults, pendingRemovals, groups, pendingGroupRemovals, leftovers, keptContainers
+        case ubiquityContainers, pendingUbiquityRemovals, keyValueStores, pendingKeyValueStoreRemovals
     }
 
     init() {}
@@ -120,6 +127,10 @@ struct RegistryState: Codable {
         leftovers = try container.decodeIfPresent([Leftover].self, forKey: .leftovers) ?? []
         keptContainers = try container.decodeIfPresent([KeptContainer].self, forKey: .keptContainers) ?? []
         pendingGroupRemovals = try container.decodeIfPresent([String].self, forKey: .pendingGroupRemovals) ?? []
+        ubiquityContainers = try container.decodeIfPresent([StoredGroup].self, forKey: .ubiquityContainers) ?? []
+        pendingUbiquityRemovals = try container.decodeIfPresent([String].self, forKey: .pendingUbiquityRemovals) ?? []
+        keyValueStores = try container.decodeIfPresent([StoredGroup].self, forKey: .keyValueStores) ?? []
+        pendingKeyValueStoreRemovals = try container.decodeIfPresent([String].self, forKey: .pendingKeyValueStoreRemovals) ?? []
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -132,29 +143,40 @@ struct RegistryState: Codable {
         if !leftovers.isEmpty { try container.encode(leftovers, forKey: .leftovers) }
         if !keptContainers.isEmpty { try container.encode(keptContainers, forKey: .keptContainers) }
         if !pendingGroupRemovals.isEmpty { try container.encode(pendingGroupRemovals, forKey: .pendingGroupRemovals) }
+        if !ubiquityContainers.isEmpty { try container.encode(ubiquityContainers, forKey: .ubiquityContainers) }
+        if !pendingUbiquityRemovals.isEmpty { try container.encode(pendingUbiquityRemovals, forKey: .pendingUbiquityRemovals) }
+        if !keyValueStores.isEmpty { try container.encode(keyValueStores, forKey: .keyValueStores) }
+        if !pendingKeyValueStoreRemovals.isEmpty { try container.encode(pendingKeyValueStoreRemovals, forKey: .pendingKeyValueStoreRemovals) }
     }
 
     /// Every application group with a shared container, in the order they were made, with its registered
-    /// members in registration order: those `groups` keeps, then any a record names that `groups` lacks
-    /// (a state written before groups were kept).
+    /// members in registration order (see `spaces(_:)`).
     var applicationGroups: [(group: StoredGroup, members: [String])] {
-        var order = groups
-        var known = Set(groups.map(\.identifier))
+        spaces(.applicationGroup).map { (group: $0.space, members: $0.members) }
+    }
+
+    /// Every shared space of `kind` the registry keeps, in the order they were made, with its registered
+    /// members in registration order: those the state keeps, then any a record names that it lacks (a state
+    /// written before they were kept).
+    func spaces(_ kind: SharedSpace) -> [(space: StoredGroup, members: [String])] {
+        var order = self[keyPath: kind.stored]
+        var known = Set(order.map(\.identifier))
         var members: [String: [String]] = [:]
         for record in records {
-            for group in record.groups {
-                if known.insert(group).inserted { order.append(StoredGroup(identifier: group)) }
-                members[group, default: []].append(record.bundleIdentifier)
+            for identifier in kind.identifiers(of: record) {
+                if known.insert(identifier).inserted { order.append(StoredGroup(identifier: identifier)) }
+                members[identifier, default: []].append(record.bundleIdentifier)
             }
         }
         return order.map { ($0, members[$0.identifier] ?? []) }
     }
 
-    /// The index in `groups` of `group`, added (as `applicationGroups` sees it) when it is not there.
-    mutating func groupIndex(_ group: String) -> Int {
-        if let index = groups.firstIndex(where: { $0.identifier == group }) { return index }
-        groups.append(applicationGroups.first { $0.group.identifier == group }?.group ?? StoredGroup(identifier: group))
-        return groups.count - 1
+    /// The index in the kept list of `kind` of `identifier`, added (as `spaces` sees it) when it is not there.
+    mutating func spaceIndex(_ kind: SharedSpace, _ identifier: String) -> Int {
+        if let index = self[keyPath: kind.stored].firstIndex(where: { $0.identifier == identifier }) { return index }
+        let space = spaces(kind).first { $0.space.identifier == identifier }?.space ?? StoredGroup(identifier: identifier)
+        self[keyPath: kind.stored].append(space)
+        return self[keyPath: kind.stored].count - 1
     }
 
     /// The records, in registration order.
@@ -189,6 +211,9 @@ struct StoredApp: Codable, Hashable {
     var applicationGroups: [String]?
     /// `com.apple.developer.team-identifier`; absent when the manifest gives none.
     var teamIdentifier: String?
+    /// Its iCloud containers, the primary first, and its iCloud key-value store; absent when none.
+    var ubiquityContainers: [String]?
+    var keyValueStore: String?
     var groups: [String] { applicationGroups ?? [] }
 
     struct DocumentType: Codable, Hashable {
@@ -219,6 +244,8 @@ struct StoredApp: Codable, Hashable {
         fileSharingEnabled = manifest.fileSharingEnabled
         applicationGroups = manifest.applicationGroups.isEmpty ? nil : manifest.applicationGroups
         teamIdentifier = manifest.teamIdentifier
+        ubiquityContainers = manifest.ubiquityContainers.isEmpty ? nil : manifest.ubiquityContainers
+        keyValueStore = manifest.ubiquityKeyValueStore
         documentTypes = manifest.documentTypes.map { type in
             DocumentType(name: type.name, contentTypes: type.contentTypes, role: type.role.rawValue, rank: type.rank.rawValue,
                          extensions: type.legacyExtensions, mimeTypes: type.legacyMIMETypes)
@@ -253,6 +280,9 @@ struct StoredApp: Codable, Hashable {
         for group in groups where !AppManifest.isValidApplicationGroup(group) {
             throw RecordError(message: "\(bundleIdentifier): '\(group)' is not an application group")
         }
+        for identifier in (ubiquityContainers ?? []) + (keyValueStore.map { [$0] } ?? []) where !AppManifest.isValidUbiquityIdentifier(identifier) {
+            throw RecordError(message: "\(bundleIdentifier): '\(identifier)' is not an iCloud identifier")
+        }
         for declaration in declarations {
             guard TypeDeclaration.isValidIdentifier(declaration.identifier), TypeDeclaration.Kind(rawValue: declaration.kind) != nil,
                   declaration.conformsTo.allSatisfy(TypeDeclaration.isValidIdentifier) else {
@@ -279,7 +309,8 @@ struct StoredApp: Codable, Hashable {
                     kind: TypeDeclaration.Kind(rawValue: declaration.kind) ?? .imported, source: source)
             },
             supportsOpeningDocumentsInPlace: supportsOpeningDocumentsInPlace,
-            fileSharingEnabled: fileSharingEnabled, applicationGroups: groups, teamIdentifier: teamIdentifier)
+            fileSharingEnabled: fileSharingEnabled, applicationGroups: groups, teamIdentifier: teamIdentifier,
+            ubiquityContainers: ubiquityContainers ?? [], ubiquityKeyValueStore: keyValueStore)
     }
 }
 

@@ -55,6 +55,20 @@ extension ErrorKind where Domain == RegistryErrorDomain {
     }
     /// An application group (`detail`) the registry does not know.
     public static let unknownApplicationGroup = Self("unknown-application-group") { "no application group '\($0.detail ?? "")' in the registry" }
+    /// An app (`subject`) asked for an iCloud container (`detail`) its manifest does not name.
+    public static let notAUbiquityMember = Self("not-a-ubiquity-member") {
+        "'\($0.subject ?? "")' does not use the iCloud container '\($0.detail ?? "")' (its manifest's \(AppManifest.iCloudContainersKey) and \(AppManifest.ubiquityContainersKey) do not name it)"
+    }
+    /// An app (`subject`) whose manifest names no iCloud container was asked for one.
+    public static let noUbiquityContainer = Self("no-ubiquity-container") {
+        "'\($0.subject ?? "")' has no iCloud container (its manifest names none in \(AppManifest.iCloudContainersKey) or \(AppManifest.ubiquityContainersKey))"
+    }
+    /// An app (`subject`) whose manifest names no iCloud key-value store was asked for one.
+    public static let noKeyValueStore = Self("no-key-value-store") {
+        "'\($0.subject ?? "")' has no iCloud key-value store (its manifest gives no \(AppManifest.ubiquityKeyValueStoreKey))"
+    }
+    /// A string (`detail`) that cannot name an iCloud container or key-value store.
+    public static let invalidUbiquityIdentifier = Self("invalid-ubiquity-identifier") { AppManifest.ubiquityIdentifierProblem($0.detail ?? "") }
     /// Another process held the registry lock for longer than `Registry.lockTimeout` (`detail`: how long).
     public static let lockTimeout = Self("lock-timeout") { "another process holds the registry lock (waited \($0.detail ?? "the time allowed"))" }
 }
@@ -81,6 +95,13 @@ extension ErrorReason where Domain == RegistryErrorDomain {
         Self(.groupInUse, detail: group, subject: members.joined(separator: ", "))
     }
     public static func unknownApplicationGroup(_ group: String) -> Self { Self(.unknownApplicationGroup, detail: group) }
+    /// `bundleIdentifier` does not use the iCloud container `container`.
+    public static func notAUbiquityMember(_ bundleIdentifier: String, container: String) -> Self {
+        Self(.notAUbiquityMember, detail: container, subject: bundleIdentifier)
+    }
+    public static func noUbiquityContainer(_ bundleIdentifier: String) -> Self { Self(.noUbiquityContainer, subject: bundleIdentifier) }
+    public static func noKeyValueStore(_ bundleIdentifier: String) -> Self { Self(.noKeyValueStore, subject: bundleIdentifier) }
+    public static func invalidUbiquityIdentifier(_ identifier: String) -> Self { Self(.invalidUbiquityIdentifier, detail: identifier) }
     /// The lock stayed with another process for `waited`.
     public static func lockTimeout(_ waited: Duration) -> Self { Self(.lockTimeout, detail: "\(waited)") }
 

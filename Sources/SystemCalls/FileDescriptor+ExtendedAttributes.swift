@@ -56,6 +56,14 @@ extension FileDescriptor {
         }
     }
 
+    /// The names of the open file's extended attributes, in the order the file system lists them.
+    ///
+    /// The corresponding C function is `flistxattr`.
+    package func extendedAttributeNames() throws(Errno) -> [String] {
+        let list = try Self.readAttribute { buffer, size in flistxattr(rawValue, buffer?.assumingMemoryBound(to: CChar.self), size) } ?? []
+        return list.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Asks for the size, then reads; again when the value grew in between.
     private static func readAttribute(_ call: (UnsafeMutableRawPointer?, Int) -> Int) throws(Errno) -> [UInt8]? {
         for _ in 0..<8 {

@@ -55,6 +55,138 @@ package enum Processes {
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
+    /// What a child run by `run(_:arguments:environment:standardInput:onStandardErrorLine:)` did.
+    package struct Outcome: Sendable {
+        /// Its exit status, as a shell gives it (128 + N when a signal N ended it).
+        package var status: Int32
+        /// Everything it wrote on standard output.
+        package var standardOutput: [UInt8]
+    }
+
+    /// Runs `program` (looked up on `PATH`) with `arguments` (its whole `argv`, the name first) and this
+    /// process's environment with `environment` added (replacing variables of the same names), standard input
+    /// `standardInput` (none: `/dev/null`), and waits for it: what it wrote on standard output, gathered, and
+    /// on standard error, handed to `onStandardErrorLine` a line at a time as it comes (both read as they
+    /// come, so that neither pipe fills). Descriptors this process holds without close-on-exec are inherited
+    /// (a lock the child should hold while it runs). Throws when it could not be started (`ENOENT`: not found)
+    /// or its output could not be read.
+    ///
+    /// The corresponding C functions are `posix_spawnp`, `pipe2`, `poll`, `read` and `waitpid`.
+    package static func run(_ program: String, arguments: [String], environment: [String: String] = [:],
+                            standardInput: [UInt8]? = nil, onStandardErrorLine: (String) -> Void) throws(Errno) -> Outcome {
+        // Close-on-exec at once (Glibc's module does not export pipe2): only the child's dup2 copies cross.
+        func makePipe() throws(Errno) -> [Int32] {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else { throw Errno.current }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            return ends
+        }
+        let outputPipe = try makePipe()
+        let errorPipe: [Int32]
+        var inputPipe: [Int32] = [-1, -1]
+        do throws(Errno) {
+            errorPipe = try makePipe()
+        } catch {
+            for descriptor in outputPipe { close(descriptor) }
+            throw error
+        }
+        if standardInput != nil {
+            do throws(Errno) {
+                inputPipe = try makePipe()
+            } catch {
+                for descriptor in outputPipe + errorPipe { close(descriptor) }
+                throw error
+            }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if standardInput != nil {
+            posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        var variables: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+            if environment[name] == nil { variables.append(text) }
+            index += 1
+        }
+        variables += environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        var pid: pid_t = 0
+        let spawned = withCStringArray(arguments) { argv in
+            withCStringArray(variables) { envp in posix_spawnp(&pid, program, &actions, nil, argv, envp) }
+        }
+        close(outputPipe[1])
+        close(errorPipe[1])
+        if standardInput != nil { close(inputPipe[0]) }
+        guard spawned == 0 else {
+            close(outputPipe[0])
+            close(errorPipe[0])
+            if standardInput != nil { close(inputPipe[1]) }
+            throw Errno(rawValue: spawned)
+        }
+        if let standardInput {
+            // Small inputs (a file uti hands over); written whole before reading, then closed.
+            let input = FileDescriptor(rawValue: inputPipe[1])
+            try? input.writeAll(standardInput)
+            input.closeQuietly()
+        }
+        var output: [UInt8] = []
+        var pendingLine: [UInt8] = []
+        var open = [outputPipe[0], errorPipe[0]]
+        var failure: Errno?
+        while !open.isEmpty {
+            var pollers = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if poll(&pollers, nfds_t(pollers.count), -1) < 0 {
+                if errno == EINTR { continue }
+                failure = Errno.current
+                break
+            }
+            for poller in pollers where poller.revents != 0 {
+                var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                let count = retryingInterrupted { read(poller.fd, &buffer, buffer.count) }
+                if count <= 0 {
+                    close(poller.fd)
+                    open.removeAll { $0 == poller.fd }
+                    continue
+                }
+                if poller.fd == outputPipe[0] {
+                    output += buffer[0..<count]
+                } else {
+                    pendingLine += buffer[0..<count]
+                    while let newline = pendingLine.firstIndex(of: 0x0A) {
+                        onStandardErrorLine(String(decoding: pendingLine[..<newline], as: UTF8.self))
+                        pendingLine.removeSubrange(...newline)
+                    }
+                }
+            }
+        }
+        for descriptor in open { close(descriptor) }
+        if !pendingLine.isEmpty { onStandardErrorLine(String(decoding: pendingLine, as: UTF8.self)) }
+        var status: Int32 = 0
+        _ = try retryingOnInterrupt { waitpid(pid, &status, 0) }
+        if let failure { throw failure }
+        let signal = status & 0x7F
+        return Outcome(status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal, standardOutput: output)
+    }
+
+    /// Whether a process with this identifier exists (it may be another user's).
+    ///
+    /// The corresponding C function is `kill` with signal 0.
+    package static func isRunning(_ pid: Int32) -> Bool {
+        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+    }
+
+    /// This process's identifier.
+    ///
+    /// The corresponding C function is `getpid`.
+    package static var currentIdentifier: Int32 { getpid() }
+
     /// Sleeps for `duration`, the whole of it even when a signal interrupts.
     ///
     /// The corresponding C function is `nanosleep`.

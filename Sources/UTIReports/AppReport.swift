@@ -20,6 +20,8 @@ package struct AppReport {
             ("supportsOpeningDocumentsInPlace", .boolean(manifest.supportsOpeningDocumentsInPlace)),
             ("fileSharingEnabled", .boolean(manifest.fileSharingEnabled)),
             ("applicationGroups", JSONValue(manifest.applicationGroups)),
+            ("ubiquityContainers", JSONValue(manifest.ubiquityContainers)),
+            ("ubiquityKeyValueStore", JSONValue(manifest.ubiquityKeyValueStore)),
             ("documentTypes", .array(manifest.documentTypes.map { type in
                 .object([
                     ("name", JSONValue(type.name)),
@@ -39,6 +41,8 @@ package struct AppReport {
         if manifest.supportsOpeningDocumentsInPlace { lines.append("  opens documents in place") }
         if manifest.fileSharingEnabled { lines.append("  shares its Documents folder") }
         for group in manifest.applicationGroups { lines.append("  group:       \(group)") }
+        for container in manifest.ubiquityContainers { lines.append("  iCloud:      \(container)") }
+        if let store = manifest.ubiquityKeyValueStore { lines.append("  iCloud KVS:  \(store)") }
         for type in manifest.documentTypes {
             lines.append("  handles:     \(type.claimedTypes.map(\.identifier).joined(separator: ", ")) (\(type.role.rawValue), \(type.rank.rawValue))\(type.name.map { " \"\($0)\"" } ?? "")")
         }

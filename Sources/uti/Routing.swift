@@ -148,24 +148,40 @@ extension UTI {
                 discussion: """
                     For scripts: the path, one line, as uti made it (exit status 2 for an app not registered). With \
                     --group, the shared container of an application group the app belongs to (its manifest's \
-                    com.apple.security.application-groups names it); for any other app, exit status 2.
+                    com.apple.security.application-groups names it); for any other app, exit status 2. With \
+                    --ubiquity, one of the app's iCloud containers (its manifest's \
+                    com.apple.developer.icloud-container-identifiers or ubiquity-container-identifiers): the one \
+                    named after it, else the first listed (exit status 2 for an app that names none).
                     """)
             @OptionGroup var registryOptions: RegistryOptions
             @Flag(exclusivity: .exclusive) var directory: Directory?
             @Option(help: ArgumentHelp("The shared container of this application group instead (Library/, Library/Caches/ and Library/Application Support/ in it).",
                                        valueName: "group"))
             var group: String?
+            @Flag(help: "An iCloud container of the app instead (Documents/ in it): CONTAINER, or the app's first.")
+            var ubiquity = false
             @Argument(help: "The bundle identifier.") var bundleIdentifier: String
+            @Argument(help: ArgumentHelp("With --ubiquity: the iCloud container (iCloud.com.example.app).", valueName: "container"))
+            var container: String?
 
             func validate() throws {
                 if group != nil, let directory, ![.library, .caches, .support].contains(directory) {
                     throw ValidationError("--\(directory.rawValue) is not a directory of a group's shared container (it has --library, --caches and --support).")
+                }
+                if container != nil && !ubiquity { throw ValidationError("A container is named only with --ubiquity.") }
+                if ubiquity && group != nil { throw ValidationError("--ubiquity and --group cannot be combined.") }
+                if ubiquity, let directory, directory != .documents {
+                    throw ValidationError("--\(directory.rawValue) is not a directory of an iCloud container (it has --documents).")
                 }
             }
 
             func run() throws {
                 let registry = registryOptions.registry
                 let path = try reporting { () throws -> String in
+                    if ubiquity {
+                        let found = try registry.path(ofUbiquityContainer: container, for: bundleIdentifier)
+                        return directory == .documents ? found + "/Documents" : found
+                    }
                     guard let group else {
                         return try registry.path(of: directory?.containerDirectory ?? .container, for: bundleIdentifier)
                     }

@@ -12,6 +12,6 @@ struct UTI: ParsableCommand {
             the directories listed in UTI_TYPES_PATH (colon-separated).
             """,
         version: UTIVersion.string,
-        subcommands: [Identify.self, Classify.self, Info.self, Conforms.self, Types.self, Apps.self, Handlers.self, Default.self, Route.self, InboxCommand.self, Backup.self, Purge.self, Serve.self]
+        subcommands: [Identify.self, Classify.self, Info.self, Conforms.self, Types.self, Apps.self, Handlers.self, Default.self, Route.self, InboxCommand.self, Backup.self, Purge.self, Ubiquity.self, Serve.self]
     )
 }

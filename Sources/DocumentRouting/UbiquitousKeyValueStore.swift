@@ -1,0 +1,341 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
+internal import SystemCalls
+public import SystemPackage
+public import UniformTypeIdentifiers
+
+/// An app's iCloud key-value store, with `NSUbiquitousKeyValueStore`'s model and limits: property-list values
+/// under string keys, at most `maximumKeyCount` keys of at most `maximumKeyLength` bytes of UTF-8, and
+/// `maximumTotalSize` bytes in all (each key's UTF-8 and its value's size, see `Value.size`). A write that
+/// would break a limit is refused, naming the limit, and nothing is written.
+///
+/// The store is the app manifest's `com.apple.developer.ubiquity-kvstore-identifier`, shared with the apps
+/// that name the same one (`Registry.keyValueStore(for:)`). It is one file, `values.plist` in
+/// `SyncedPreferences/<identifier>/` under the registry's root, replaced atomically (a crash leaves the old
+/// store or the new, never a mixture), written under a lock so that two writers lose nothing, private (0600).
+/// Each key keeps the time it was last set or removed: `UbiquitySync` merges two machines' stores key by key,
+/// the later change winning, as iCloud does.
+public struct UbiquitousKeyValueStore: Sendable {
+    /// A property-list value.
+    public enum Value: Sendable, Hashable {
+        case string(String)
+        case integer(Int)
+        case real(Double)
+        case boolean(Bool)
+        case data([UInt8])
+        /// Seconds since 1 January 2001 (UTC), as Foundation's dates count.
+        case date(Double)
+        case array([Value])
+        case dictionary([String: Value])
+
+        /// What the value counts for against `maximumTotalSize`: a string's or data's bytes, 8 for a number or a
+        /// date, 1 for a boolean, and a collection's elements (a dictionary's keys too).
+        public var size: Int {
+            switch self {
+            case .string(let text): text.utf8.count
+            case .data(let bytes): bytes.count
+            case .integer, .real, .date: 8
+            case .boolean: 1
+            case .array(let values): values.reduce(0) { $0 + $1.size }
+            case .dictionary(let values): values.reduce(0) { $0 + $1.key.utf8.count + $1.value.size }
+            }
+        }
+    }
+
+    /// At most this many keys (`NSUbiquitousKeyValueStore`'s limit).
+    public static let maximumKeyCount = 1_024
+    /// A key is at most this many bytes of UTF-8.
+    public static let maximumKeyLength = 64
+    /// Keys and values together are at most this many bytes (1 MB).
+    public static let maximumTotalSize = 1 << 20
+    /// The largest file the store is read from: its values, with each key's time and the markup around them.
+    static let fileSizeLimit = 8 << 20
+
+    /// The store's identifier (`ABCDE12345.com.example.app`).
+    public let identifier: String
+    /// The directory holding its file.
+    public let directory: String
+    /// The file.
+    public var path: String { directory + "/" + Self.fileName }
+
+    static let fileName = "values.plist"
+    static let lockName = ".lock"
+
+    init(identifier: String, directory: String) {
+        self.identifier = identifier
+        self.directory = directory
+    }
+
+    /// Every key and its value (`dictionaryRepresentation`).
+    /// - Throws: `KeyValueStoreError`: the file cannot be read, or is not a store (edited by hand into something else).
+    public func values() throws(KeyValueStoreError) -> [String: Value] {
+        try read().values
+    }
+
+    /// The value of `key`, `nil` when it has none.
+    public func value(forKey key: String) throws(KeyValueStoreError) -> Value? {
+        try read().values[key]
+    }
+
+    /// Sets `key` to `value`.
+    /// - Throws: `KeyValueStoreError` naming the limit a write would break (`.keyTooLong`, `.tooManyKeys`,
+    ///   `.tooLarge`), or why the store could not be read or written; nothing is written then.
+    public func set(_ value: Value, forKey key: String) throws(KeyValueStoreError) {
+        try Self.check(key: key, path: path)
+        try update { contents throws(KeyValueStoreError) in
+            var changed = contents
+            changed.values[key] = value
+            changed.removed[key] = nil
+            changed.modified[key] = Self.now()
+            try changed.checkLimits(path: path)
+            contents = changed
+        }
+    }
+
+    /// Removes `key`; `false` when it had no value.
+    @discardableResult
+    public func removeValue(forKey key: String) throws(KeyValueStoreError) -> Bool {
+        try Self.check(key: key, path: path)
+        var had = false
+        try update { contents throws(KeyValueStoreError) in
+            had = contents.values.removeValue(forKey: key) != nil
+            guard had else { return }
+            contents.modified[key] = nil
+            contents.removed[key] = Self.now()
+        }
+        return had
+    }
+
+    // MARK: The file
+
+    /// What the file holds: the values, when each key was last set, and when each removed key was removed (so
+    /// that a merge knows a removal from a key never set).
+    struct Contents: Equatable {
+        var values: [String: Value] = [:]
+        var modified: [String: Double] = [:]
+        var removed: [String: Double] = [:]
+
+        func checkLimits(path: String) throws(KeyValueStoreError) {
+            guard values.count <= UbiquitousKeyValueStore.maximumKeyCount else {
+                throw KeyValueStoreError(path: path, reason: .tooManyKeys(values.count))
+            }
+            let total = values.reduce(0) { $0 + $1.key.utf8.count + $1.value.size }
+            guard total <= UbiquitousKeyValueStore.maximumTotalSize else { throw KeyValueStoreError(path: path, reason: .tooLarge(total)) }
+        }
+
+        /// The two stores key by key, the later change winning (a removal too); on a tie, the larger value in
+        /// the file's own encoding, so that both machines choose the same.
+        static func merged(_ one: Contents, _ other: Contents) -> Contents {
+            var result = Contents()
+            let keys = Set(one.values.keys).union(one.removed.keys).union(other.values.keys).union(other.removed.keys)
+            for key in keys {
+                func change(_ contents: Contents) -> (time: Double, value: Value?)? {
+                    if let value = contents.values[key] { return (contents.modified[key] ?? 0, value) }
+                    if let time = contents.removed[key] { return (time, nil) }
+                    return nil
+                }
+                let candidates = [change(one), change(other)].compactMap { $0 }
+                guard let winner = candidates.max(by: { lhs, rhs in
+                    if lhs.time != rhs.time { return lhs.time < rhs.time }
+                    return (lhs.value.map { UbiquitousKeyValueStore.encoded($0) } ?? []).lexicographicallyPrecedes(
+                        rhs.value.map { UbiquitousKeyValueStore.encoded($0) } ?? [])
+                }) else { continue }
+                if let value = winner.value {
+                    result.values[key] = value
+                    result.modified[key] = winner.time
+                } else {
+                    result.removed[key] = winner.time
+                }
+            }
+            return result
+        }
+    }
+
+    static func check(key: String, path: String) throws(KeyValueStoreError) {
+        guard !key.isEmpty, key.utf8.count <= maximumKeyLength else { throw KeyValueStoreError(path: path, reason: .keyTooLong(key)) }
+    }
+
+    static func now() -> Double { Date().timeIntervalSince1970 }
+
+    /// The contents of the file, empty when there is none yet.
+    func read() throws(KeyValueStoreError) -> Contents {
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(path, limit: Self.fileSizeLimit)
+        } catch .noSuchFileOrDirectory {
+            return Contents()
+        } catch .fileTooLarge {
+            throw KeyValueStoreError(path: path, reason: .corrupt("larger than \(Self.fileSizeLimit >> 20) MiB"))
+        } catch {
+            throw KeyValueStoreError(path: path, reason: .system(error, while: "reading the store"))
+        }
+        return try Self.decode(bytes, path: path)
+    }
+
+    /// The contents of a store file's bytes (this machine's, or another's from a sync).
+    static func decode(_ bytes: [UInt8], path: String) throws(KeyValueStoreError) -> Contents {
+        let root: [String: PropertyListValue]
+        do {
+            root = try PropertyListValue.dictionary(from: bytes, limits: PropertyListLimits(size: fileSizeLimit, depth: 64))
+        } catch {
+            throw KeyValueStoreError(path: path, reason: .corrupt("not a property list with a dictionary at its top: \(error.message)"))
+        }
+        var contents = Contents()
+        func dictionary(_ key: String) throws(KeyValueStoreError) -> [String: PropertyListValue] {
+            switch root[key] {
+            case nil: return [:]
+            case .dictionary(let values): return values
+            case .some(let other): throw KeyValueStoreError(path: path, reason: .corrupt("'\(key)' is \(other.typeName), not a dictionary"))
+            }
+        }
+        func times(_ key: String) throws(KeyValueStoreError) -> [String: Double] {
+            var result: [String: Double] = [:]
+            for (name, value) in try dictionary(key) {
+                switch value {
+                case .real(let time) where time.isFinite: result[name] = time
+                case .integer(let time): result[name] = Double(time)
+                default: throw KeyValueStoreError(path: path, reason: .corrupt("'\(key)' of '\(name)' is \(value.typeName), not a time"))
+                }
+            }
+            return result
+        }
+        for (key, value) in try dictionary("values") {
+            try check(key: key, path: path)
+            contents.values[key] = Value(value)
+        }
+        contents.modified = try times("modified")
+        contents.removed = try times("removed")
+        return contents
+    }
+
+    /// The bytes of a store file holding `contents`.
+    static func encode(_ contents: Contents) -> [UInt8] {
+        PropertyListValue.dictionary([
+            "values": .dictionary(contents.values.mapValues(\.propertyList)),
+            "modified": .dictionary(contents.modified.mapValues { .real($0) }),
+            "removed": .dictionary(contents.removed.mapValues { .real($0) }),
+        ]).xmlDocument
+    }
+
+    static func encoded(_ value: Value) -> [UInt8] { value.propertyList.xmlDocument }
+
+    /// Reads, changes and writes the store under its lock; nothing is written when `change` throws.
+    func update(_ change: (inout Contents) throws(KeyValueStoreError) -> Void) throws(KeyValueStoreError) {
+        let folder: FileDescriptor
+        do {
+            folder = try FileDescriptor.open(directory, .readOnly, options: [.directory, .noFollow])
+        } catch {
+            throw KeyValueStoreError(path: directory, reason: .system(error, while: "opening the store's directory"))
+        }
+        defer { folder.closeQuietly() }
+        let lock: FileDescriptor
+        do {
+            lock = try FileDescriptor.open(Self.lockName, relativeTo: folder, .readWrite, options: [.create, .noFollow, .closeOnExec],
+                                           permissions: [.ownerReadWrite])
+            try lock.lockExclusively()
+        } catch {
+            throw KeyValueStoreError(path: directory + "/" + Self.lockName, reason: .system(error, while: "locking the store"))
+        }
+        defer {
+            lock.unlock()
+            lock.closeQuietly()
+        }
+        var contents = try read()
+        let before = contents
+        try change(&contents)
+        guard contents != before else { return }
+        try write(contents, in: folder)
+    }
+
+    /// Replaces the file with `contents`, atomically.
+    func write(_ contents: Contents, in folder: FileDescriptor) throws(KeyValueStoreError) {
+        do {
+            try AtomicFile.replace(Self.fileName, in: folder, with: Self.encode(contents), permissions: [.ownerReadWrite])
+        } catch {
+            throw KeyValueStoreError(path: path, reason: .system(error, while: "writing the store"))
+        }
+    }
+}
+
+extension UbiquitousKeyValueStore.Value {
+    /// The top value of a property list's bytes (XML or binary), bounded as the store's own file is.
+    public init(propertyList bytes: [UInt8]) throws(KeyValueStoreError) {
+        do {
+            self.init(try PropertyListParser.parse(bytes, limits: PropertyListLimits(size: UbiquitousKeyValueStore.fileSizeLimit, depth: 64)))
+        } catch {
+            throw KeyValueStoreError(path: "-", reason: .corrupt("not a property list: \(error.message)"))
+        }
+    }
+
+    init(_ value: PropertyListValue) {
+        switch value {
+        case .string(let text): self = .string(text)
+        case .integer(let number): self = .integer(number)
+        case .real(let number): self = .real(number)
+        case .boolean(let flag): self = .boolean(flag)
+        case .data(let bytes): self = .data(Array(bytes))
+        case .date(let date): self = .date(date.timeIntervalSinceReferenceDate)
+        case .array(let values): self = .array(values.map(Self.init))
+        case .dictionary(let values): self = .dictionary(values.mapValues(Self.init))
+        }
+    }
+
+    var propertyList: PropertyListValue {
+        switch self {
+        case .string(let text): .string(text)
+        case .integer(let number): .integer(number)
+        case .real(let number): .real(number)
+        case .boolean(let flag): .boolean(flag)
+        case .data(let bytes): .data(Data(bytes))
+        case .date(let seconds): .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .array(let values): .array(values.map(\.propertyList))
+        case .dictionary(let values): .dictionary(values.mapValues(\.propertyList))
+        }
+    }
+}
+
+extension Registry {
+    /// The iCloud key-value store of `bundleIdentifier` (its manifest's `com.apple.developer.ubiquity-kvstore-identifier`).
+    /// - Throws: `RegistryError` for an app not registered, or one whose manifest names no store (`.noKeyValueStore`).
+    public func keyValueStore(for bundleIdentifier: String) throws(RegistryError) -> UbiquitousKeyValueStore {
+        let (identifier, path) = try keyValueStoreDirectory(for: bundleIdentifier)
+        return UbiquitousKeyValueStore(identifier: identifier, directory: path)
+    }
+}
+
+/// The family of `KeyValueStoreError`: a key-value store that could not be read, or a write it refused.
+public enum KeyValueStoreErrorDomain: ErrorDomain {}
+
+/// A key-value store that could not be read or written, or a write that would break one of its limits: the
+/// store's file and why (compare by kind: `error.kind == .tooManyKeys`; new kinds may be added).
+public typealias KeyValueStoreError = LocatedError<KeyValueStoreErrorDomain>
+
+extension ErrorKind where Domain == KeyValueStoreErrorDomain {
+    /// A system call failed (`detail`: what was being done).
+    public static let system = Self("system") { $0.systemMessage }
+    /// A key (`subject`) empty or longer than `maximumKeyLength` bytes of UTF-8.
+    public static let keyTooLong = Self("key-too-long") {
+        "the key '\($0.subject ?? "")' is \($0.subject?.utf8.count ?? 0) bytes: a key is 1 to \(UbiquitousKeyValueStore.maximumKeyLength) bytes of UTF-8; nothing written"
+    }
+    /// The write would leave more than `maximumKeyCount` keys (`detail`: how many).
+    public static let tooManyKeys = Self("too-many-keys") {
+        "the store would hold \($0.detail ?? "more") keys, past its limit of \(UbiquitousKeyValueStore.maximumKeyCount); nothing written"
+    }
+    /// The write would leave more than `maximumTotalSize` bytes (`detail`: how many).
+    public static let tooLarge = Self("too-large") {
+        "the store would hold \($0.detail ?? "more") bytes of keys and values, past its limit of \(UbiquitousKeyValueStore.maximumTotalSize) (1 MB); nothing written"
+    }
+    /// The file is not a store (`detail`: what is wrong): edited by hand, or from elsewhere.
+    public static let corrupt = Self("corrupt") { "not a key-value store: \($0.detail ?? "")" }
+}
+
+extension ErrorReason where Domain == KeyValueStoreErrorDomain {
+    public static func system(_ errno: Errno, while operation: String? = nil) -> Self { Self(.system, errno: errno, detail: operation) }
+    public static func keyTooLong(_ key: String) -> Self { Self(.keyTooLong, subject: key) }
+    public static func tooManyKeys(_ count: Int) -> Self { Self(.tooManyKeys, detail: "\(count)") }
+    public static func tooLarge(_ size: Int) -> Self { Self(.tooLarge, detail: "\(size)") }
+    public static func corrupt(_ detail: String) -> Self { Self(.corrupt, detail: detail) }
+}
