@@ -8,15 +8,12 @@ internal import SystemCalls
 internal import SystemPackage
 internal import UniformTypeIdentifiers
 
-/// What a container walk for the sync skips: the sentinel, `Library/Caches/`, `tmp/`, and items excluded from
-/// backup (with everything in them).
-private func isSkipped(_ entry: TreeWalkEntry) -> Bool {
-    if entry.depth == 1, entry.name.elementsEqual(UbiquitySync.sentinelName.utf8) { return true }
-    if entry.depth == 1, entry.name.elementsEqual("tmp".utf8) { return true }
-    if entry.depth == 2, entry.name.elementsEqual("Caches".utf8), entry.path.dropLast(entry.name.count + 1).reversed().starts(with: "Library".utf8.reversed()) {
-        return true
-    }
-    return entry.depth > 0 && ExcludedItems.isExcluded(entry)
+/// What a container walk for the sync skips: the sentinel, `Library/Caches/`, `tmp/`, and `excluded` (items
+/// excluded from backup, found once before the sync: `ExcludedItems.find`), with everything in them.
+private func isSkipped(_ entry: TreeWalkEntry, _ relative: String, excluded: Set<String>) -> Bool {
+    guard entry.depth > 0 else { return false }
+    if entry.depth == 1, relative == UbiquitySync.sentinelName || relative == "tmp" { return true }
+    return relative == "Library/Caches" || excluded.contains(relative)
 }
 
 /// Items excluded from backup (`BackupExclusion`'s attribute), which the sync leaves out.
@@ -30,7 +27,9 @@ enum ExcludedItems {
     static func find(under container: String) -> [(path: String, isDirectory: Bool)] {
         var found: [(String, Bool)] = []
         walk(container) { entry, relative in
-            guard entry.depth > 0, isExcluded(entry) else { return .proceed }
+            guard entry.depth > 0 else { return .proceed }
+            if relative == "Library/Caches" || relative == "tmp" { return .skipContents }  // not synced anyway
+            guard isExcluded(entry) else { return .proceed }
             found.append((relative, entry.status.type == .directory))
             return .skipContents
         }
@@ -110,8 +109,9 @@ enum ConflictNames {
     /// The conflict versions under a container: (the document's path, the version's path), both in it.
     static func versions(under container: String) -> [(document: String, version: String)] {
         var found: [(String, String)] = []
+        let excluded = Set(ExcludedItems.find(under: container).map(\.path))
         walk(container) { entry, relative in
-            guard entry.depth > 0, !isSkipped(entry) else { return entry.depth == 0 ? .proceed : .skipContents }
+            guard entry.depth > 0, !isSkipped(entry, relative, excluded: excluded) else { return entry.depth == 0 ? .proceed : .skipContents }
             let name = String(decoding: entry.name, as: UTF8.self)
             if entry.status.type == .regular || entry.status.type == .directory, let document = document(ofVersion: name) {
                 let folder = relative.dropLast(entry.name.count)
@@ -126,11 +126,11 @@ enum ConflictNames {
     /// `recovering` from a sync that died, a version cut short and the whole one), or a file and its conflict
     /// version (the newer keeps the name). Acts through the descriptor of each pair's directory. Returns whether
     /// anything changed, and how many conflict versions were made.
-    static func resolvePairs(in container: String, recovering: Bool) -> (changed: Bool, conflicts: Int) {
+    static func resolvePairs(in container: String, recovering: Bool, excluded: Set<String>) -> (changed: Bool, conflicts: Int) {
         var changed = false
         var conflicts = 0
-        walk(container) { entry, _ in
-            guard entry.depth == 0 || !isSkipped(entry) else { return .skipContents }
+        walk(container) { entry, relative in
+            guard !isSkipped(entry, relative, excluded: excluded) else { return .skipContents }
             guard entry.status.type == .regular else { return .proceed }
             let name = String(decoding: entry.name, as: UTF8.self)
             guard let suffix = pairSuffixes.first(where: { name.hasSuffix($0) && name.count > $0.count }) else { return .proceed }
@@ -217,11 +217,11 @@ struct AttributeManifest: Equatable {
     var existing: Set<String> = []
 
     /// The attributes of everything under a container that the sync carries (names under `user.`).
-    static func collect(under container: String) -> AttributeManifest {
+    static func collect(under container: String, excluded: Set<String>) -> AttributeManifest {
         var manifest = AttributeManifest()
         walk(container) { entry, relative in
             guard entry.depth > 0 else { return .proceed }
-            guard !isSkipped(entry) else { return .skipContents }
+            guard !isSkipped(entry, relative, excluded: excluded) else { return .skipContents }
             guard entry.status.type == .regular || entry.status.type == .directory,
                   !ConflictNames.pairSuffixes.contains(where: { relative.hasSuffix($0) }) else { return .proceed }
             manifest.existing.insert(relative)
@@ -249,11 +249,12 @@ struct AttributeManifest: Equatable {
 
     /// Makes the attributes under the container what `merged` says, where they are not already (`ours`);
     /// returns how many files and directories changed.
-    static func apply(_ merged: AttributeManifest, over ours: AttributeManifest, under container: String) -> Int {
+    static func apply(_ merged: AttributeManifest, over ours: AttributeManifest, under container: String, excluded: Set<String>) -> Int {
+        guard merged.files != ours.files else { return 0 }
         var changed = 0
         walk(container) { entry, relative in
             guard entry.depth > 0 else { return .proceed }
-            guard !isSkipped(entry) else { return .skipContents }
+            guard !isSkipped(entry, relative, excluded: excluded) else { return .skipContents }
             let wanted = merged.files[relative] ?? [:], have = ours.files[relative] ?? [:]
             guard merged.existing.contains(relative), wanted != have else { return .proceed }
             let options: FileDescriptor.OpenOptions = entry.status.type == .directory ? [.directory, .noFollow] : [.noFollow, .nonBlocking]
@@ -267,13 +268,12 @@ struct AttributeManifest: Equatable {
         return changed
     }
 
+    /// The entry's user attributes, read through its directory without opening it (most have none: one
+    /// system call).
     private static func read(_ entry: TreeWalkEntry) -> [String: [UInt8]]? {
-        let options: FileDescriptor.OpenOptions = entry.status.type == .directory ? [.directory, .noFollow] : [.noFollow, .nonBlocking]
-        guard let file = try? FileDescriptor.open(PathBytes(entry.name), relativeTo: entry.parent, .readOnly, options: options) else { return nil }
-        defer { file.closeQuietly() }
         var attributes: [String: [UInt8]] = [:]
-        for name in (try? file.extendedAttributeNames()) ?? [] where name.hasPrefix("user.") {
-            if let value = try? file.extendedAttribute(name) { attributes[name] = value }
+        for name in (try? entry.parent.extendedAttributeNames(of: entry.name)) ?? [] where name.hasPrefix("user.") {
+            if let value = try? entry.parent.extendedAttribute(name, of: entry.name) { attributes[name] = value }
         }
         return attributes
     }

@@ -154,6 +154,8 @@ struct Session {
         var output: [UInt8]
         var errors: [String] = []
         var copiedUp = 0, copiedDown = 0, deletedUp = 0, deletedDown = 0, bytes = 0
+        /// rclone's "New or changed in both paths": the conflict pairs it made.
+        var changedOnBothSides = 0
     }
 
     /// Runs rclone with `arguments` (after the program and the configuration), reading its JSON log.
@@ -171,6 +173,21 @@ struct Session {
         let outcome: Processes.Outcome
         do {
             outcome = try Processes.run(options.rclone, arguments: argv, standardInput: standardInput) { line in
+                // A line per file copied or deleted (tens of thousands): counted by its message alone; the JSON is
+                // decoded only for the few lines that say more.
+                if line.contains("\"msg\":\"Copied (") {
+                    if case .up = copying { run.copiedUp += 1 } else { run.copiedDown += 1 }
+                    return
+                }
+                if line.contains("\"msg\":\"Deleted\"") {
+                    if case .up = deleting { run.deletedUp += 1 } else { run.deletedDown += 1 }
+                    return
+                }
+                if line.contains("New or changed in both paths") { run.changedOnBothSides += 1 }
+                if line.hasPrefix("{"), line.contains("\"level\":\"info\""), !line.contains("\"stats\""),
+                   !line.contains("queued copies to"), !line.contains("queued deletes on"), !line.contains("Resynching") {
+                    return
+                }
                 guard let parsed = try? decoder.decode(LogLine.self, from: Data(line.utf8)) else {
                     if !line.isEmpty { run.errors.append(line) }
                     return
@@ -189,17 +206,6 @@ struct Session {
                 } else if message.contains("Do queued deletes on") {
                     deleting = message.hasSuffix("Path1") ? .down : .up
                     copying = .none
-                } else if message.hasPrefix("Copied (") {
-                    // Outside bisync, only a first sync's copy from the remote copies: down.
-                    switch copying {
-                    case .up: run.copiedUp += 1
-                    case .down, .none: run.copiedDown += 1
-                    }
-                } else if message == "Deleted" {
-                    switch deleting {
-                    case .up: run.deletedUp += 1
-                    case .down, .none: run.deletedDown += 1
-                    }
                 }
                 if parsed.level == "error" || parsed.level == "critical" { run.errors.append(message) }
             }
@@ -231,14 +237,10 @@ struct Session {
 
     /// The bytes of a remote file, `nil` when there is none.
     func remoteFile(_ components: [String]) throws(SyncError) -> [UInt8]? {
-        guard let name = components.last else { return nil }
-        let directory = remote.appending(Array(components.dropLast()))
-        let listing = try rclone(["lsf", directory, "--files-only", "--max-depth", "1"] + Self.transferFlags)
-        // A directory not there yet is no file either.
-        guard listing.status == 0 else { return nil }
-        let names = listing.output.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
-        guard names.contains(name) else { return nil }
-        return try rcloneChecked(["cat", remote.appending(components)] + Self.transferFlags, what: "reading \(components.joined(separator: "/"))").output
+        // rclone's exit statuses 3 and 4: the directory or the file is not there.
+        let read = try rcloneChecked(["cat", remote.appending(components)] + Self.transferFlags, what: "reading \(components.joined(separator: "/"))",
+                                     accepting: [0, 3, 4])
+        return read.status == 0 ? read.output : nil
     }
 
     /// Replaces a remote file with `bytes`: written under a temporary name beside it, then renamed over it.
@@ -258,13 +260,20 @@ struct Session {
         let directoryName = kind.directoryName(container)
         let local = registry.sharedSpacePath(kind, container)
         let remotePath = remote.appending(kind.parent + [directoryName])
-        try makeSentinel(in: local)
         let workdir = try stateDirectory(["bisync", directoryName])
-        let excludes = try writeExcludes(for: local, name: directoryName)
+        try makeSentinel(in: local, synced: hasListings(workdir) || interrupted)
+        let excluded = ExcludedItems.find(under: local)
+        let excludedPaths = Set(excluded.map(\.path))
+        let excludes = try writeExcludes(excluded, name: directoryName)
         let common = Self.transferFlags + ["--exclude-from", excludes]
-        try rcloneChecked(["mkdir", remotePath] + Self.transferFlags, what: "making \(remotePath)")
-        let bisync = ["bisync", local, remotePath, "--workdir", workdir, "--ignore-checksum"] + common + (options.force ? ["--force"] : [])
+        if !hasListings(workdir) { try rcloneChecked(["mkdir", remotePath] + Self.transferFlags, what: "making \(remotePath)") }
+        // Deletions are the user's, as iCloud takes them: rclone's check that refuses to delete more than half of
+        // a side (which a container of three files trips over) is off; what it guards against, a container
+        // wiped or replaced, the sentinel's absence catches (`makeSentinel`).
+        let bisync = ["bisync", local, remotePath, "--workdir", workdir, "--ignore-checksum", "--force"] + common
+        var pairs = 0
         func account(_ run: Run) {
+            pairs += run.changedOnBothSides
             summary.filesUp += run.copiedUp
             summary.filesDown += run.copiedDown
             summary.deletedUp += run.deletedUp
@@ -273,14 +282,24 @@ struct Session {
         }
         let recovering = try recoverListings(in: workdir) || interrupted
         if !hasListings(workdir) {
-            // The first sync: the remote's files this side lacks come here, a file both hold differently keeps
-            // the remote's version as a conflict version, and rclone's listings start from the two sides alike.
-            account(try rcloneChecked(["copy", remotePath, local, "--ignore-existing"] + common, what: "copying \(container) from the remote",
-                                      container: container))
+            // The first sync: a file both sides hold differently keeps the remote's version as a conflict version
+            // (compared by their bytes: a size and a time prove nothing), then rclone's resync brings the remote's
+            // files this side lacks and starts its listings from the two sides alike.
+            let own = Self.files(under: local)
             let report = workdir + "/first-check.txt"
-            try rcloneChecked(["check", local, remotePath, "--download", "--combined", report] + common,
-                              what: "comparing \(container) with the remote", container: container, accepting: [0, 1])
-            let lines = (try? RegularFile.read(report, limit: 64 << 20)) ?? []
+            var lines: [UInt8] = []
+            if !own.isEmpty {
+                let list = workdir + "/first-files.txt"
+                do {
+                    try AtomicFile.replace(atPath: list, with: Array(own.map { $0 + "\n" }.joined().utf8), permissions: [.ownerReadWrite])
+                } catch {
+                    throw SyncError(path: list, reason: .system(error, while: "listing the container's files"))
+                }
+                try rcloneChecked(["check", local, remotePath, "--download", "--combined", report, "--files-from-raw", list] + common,
+                                  what: "comparing \(container) with the remote", container: container, accepting: [0, 1])
+                lines = (try? RegularFile.read(report, limit: 64 << 20)) ?? []
+                try? FileDescriptor.workingDirectory.remove(list)
+            }
             for line in lines.split(separator: UInt8(ascii: "\n")) where line.first == UInt8(ascii: "*") && line.count > 2 {
                 let path = String(decoding: line.dropFirst(2), as: UTF8.self)
                 let version = ConflictNames.freeName(for: path, in: local)
@@ -297,25 +316,52 @@ struct Session {
         }
         // rclone's conflict pairs become one file, or a file and its conflict version; then once more, so the
         // remote has what this side now has.
-        let resolved = ConflictNames.resolvePairs(in: local, recovering: recovering)
+        let resolved = pairs > 0 || recovering ? ConflictNames.resolvePairs(in: local, recovering: recovering, excluded: excludedPaths) : (changed: false, conflicts: 0)
         summary.conflicts += resolved.conflicts
         if resolved.changed {
             saveListings(in: workdir)
             account(try rcloneChecked(bisync, what: "syncing \(container) after its conflicts", container: container))
         }
-        try syncAttributes(of: local, name: directoryName, into: &summary)
+        try syncAttributes(of: local, name: directoryName, excluded: excludedPaths, into: &summary)
     }
 
-    /// The sentinel rclone needs on both sides, made here when missing (the first sync carries it there).
-    private func makeSentinel(in local: String) throws(SyncError) {
+    /// The paths of the regular files under a container that a sync carries (but the sentinel).
+    private static func files(under local: String) -> [String] {
+        var found: [String] = []
+        let (parent, name) = AtomicFile.split(local)
+        guard let directory = try? FileDescriptor.open(parent, .readOnly, options: [.directory]) else { return [] }
+        defer { directory.closeQuietly() }
+        let start = Array(local.utf8)
+        TreeWalk().walk(Array(name.utf8), in: directory, path: start, visit: { entry in
+            guard entry.depth > 0 else { return .proceed }
+            let relative = String(decoding: entry.path.dropFirst(start.count + 1), as: UTF8.self)
+            if entry.depth == 1, relative == UbiquitySync.sentinelName || relative == "tmp" { return .skipContents }
+            if relative == "Library/Caches" { return .skipContents }
+            if entry.status.type == .regular, !relative.contains("\n") { found.append(relative) }
+            return .proceed
+        }, fail: { _, _, _ in true })
+        return found
+    }
+
+    /// The sentinel rclone needs on both sides (it refuses to sync a side with no file at all), made here by the
+    /// first sync, which carries it there. Missing after a sync, it says the container was wiped or replaced since:
+    /// syncing would delete everything on the remote and the other machines, so the sync stops, unless forced.
+    private func makeSentinel(in local: String, synced: Bool) throws(SyncError) {
+        let folder: FileDescriptor
         do {
-            let folder = try FileDescriptor.open(local, .readOnly, options: [.directory, .noFollow])
-            defer { folder.closeQuietly() }
-            if (try? folder.status(of: UbiquitySync.sentinelName)) == nil {
-                try AtomicFile.replace(UbiquitySync.sentinelName, in: folder, with: [], permissions: [.ownerReadWrite])
-            }
+            folder = try FileDescriptor.open(local, .readOnly, options: [.directory, .noFollow])
         } catch {
             throw SyncError(path: local, reason: .system(error, while: "opening the container"))
+        }
+        defer { folder.closeQuietly() }
+        guard (try? folder.status(of: UbiquitySync.sentinelName)) == nil else { return }
+        if synced && !options.force {
+            throw SyncError(path: local, reason: .containerReplaced)
+        }
+        do {
+            try AtomicFile.replace(UbiquitySync.sentinelName, in: folder, with: [], permissions: [.ownerReadWrite])
+        } catch {
+            throw SyncError(path: local + "/" + UbiquitySync.sentinelName, reason: .system(error, while: "writing the sync's sentinel"))
         }
     }
 
@@ -384,9 +430,9 @@ struct Session {
 
     /// The patterns of what is not synced, written for `--exclude-from`: `Library/Caches/`, `tmp/`, and the
     /// items excluded from backup (by their attribute), each anchored at the container's root.
-    private func writeExcludes(for local: String, name: String) throws(SyncError) -> String {
+    private func writeExcludes(_ excluded: [(path: String, isDirectory: Bool)], name: String) throws(SyncError) -> String {
         var lines = ["/Library/Caches/**", "/tmp/**"]
-        for (path, isDirectory) in ExcludedItems.find(under: local) {
+        for (path, isDirectory) in excluded {
             let escaped = ExcludedItems.escapedPattern(path)
             lines.append("/" + escaped + (isDirectory ? "/**" : ""))
         }
@@ -404,15 +450,15 @@ struct Session {
 
     /// Merges the container's extended attributes with the remote's manifest and the last synced one, applies
     /// the result here and writes it there (see `UbiquitySync`).
-    private func syncAttributes(of local: String, name: String, into summary: inout UbiquitySync.Summary) throws(SyncError) {
+    private func syncAttributes(of local: String, name: String, excluded: Set<String>, into summary: inout UbiquitySync.Summary) throws(SyncError) {
         let manifestComponents = [".uti", "attributes", name + ".plist"]
         let basePath = statePath + "/attributes-" + name + ".plist"
         let base = try AttributeManifest.decode((try? RegularFile.read(basePath, limit: 256 << 20)) ?? [], path: basePath)
         let theirs = try AttributeManifest.decode(try remoteFile(manifestComponents) ?? [], path: remote.appending(manifestComponents))
-        let ours = AttributeManifest.collect(under: local)
+        let ours = AttributeManifest.collect(under: local, excluded: excluded)
         let merged = AttributeManifest.merged(ours: ours, theirs: theirs, base: base)
-        summary.attributesDown += AttributeManifest.apply(merged, over: ours, under: local)
-        if merged != theirs {
+        summary.attributesDown += AttributeManifest.apply(merged, over: ours, under: local, excluded: excluded)
+        if merged.files != theirs.files {
             summary.attributesUp += merged.files.filter { theirs.files[$0.key] != $0.value }.count
             try replaceRemoteFile(manifestComponents, with: merged.encoded)
         }

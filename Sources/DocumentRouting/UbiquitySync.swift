@@ -47,8 +47,9 @@ public struct UbiquitySync: Sendable {
         public var rclone: String
         /// An rclone configuration file (`--config`); `nil` for rclone's own choice.
         public var rcloneConfiguration: String?
-        /// Let rclone delete more than half of a side's files in one run (its `--force`); otherwise such a run
-        /// stops with an error and nothing deleted.
+        /// Sync a container that has lost the file the sync leaves in it (`sentinelName`) since it was last
+        /// synced: it was wiped or replaced, and syncing it deletes its files on the remote and on the other
+        /// machines. Otherwise such a sync stops with an error before anything is done.
         public var force: Bool
         /// Called with the progress of each transfer, about once a second.
         public var progress: (@Sendable (Progress) -> Void)?
@@ -237,6 +238,11 @@ extension ErrorKind where Domain == SyncErrorDomain {
     public static let remoteRefused = Self("remote-refused") { "refused as a remote: \($0.detail ?? "")" }
     /// A key-value store (here or on the remote) is not one (`detail`: what is wrong).
     public static let keyValueStore = Self("key-value-store") { $0.detail ?? "not a key-value store" }
+    /// The container lost the sync's sentinel since its last sync: wiped or replaced.
+    public static let containerReplaced = Self("container-replaced") { _ in
+        "the container has lost the file \(UbiquitySync.sentinelName) since it was last synced: it was wiped or replaced, and a sync "
+            + "would delete its files on the remote and on every other machine; nothing done (sync with force to do it)"
+    }
     /// Not a conflict version of the app's containers.
     public static let notAConflict = Self("not-a-conflict") { _ in "not a conflict version of the app's iCloud containers" }
 }
@@ -250,4 +256,5 @@ extension ErrorReason where Domain == SyncErrorDomain {
     public static func remoteRefused(_ detail: String) -> Self { Self(.remoteRefused, detail: detail) }
     public static func keyValueStore(_ detail: String) -> Self { Self(.keyValueStore, detail: detail) }
     public static let notAConflict = Self(.notAConflict)
+    public static let containerReplaced = Self(.containerReplaced)
 }

@@ -64,6 +64,19 @@ extension FileDescriptor {
         return list.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The names of the extended attributes of `entry` in this directory, without following a link at it and
+    /// without opening it (reached as `/proc/self/fd/<this>/<entry>`, as `extendedAttribute(_:of:)` is).
+    ///
+    /// The corresponding C function is `llistxattr`.
+    package func extendedAttributeNames(of entry: [UInt8]) throws(Errno) -> [String] {
+        guard !entry.contains(UInt8(ascii: "/")), !entry.contains(0) else { throw Errno.invalidArgument }
+        let path = PathBytes(Array("/proc/self/fd/\(rawValue)/".utf8) + entry)
+        let list = try path.withSystemPath { (pointer) throws(Errno) -> [UInt8]? in
+            try Self.readAttribute { buffer, size in llistxattr(pointer, buffer?.assumingMemoryBound(to: CChar.self), size) }
+        } ?? []
+        return list.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Asks for the size, then reads; again when the value grew in between.
     private static func readAttribute(_ call: (UnsafeMutableRawPointer?, Int) -> Int) throws(Errno) -> [UInt8]? {
         for _ in 0..<8 {

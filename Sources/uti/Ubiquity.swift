@@ -174,7 +174,8 @@ extension UTI {
             @Option(help: ArgumentHelp("The rclone program (default: rclone on PATH, or $UTI_RCLONE).", valueName: "path")) var rclone: String?
             @Option(name: .customLong("rclone-config"), help: ArgumentHelp("An rclone configuration file.", valueName: "file"))
             var rcloneConfiguration: String?
-            @Flag(help: "Let a run delete more than half of one side's files (rclone refuses otherwise).") var force = false
+            @Flag(help: "Sync a container that lost the sync's .uti-sync file since its last sync (wiped or replaced): its files go everywhere else too.")
+            var force = false
             @Flag(help: "Print the summary as JSON.") var json = false
             @Argument(help: "The bundle identifier.") var bundleIdentifier: String
 
