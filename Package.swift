@@ -221,7 +221,7 @@ if Context.environment["UTI_FUZZING"] != nil {
     for (name, dependencies) in [
         ("FuzzIdentify", ["FileIdentification"]), ("FuzzDeclarations", ["UniformTypeIdentifiers"]), ("FuzzManifest", ["DocumentRouting"]),
         ("FuzzZip", ["FileIdentification"]), ("FuzzOLE2", ["FileIdentification"]), ("FuzzModelConfiguration", ["FileIdentification"]),
-        ("FuzzFramedRecords", ["FileIdentification"]),
+        ("FuzzFramedRecords", ["FileIdentification"]), ("FuzzSyncedFiles", ["DocumentRouting"]),
     ] {
         package.targets.append(.executableTarget(
             name: name, dependencies: (dependencies + ["CFuzzDriver"]).map { .target(name: $0) }, path: "Fuzz/Targets/\(name)",

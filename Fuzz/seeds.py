@@ -5,6 +5,7 @@ elsewhere.
 
     python3 Fuzz/seeds.py OUT_DIR      # OUT_DIR/<target>/<seed>
 """
+import datetime
 import gzip
 import io
 import json
@@ -143,6 +144,15 @@ def main():
             "records": framed([(b"photo.png", bytes.fromhex("89504E470D0A1A0A")), (b"empty", b""),
                                (b"caf\xe9\n.txt", b"words " * 100)]),
             "cut-short": framed([(b"a.txt", b"hello")])[:-2],
+        },
+        # What a sync reads from a remote: a key-value store (every value kind, a removal) and an attributes'
+        # manifest (a file's and a package's attributes, binary values).
+        "FuzzSyncedFiles": {
+            "store": plistlib.dumps({"values": {"s": "t\u00e9xt", "i": -3, "r": 0.5, "b": True, "d": b"\0\xff",
+                                                "t": datetime.datetime(2026, 11, 26, 10, 0, 0), "a": ["x", 1], "m": {"k": []}},
+                                     "modified": {"s": 1.5, "i": 2}, "removed": {"gone": 3.25}}),
+            "store-binary": plistlib.dumps({"values": {"k": "v"}, "modified": {"k": 1.0}, "removed": {}}, fmt=plistlib.FMT_BINARY),
+            "manifest": plistlib.dumps({"Documents/note.txt": {"user.color": b"red"}, "Documents/Trip.rtfd": {"user.tag": b"\0\x01"}}),
         },
     }
     for target, seeds in files.items():

@@ -305,3 +305,35 @@ struct AttributeManifest: Equatable {
         return manifest
     }
 }
+
+/// What a sync reads from a remote, reachable for the fuzz target `FuzzSyncedFiles` (package access only: not
+/// part of the library's API): a key-value store's file and an attributes' manifest, each decoded, merged and
+/// written back, which must read back the same.
+package enum SyncFuzzingEntryPoints {
+    package static func keyValueStore(_ bytes: [UInt8]) {
+        guard let contents = try? UbiquitousKeyValueStore.decode(bytes, path: "store") else { return }
+        let merged = UbiquitousKeyValueStore.Contents.merged(contents, contents)
+        precondition(merged.values == contents.values, "a store merged with itself changed its values")
+        let again = try? UbiquitousKeyValueStore.decode(UbiquitousKeyValueStore.encode(contents), path: "store")
+        precondition(again?.values == contents.values || contents.values.values.contains(where: \.holdsNaN),
+                     "a store written back did not read the same")
+    }
+
+    package static func attributeManifest(_ bytes: [UInt8]) {
+        guard let manifest = try? AttributeManifest.decode(bytes, path: "manifest") else { return }
+        let again = try? AttributeManifest.decode(manifest.encoded, path: "manifest")
+        precondition(again?.files == manifest.files, "a manifest written back did not read the same")
+    }
+}
+
+extension UbiquitousKeyValueStore.Value {
+    /// Whether a real number that is not a number is in it (which equals nothing, itself included).
+    var holdsNaN: Bool {
+        switch self {
+        case .real(let number): number.isNaN
+        case .array(let values): values.contains(where: \.holdsNaN)
+        case .dictionary(let values): values.values.contains(where: \.holdsNaN)
+        default: false
+        }
+    }
+}
