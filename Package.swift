@@ -55,6 +55,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // `swift package generate-documentation`: the libraries' DocC reference (docs/Testing.md, Packaging/build-docs).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Tests only: a real HTTP client talking to the real server.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],

@@ -42,11 +42,17 @@ public struct AppManifest: Sendable, Hashable {
 
     /// One entry of `CFBundleDocumentTypes`.
     public struct DocumentType: Sendable, Hashable {
+        /// `CFBundleTypeRole`: what the app does with documents of the entry's types.
         public enum Role: String, Sendable, Hashable, CaseIterable {
+            /// A role, as `CFBundleTypeRole` spells it: Editor reads and writes the types, Viewer only reads them,
+            /// Shell provides runtime services for them, None declares them without opening any.
             case editor = "Editor", viewer = "Viewer", shell = "Shell", none = "None"
         }
 
+        /// `LSHandlerRank`: how strongly the app claims the entry's types; handler choice ranks apps by it.
         public enum Rank: String, Sendable, Hashable, CaseIterable {
+            /// A rank, as `LSHandlerRank` spells it, strongest first: Owner (the app that made the type), Default,
+            /// Alternate (a secondary viewer or editor), None (never chosen to open the type).
             case owner = "Owner", `default` = "Default", alternate = "Alternate", none = "None"
         }
 
@@ -58,8 +64,9 @@ public struct AppManifest: Sendable, Hashable {
         public var role: Role
         /// `LSHandlerRank`; Default when absent.
         public var rank: Rank
-        /// `CFBundleTypeExtensions` and `CFBundleTypeMIMETypes`: used only when `LSItemContentTypes` is absent.
+        /// `CFBundleTypeExtensions`: used only when `LSItemContentTypes` is absent.
         public var legacyExtensions: [String]
+        /// `CFBundleTypeMIMETypes`: used only when `LSItemContentTypes` is absent.
         public var legacyMIMETypes: [String]
 
         /// The types this entry claims: `LSItemContentTypes`, or the types of its legacy extensions and
@@ -80,6 +87,8 @@ public struct AppManifest: Sendable, Hashable {
         }
     }
 
+    /// A manifest with these values, as `parse(_:file:)` makes one from an `Info.plist`; each argument sets
+    /// the property of the same name.
     public init(bundleIdentifier: String, name: String, documentTypes: [DocumentType], declarations: [TypeDeclaration],
                 supportsOpeningDocumentsInPlace: Bool, fileSharingEnabled: Bool, applicationGroups: [String] = [],
                 teamIdentifier: String? = nil, ubiquityContainers: [String] = [], ubiquityKeyValueStore: String? = nil) {
@@ -98,17 +107,21 @@ public struct AppManifest: Sendable, Hashable {
 
 /// A manifest that was refused, with the file and the key at fault.
 public struct ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file refused: the `Info.plist`, or the path given when none was found there.
     public var file: String
     /// The key path: `CFBundleDocumentTypes[2].LSHandlerRank`.
     public var key: String?
+    /// What is wrong, in words.
     public var problem: String
 
+    /// The error for `file`, with the key at fault when there is one, and what is wrong.
     public init(file: String, key: String? = nil, problem: String) {
         self.file = file
         self.key = key
         self.problem = problem
     }
 
+    /// `file: key: problem`, without the key when there is none.
     public var description: String {
         [file, key, problem].compactMap { $0 }.joined(separator: ": ")
     }
@@ -268,9 +281,10 @@ extension AppManifest {
                            ubiquityContainers: ubiquity, ubiquityKeyValueStore: store)
     }
 
-    /// The manifest keys that name an app's iCloud containers, as Apple's entitlements do: the CloudKit and
-    /// iCloud Documents containers, and the older ubiquity containers.
+    /// The manifest key that names an app's iCloud containers, as Apple's entitlement does: the CloudKit and
+    /// iCloud Documents containers (`ubiquityContainersKey` names the older ubiquity containers).
     public static let iCloudContainersKey = "com.apple.developer.icloud-container-identifiers"
+    /// The manifest key that names an app's older ubiquity containers, as Apple's entitlement does.
     public static let ubiquityContainersKey = "com.apple.developer.ubiquity-container-identifiers"
     /// The manifest key that names an app's iCloud key-value store.
     public static let ubiquityKeyValueStoreKey = "com.apple.developer.ubiquity-kvstore-identifier"

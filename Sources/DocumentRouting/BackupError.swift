@@ -4,6 +4,7 @@ public import SystemPackage
 /// The family of `BackupError`: an item whose backup exclusion could not be read or changed.
 /// A reason may carry the `RegistryError` it comes from.
 public enum BackupErrorDomain: ErrorDomain {
+    /// A backup error's cause: the `RegistryError` it comes from.
     public typealias Cause = RegistryError
 }
 
@@ -11,6 +12,7 @@ public enum BackupErrorDomain: ErrorDomain {
 /// container the problem is, and why (compare by kind: `error.kind == .notInContainer`; new kinds may be added).
 public typealias BackupError = LocatedError<BackupErrorDomain>
 
+/// The kinds of `BackupError`.
 extension ErrorKind where Domain == BackupErrorDomain {
     /// A system call failed (`detail`: what was being done).
     public static let system = Self("system") { $0.systemMessage }
@@ -47,15 +49,26 @@ extension ErrorKind where Domain == BackupErrorDomain {
     }
 }
 
+/// The reasons of `BackupError`, one for each kind.
 extension ErrorReason where Domain == BackupErrorDomain {
+    /// A system call failed with `errno` (`.system`) while doing `operation`, kept as `detail`.
     public static func system(_ errno: Errno, while operation: String? = nil) -> Self { Self(.system, errno: errno, detail: operation) }
+    /// The path is not inside a registered app's container (`.notInContainer`).
     public static let notInContainer = Self(.notInContainer)
+    /// The path is a container itself or a registered app's bundle (`.notAnItem`); `detail` says which, `what`.
     public static func notAnItem(_ what: String) -> Self { Self(.notAnItem, detail: what) }
+    /// The path is a symbolic link (`.symbolicLink`).
     public static let symbolicLink = Self(.symbolicLink)
+    /// The item is neither a regular file nor a directory (`.notAFileOrDirectory`).
     public static let notAFileOrDirectory = Self(.notAFileOrDirectory)
+    /// The file system keeps no user extended attributes (`.extendedAttributesUnsupported`, with `errno` `ENOTSUP`).
     public static let extendedAttributesUnsupported = Self(.extendedAttributesUnsupported, errno: .notSupported)
+    /// The item is `Library/Caches/` or `tmp/`, or inside one, which are never backed up (`.neverBackedUp`).
     public static let neverBackedUp = Self(.neverBackedUp)
+    /// The item changed while it was looked up (`.changed`).
     public static let changed = Self(.changed)
+    /// The registry could not be read (`.registry`); `cause` carries `error`.
     public static func registry(_ error: RegistryError) -> Self { Self(.registry, cause: error) }
+    /// The file has other hard links, which the attribute would change too (`.hardLinked`).
     public static let hardLinked = Self(.hardLinked)
 }

@@ -16,8 +16,10 @@ internal import SystemPackage
 /// in (see `Registry.containerItem(at:)`), never by its spelling; anything else is refused, as are a
 /// container itself, a registered app's bundle, symbolic links, and what is neither a file nor a directory.
 public struct BackupExclusion: Sendable {
+    /// The registry whose containers' items are excluded and included.
     public let registry: Registry
 
+    /// Backup exclusion for the items of the containers of `registry`.
     public init(registry: Registry) {
         self.registry = registry
     }
@@ -33,7 +35,9 @@ public struct BackupExclusion: Sendable {
         public var path: String
         /// Its path inside its container (`Documents/Scratch`).
         public var relativePath: RawFilePath
+        /// The app whose container holds the item.
         public var bundleIdentifier: String
+        /// Whether the item is a directory.
         public var isDirectory: Bool
         /// Whether the attribute changed (`false`: it already was as asked).
         public var changed: Bool

@@ -34,6 +34,8 @@ public struct DocumentRouter: Sendable {
         /// Route the file a symbolic link points to; without it, a link given as the file is refused.
         public var followsSymbolicLinks: Bool
 
+        /// Options for a route; by default the best handler in any role gets a copy, the source stays, and a
+        /// symbolic link given as the file is refused.
         public init(target: String? = nil, role: AppManifest.DocumentType.Role? = nil, move: Bool = false, inPlace: Bool = false,
                     followsSymbolicLinks: Bool = false) {
             self.target = target
@@ -48,8 +50,11 @@ public struct DocumentRouter: Sendable {
     public struct Outcome: Sendable, Hashable {
         /// How the file reached the app.
         public struct Disposition: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+            /// The disposition's name: `copied`, `moved` or `in-place`.
             public let rawValue: String
+            /// The disposition named `rawValue`.
             public init(rawValue: String) { self.rawValue = rawValue }
+            /// The disposition's name, `rawValue`.
             public var description: String { rawValue }
 
             /// A read-only copy in the Inbox; the source stays.
@@ -70,12 +75,15 @@ public struct DocumentRouter: Sendable {
         public var location: RawFilePath
         /// The name it has in the Inbox (`report-1.pdf` when `report.pdf` was taken); `nil` in place.
         public var deliveredName: RawFilePath?
+        /// How it reached the app: copied, moved, or handed over in place.
         public var disposition: Disposition
         /// The file's size in bytes, when it was read.
         public var size: Int? { identification.fileSize }
+        /// The file's type (`identification.type`).
         public var type: UTType { identification.type }
     }
 
+    /// The registry the router read, and delivers into.
     public let registry: Registry
     /// The registered apps, in registration order, as read when the router was made.
     public let apps: [Registry.RegisteredApp]
@@ -84,6 +92,7 @@ public struct DocumentRouter: Sendable {
     /// What is wrong with the registry (records that cannot be read, declarations that conflict ...);
     /// the apps that are intact are served all the same.
     public let problems: [Registry.Problem]
+    /// What identifies the files routed.
     public let identifier: FileIdentifier
 
     /// A router over `registry`: reads its apps and defaults, and registers the apps' type declarations

@@ -11,6 +11,7 @@ public import UniformTypeIdentifiers
 public enum HandlerChoice {
     /// One app that can open the type.
     public struct Candidate: Sendable, Hashable {
+        /// The registered app that can open the type.
         public var app: Registry.RegisteredApp
         /// The document type entry whose claim counts.
         public var documentType: AppManifest.DocumentType
@@ -20,6 +21,7 @@ public enum HandlerChoice {
         public var distance: Int
         /// The user default that put the app first, if any.
         public var defaultFor: UTType?
+        /// The app's bundle identifier.
         public var bundleIdentifier: String { app.bundleIdentifier }
 
         /// Why the app is where it is.

@@ -22,7 +22,9 @@ import Glibc
 /// Deliveries hold the registry's lock shared, so a container is never deleted while a file is
 /// delivered into it.
 public struct Inbox: Sendable {
+    /// The registry that holds the app's container.
     public let registry: Registry
+    /// The app whose Inbox this is, as it was given.
     public let bundleIdentifier: String
     /// The container's directory name, when the app is known (else looked up at each call).
     private let knownContainer: String?
@@ -168,6 +170,9 @@ public struct Inbox: Sendable {
     /// `move`) acts on that descriptor and that directory's, never on the path again.
     ///
     /// - Parameters:
+    ///   - source: The file to deliver.
+    ///   - name: The name to deliver it under, checked as `safeName(_:)` checks it; `nil` for the
+    ///     source's own name.
     ///   - move: Remove the source once the copy is durable.
     ///   - followingLinks: Deliver the file a symbolic link at `source` points to; without it a link is
     ///     refused (`.symbolicLink`), so that a link planted where a file was expected never hands over
@@ -223,8 +228,11 @@ public struct Inbox: Sendable {
     /// Delivers bytes that are not a file (standard input, an upload) into the Inbox as `name`: gathered in a
     /// `SpooledBytes` as they arrived, or already in memory (`SpooledBytes(contents:)`).
     ///
-    /// - Parameter permissions: The copy's permissions, at most 0444: the source's, where the bytes have
-    ///   one (standard input redirected from a file); owner-only by default.
+    /// - Parameters:
+    ///   - contents: The bytes to deliver.
+    ///   - name: The name to deliver them under, checked as `safeName(_:)` checks it.
+    ///   - permissions: The copy's permissions, at most 0444: the source's, where the bytes have
+    ///     one (standard input redirected from a file); owner-only by default.
     public func deliver(contents: SpooledBytes, as name: RawFilePath, permissions: FilePermissions = .ownerRead) throws(DeliveryError) -> Delivery {
         let name = try Self.safeName(name)
         let permissions = FilePermissions(rawValue: Self.deliveredPermissions.rawValue & permissions.rawValue)
@@ -452,7 +460,9 @@ public struct Inbox: Sendable {
 
     /// An Inbox entry.
     public struct Entry: Sendable, Hashable {
+        /// Its name in the Inbox.
         public var name: RawFilePath
+        /// Its size in bytes; 0 when its status cannot be read.
         public var size: Int
     }
 

@@ -6,6 +6,7 @@ public import SystemPackage
 public struct PurgeReport: Sendable {
     /// One top-level entry of an app's `Library/Caches/` or `tmp/`, removed with everything in it.
     public struct Removal: Sendable, Hashable {
+        /// The app whose container held it, or the application group whose shared container did.
         public var bundleIdentifier: String
         /// Its full path.
         public var path: RawFilePath
@@ -17,6 +18,7 @@ public struct PurgeReport: Sendable {
 
     /// A container, or one of its directories, left alone.
     public struct Skip: Sendable, Hashable {
+        /// Why a container or directory was left alone.
         public enum Reason: String, Sendable, Hashable {
             /// A process holds the app's run lock (see `RunLock`): the app is running.
             case running
@@ -26,11 +28,16 @@ public struct PurgeReport: Sendable {
             case unreadable
         }
 
+        /// The app, or the application group, whose container was left alone.
         public var bundleIdentifier: String
+        /// The container or directory left alone.
         public var path: String
+        /// Why it was left alone.
         public var reason: Reason
+        /// The system's reason, for `.unreadable`.
         public var errno: Errno?
 
+        /// Why it was left alone, in words.
         public var message: String {
             switch reason {
             case .running: "in use: a process holds its run lock (\(RunLock.fileName))"
@@ -42,9 +49,13 @@ public struct PurgeReport: Sendable {
 
     /// An entry that could not be removed whole (what was removed of it is gone).
     public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The app whose container held it, or the application group whose shared container did.
         public var bundleIdentifier: String
+        /// The entry's full path.
         public var path: String
+        /// Why it could not be removed.
         public var errno: Errno
+        /// `path: errno`.
         public var description: String { "\(path): \(errno)" }
     }
 
@@ -52,7 +63,9 @@ public struct PurgeReport: Sendable {
     public var dryRun: Bool
     /// In the order removed: oldest first for caches purged down to a free-space goal.
     public var removed: [Removal] = []
+    /// The containers and directories left alone, with why.
     public var skipped: [Skip] = []
+    /// The entries that could not be removed whole.
     public var failures: [Failure] = []
     /// The apps whose directories were looked at (not skipped), in registration order.
     public var purgedApps: [String] = []

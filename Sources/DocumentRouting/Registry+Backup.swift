@@ -5,19 +5,26 @@ internal import SystemPackage
 extension Registry {
     /// One thing a backup takes: a directory, a file, a symbolic link (as a link), a FIFO or a device.
     public struct BackupItem: Sendable, Hashable {
+        /// What an item is.
         public enum Kind: String, Sendable, Hashable {
+            /// An item's kind: a directory, a regular file, a symbolic link (taken as a link), or other (a FIFO or
+            /// a device).
             case directory, file, symbolicLink, other
         }
 
         /// Its full path: `<root>/Containers/<container>/Documents/report.pdf`.
         public var path: RawFilePath
+        /// What it is.
         public var kind: Kind
+        /// The app whose container holds it, or the application group whose shared container does.
         public var bundleIdentifier: String
     }
 
     /// What `backupItems` found: the items, and what could not be read (a backup would miss it too).
     public struct BackupListing: Sendable {
+        /// The items, in the order a backup takes them.
         public var items: [BackupItem]
+        /// What could not be read.
         public var problems: [BackupError]
     }
 

@@ -24,6 +24,8 @@ extension Registry {
     /// purged only while the run lock of every member can be taken.
     ///
     /// - Parameters:
+    ///   - goal: The bytes to have available on each file system (`belowFree`); `nil` to remove every
+    ///     entry.
     ///   - bundleIdentifiers: The apps to purge; `nil` for every registered app.
     ///   - dryRun: Report what would be removed, and remove nothing (a free-space goal is then reached in
     ///     the report by adding up the sizes of the entries that would go).

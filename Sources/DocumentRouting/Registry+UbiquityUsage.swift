@@ -15,9 +15,11 @@ public struct UbiquityUsage: Sendable, Hashable {
     public struct Document: Sendable, Hashable {
         /// Its path in the container: `Documents/Trip/Notes.txt`.
         public var path: String
+        /// Its type, by its name and its contents; `public.symlink` for a symbolic link.
         public var type: UTType
         /// Its size in bytes; a package's, the sum of the files inside it.
         public var size: Int
+        /// Whether it is a package: a directory counted as one document.
         public var isPackage: Bool
     }
 

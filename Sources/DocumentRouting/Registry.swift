@@ -39,12 +39,15 @@ import Glibc
 /// **Permissions**: the root, `Containers/` and every container directory are private to their owner
 /// (0700); the state and the lock are 0600.
 public struct Registry: Sendable {
+    /// The root directory, without a trailing slash.
     public let root: String
     /// How long taking the registry lock may wait for another process to release it before the operation
     /// fails with `RegistryError.Reason.Kind.lockTimeout`; `nil` (the default) waits as long as it takes.
     /// A server sets it, so that a request never hangs on a registration in another process.
     public var lockTimeout: Duration?
 
+    /// The registry under `root` (see `defaultRoot()`), whose lock is waited for at most `lockTimeout`;
+    /// nothing is read or made until it is used.
     public init(root: String, lockTimeout: Duration? = nil) {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         self.lockTimeout = lockTimeout
@@ -62,20 +65,24 @@ public struct Registry: Sendable {
 
     /// A registered app.
     public struct RegisteredApp: Sendable, Hashable {
+        /// What its manifest says, as the registry keeps it.
         public var manifest: AppManifest
         /// Its container's directory under `Containers/`: the bundle identifier as it was spelt when the
         /// container was made.
         public var containerName: String
         /// The `Info.plist` it was registered from.
         public var registeredFrom: String?
+        /// Its bundle identifier, from its manifest.
         public var bundleIdentifier: String { manifest.bundleIdentifier }
     }
 
     /// A user's choice of handler for a type (and its subtypes without one of their own).
     public struct DefaultHandler: Codable, Sendable, Hashable {
+        /// The type's identifier.
         public var type: String
         /// `Editor` or `Viewer`; `nil` for any role.
         public var role: String?
+        /// The app chosen.
         public var bundleIdentifier: String
     }
 
@@ -83,11 +90,13 @@ public struct Registry: Sendable {
     public struct Snapshot: Sendable {
         /// The apps that can be served, in registration order.
         public var apps: [RegisteredApp]
+        /// The user's default handlers.
         public var defaults: [DefaultHandler]
         /// What is wrong with the rest; empty for a sound registry.
         public var problems: [Problem]
     }
 
+    /// The directories every container has below it, made (private) with the container.
     public static let containerDirectories = [
         "Documents", "Documents/Inbox", "Library", "Library/Caches", "Library/Application Support", "Library/Preferences", "tmp",
     ]
@@ -175,6 +184,7 @@ public struct Registry: Sendable {
         return app
     }
 
+    /// The user's default handlers, the most recently set last.
     public func defaults() throws(RegistryError) -> [DefaultHandler] { try snapshot().defaults }
 
     /// Registers every registered app's type declarations in `database`, so that lookups see them, and
@@ -626,6 +636,7 @@ public struct Registry: Sendable {
     /// What a registration did: the app's manifest, and what it should be told (its exported type
     /// declarations that are not in force, with why).
     public struct Registration: Sendable {
+        /// The manifest registered.
         public var manifest: AppManifest
         /// Warnings: each exported declaration kept out of lookups (a type the system declares, another
         /// app's export), as `Problem`s of kind `.ignoredDeclaration`.

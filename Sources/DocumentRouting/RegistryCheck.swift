@@ -9,13 +9,17 @@ extension Registry {
         /// The kinds: `ErrorKind`, the known ones in its extension below.
         public typealias Kind = ErrorKind<Registry.Problem>
 
+        /// What kind of problem, or of repair.
         public var kind: Kind
         /// The file or directory concerned.
         public var path: String
+        /// The app concerned, when there is one.
         public var bundleIdentifier: String?
         /// What is wrong, or what was done.
         public var detail: String
 
+        /// A problem of `kind` with `path`, for the app `bundleIdentifier` when one is concerned, and what is wrong
+        /// or what was done (`detail`).
         public init(_ kind: Kind, path: String, bundleIdentifier: String? = nil, detail: String) {
             self.kind = kind
             self.path = path
@@ -23,6 +27,7 @@ extension Registry {
             self.detail = detail
         }
 
+        /// `path: detail`.
         public var description: String { "\(path): \(detail)" }
     }
 
@@ -117,6 +122,7 @@ extension Registry {
     }
 }
 
+/// The kinds of `Registry.Problem`.
 extension ErrorKind where Domain == Registry.Problem {
     /// A record of the state file (or a version-1 registry's manifest) that cannot be read; the
     /// other apps are served.

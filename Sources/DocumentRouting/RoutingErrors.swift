@@ -18,6 +18,7 @@ public enum RegistryErrorDomain: ErrorDomain {
 /// `error.reason.errno == .noSpace`); new kinds may be added.
 public typealias RegistryError = LocatedError<RegistryErrorDomain>
 
+/// The kinds of `RegistryError`.
 extension ErrorKind where Domain == RegistryErrorDomain {
     /// A system call failed.
     public static let system = Self("system") { $0.systemMessage }
@@ -73,18 +74,27 @@ extension ErrorKind where Domain == RegistryErrorDomain {
     public static let lockTimeout = Self("lock-timeout") { "another process holds the registry lock (waited \($0.detail ?? "the time allowed"))" }
 }
 
+/// The reasons of `RegistryError`, one for each kind, and what they carry.
 extension ErrorReason where Domain == RegistryErrorDomain {
+    /// A system call failed with `errno` (`.system`).
     public static func system(_ errno: Errno) -> Self { Self(.system, errno: errno) }
+    /// The app's manifest was refused (`.manifest`); `cause` carries `error`.
     public static func manifest(_ error: ManifestError) -> Self { Self(.manifest, cause: .manifest(error)) }
+    /// The app's type declarations do not fit the type database (`.declarations`); `cause` carries `error`.
     public static func declarations(_ error: TypeDeclarationError) -> Self { Self(.declarations, cause: .declarations(error)) }
+    /// No app `bundleIdentifier` is registered (`.notRegistered`, with it as `subject`).
     public static func notRegistered(_ bundleIdentifier: String) -> Self { Self(.notRegistered, subject: bundleIdentifier) }
+    /// `bundleIdentifier` cannot name a container (`.invalidBundleIdentifier`, with it as `subject`).
     public static func invalidBundleIdentifier(_ bundleIdentifier: String) -> Self { Self(.invalidBundleIdentifier, subject: bundleIdentifier) }
+    /// The state file is not one (`.corruptState`); `detail` is the parser's message.
     public static func corruptState(_ detail: String) -> Self { Self(.corruptState, detail: detail) }
+    /// A directory of the registry is something else: a file, a symbolic link (`.notADirectory`).
     public static let notADirectory = Self(.notADirectory)
     /// `bundleIdentifier` does not belong to the application group `group`.
     public static func notAGroupMember(_ bundleIdentifier: String, group: String) -> Self {
         Self(.notAGroupMember, detail: group, subject: bundleIdentifier)
     }
+    /// `group` cannot name an application group (`.invalidApplicationGroup`, with it as `detail`).
     public static func invalidApplicationGroup(_ group: String) -> Self { Self(.invalidApplicationGroup, detail: group) }
     /// `bundleIdentifier` is `registered` but for case, and that app was registered from another bundle (`from`).
     public static func bundleIdentifierTaken(_ bundleIdentifier: String, by registered: String, from bundle: String?) -> Self {
@@ -94,13 +104,17 @@ extension ErrorReason where Domain == RegistryErrorDomain {
     public static func groupInUse(_ group: String, members: [String]) -> Self {
         Self(.groupInUse, detail: group, subject: members.joined(separator: ", "))
     }
+    /// The registry does not know the application group `group` (`.unknownApplicationGroup`, with it as `detail`).
     public static func unknownApplicationGroup(_ group: String) -> Self { Self(.unknownApplicationGroup, detail: group) }
     /// `bundleIdentifier` does not use the iCloud container `container`.
     public static func notAUbiquityMember(_ bundleIdentifier: String, container: String) -> Self {
         Self(.notAUbiquityMember, detail: container, subject: bundleIdentifier)
     }
+    /// The manifest of `bundleIdentifier` names no iCloud container (`.noUbiquityContainer`, with it as `subject`).
     public static func noUbiquityContainer(_ bundleIdentifier: String) -> Self { Self(.noUbiquityContainer, subject: bundleIdentifier) }
+    /// The manifest of `bundleIdentifier` names no iCloud key-value store (`.noKeyValueStore`, with it as `subject`).
     public static func noKeyValueStore(_ bundleIdentifier: String) -> Self { Self(.noKeyValueStore, subject: bundleIdentifier) }
+    /// `identifier` cannot name an iCloud container or key-value store (`.invalidUbiquityIdentifier`, with it as `detail`).
     public static func invalidUbiquityIdentifier(_ identifier: String) -> Self { Self(.invalidUbiquityIdentifier, detail: identifier) }
     /// The lock stayed with another process for `waited`.
     public static func lockTimeout(_ waited: Duration) -> Self { Self(.lockTimeout, detail: "\(waited)") }
@@ -118,6 +132,7 @@ extension ErrorReason where Domain == RegistryErrorDomain {
 /// The family of `DeliveryError`: a delivery that did not happen. A reason may carry the `RegistryError`
 /// it comes from.
 public enum DeliveryErrorDomain: ErrorDomain {
+    /// A delivery error's cause: the `RegistryError` it comes from.
     public typealias Cause = RegistryError
 }
 
@@ -125,6 +140,7 @@ public enum DeliveryErrorDomain: ErrorDomain {
 /// kind (`error.kind == .refusedName`, `error.reason.errno == .fileTooLarge`); new kinds may be added.
 public typealias DeliveryError = LocatedError<DeliveryErrorDomain>
 
+/// The kinds of `DeliveryError`.
 extension ErrorKind where Domain == DeliveryErrorDomain {
     /// A system call failed (`detail`: what was being done: reading the source, writing the copy, linking it ...).
     public static let system = Self("system") { $0.systemMessage }
@@ -158,22 +174,34 @@ extension ErrorKind where Domain == DeliveryErrorDomain {
     public static let registry = Self("registry") { $0.cause?.message ?? "the registry cannot be read" }
 }
 
+/// The reasons of `DeliveryError`, one for each kind, and the registry error one carries.
 extension ErrorReason where Domain == DeliveryErrorDomain {
+    /// The source is a symbolic link, and following links was not asked for (`.symbolicLink`).
     public static let symbolicLink = Self(.symbolicLink)
+    /// The source changed while it was copied, or between its copy and its removal (`.sourceChanged`).
     public static let sourceChanged = Self(.sourceChanged)
+    /// The source changed in the instant after its removal and could not be linked back (`.sourceChangedAfterMove`); `detail` is the copy delivered, `path`.
     public static func sourceChangedAfterMove(deliveredTo path: String) -> Self { Self(.sourceChangedAfterMove, detail: path) }
+    /// The registry could not be read, or the bundle identifier is not one (`.registry`); `cause` carries `error`.
     public static func registry(_ error: RegistryError) -> Self { Self(.registry, cause: error) }
+    /// A system call failed with `errno` (`.system`) while doing `operation`, kept as `detail`.
     public static func system(_ errno: Errno, while operation: String? = nil) -> Self { Self(.system, errno: errno, detail: operation) }
+    /// The name is not one a file may have in the Inbox (`.refusedName`); `detail` says `why`.
     public static func refusedName(_ why: String) -> Self { Self(.refusedName, detail: why) }
+    /// A directory of the container is a symbolic link or a file (`.notInContainer`).
     public static let notInContainer = Self(.notInContainer)
+    /// The source is not a regular file (`.notARegularFile`).
     public static let notARegularFile = Self(.notARegularFile)
+    /// Every variant of the name is taken (`.noFreeName`).
     public static let noFreeName = Self(.noFreeName)
+    /// Delivered to `path` (`detail`), but the source could not be removed: `errno` (`.sourceNotRemoved`).
     public static func sourceNotRemoved(deliveredTo path: String, _ errno: Errno) -> Self { Self(.sourceNotRemoved, errno: errno, detail: path) }
 
     /// The registry's error, for `.registry`.
     public var registryError: RegistryError? { cause }
 }
 
+/// What a `BackupError`'s reason carries from the registry.
 extension ErrorReason where Domain == BackupErrorDomain {
     /// The registry's error, for `.registry`.
     public var registryError: RegistryError? { cause }
@@ -183,10 +211,14 @@ extension ErrorReason where Domain == BackupErrorDomain {
 public enum RoutingErrorDomain: ErrorDomain {
     /// What a routing error carries: the file's type when it was identified, and the error it comes from.
     public struct Cause: Hashable, Sendable {
+        /// The file's type, when it was identified.
         public var type: UTType?
+        /// The identification's error, for `.identification`.
         public var identificationError: IdentificationError?
+        /// The delivery's error, for `.delivery`.
         public var deliveryError: DeliveryError?
 
+        /// A cause with the file's type, when it was identified, and the error it comes from, if any.
         public init(type: UTType? = nil, identificationError: IdentificationError? = nil, deliveryError: DeliveryError? = nil) {
             self.type = type
             self.identificationError = identificationError
@@ -199,6 +231,7 @@ public enum RoutingErrorDomain: ErrorDomain {
 /// bytes without a path), what it is when it was identified (`type`), and why. New kinds may be added.
 public typealias RoutingError = LocatedError<RoutingErrorDomain>
 
+/// What a `RoutingError` adds: the file's type, when it was identified.
 extension LocatedError where Domain == RoutingErrorDomain {
     /// The error for `path`, of `type`, for `reason`.
     public init(path: String, type: UTType?, reason: Reason) {
@@ -211,6 +244,7 @@ extension LocatedError where Domain == RoutingErrorDomain {
     public var type: UTType? { reason.cause?.type }
 }
 
+/// The kinds of `RoutingError`.
 extension ErrorKind where Domain == RoutingErrorDomain {
     /// The file could not be identified: unreadable, vanished ... (`cause`).
     public static let identification = Self("identification") { $0.identificationError?.message ?? "cannot be identified" }
@@ -232,13 +266,21 @@ extension ErrorKind where Domain == RoutingErrorDomain {
     public static let symbolicLink = Self("symbolic-link") { _ in "a symbolic link; refused (follow it with -L/--follow); nothing delivered" }
 }
 
+/// The reasons of `RoutingError`, one for each kind, and what they carry.
 extension ErrorReason where Domain == RoutingErrorDomain {
+    /// The file could not be identified (`.identification`); `cause` carries `error`.
     public static func identification(_ error: IdentificationError) -> Self { Self(.identification, cause: .init(identificationError: error)) }
+    /// No registered app opens the file's type (`.noHandler`).
     public static let noHandler = Self(.noHandler)
+    /// The file given is a symbolic link, and following links was not asked for (`.symbolicLink`).
     public static let symbolicLink = Self(.symbolicLink)
+    /// The app asked for, `bundleIdentifier`, is not registered (`.targetNotRegistered`, with it as `subject`).
     public static func targetNotRegistered(_ bundleIdentifier: String) -> Self { Self(.targetNotRegistered, subject: bundleIdentifier) }
+    /// The app asked for, `bundleIdentifier`, does not open the file's type (`.targetDoesNotOpen`, with it as `subject`).
     public static func targetDoesNotOpen(_ bundleIdentifier: String) -> Self { Self(.targetDoesNotOpen, subject: bundleIdentifier) }
+    /// Opening in place was asked of `bundleIdentifier`, which does not open documents in place (`.notOpenedInPlace`, with it as `subject`).
     public static func notOpenedInPlace(_ bundleIdentifier: String) -> Self { Self(.notOpenedInPlace, subject: bundleIdentifier) }
+    /// The delivery to `bundleIdentifier` (`subject`) failed (`.delivery`); `cause` carries `error`.
     public static func delivery(_ error: DeliveryError, to bundleIdentifier: String) -> Self {
         Self(.delivery, subject: bundleIdentifier, cause: .init(deliveryError: error))
     }

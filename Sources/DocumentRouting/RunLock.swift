@@ -17,6 +17,7 @@ public final class RunLock: Sendable {
     /// The lock file's name at the top of a container.
     public static let fileName = ".uti-run.lock"
 
+    /// The app whose container holds the lock.
     public let bundleIdentifier: String
     /// The lock file's full path.
     public let path: String
@@ -36,7 +37,12 @@ public final class RunLock: Sendable {
     /// Takes the run lock of the app's container (registered, or unregistered with its data kept),
     /// shared unless `exclusive`.
     ///
-    /// - Parameter waiting: Wait while someone holds it in the other mode; else return `nil` at once.
+    /// - Parameters:
+    ///   - bundleIdentifier: The app whose container to lock.
+    ///   - registry: The registry that holds the container.
+    ///   - exclusive: Take the lock alone, as purging does, rather than shared with the app's other
+    ///     processes.
+    ///   - waiting: Wait while someone holds it in the other mode; else return `nil` at once.
     /// - Throws: `RegistryError`: a bundle identifier that is not one, a container that is not there,
     ///   a lock file that is not a regular file (`ELOOP` for a link).
     public static func acquire(_ bundleIdentifier: String, in registry: Registry, exclusive: Bool = false,

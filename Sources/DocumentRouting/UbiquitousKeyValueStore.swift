@@ -21,14 +21,21 @@ public import UniformTypeIdentifiers
 public struct UbiquitousKeyValueStore: Sendable {
     /// A property-list value.
     public enum Value: Sendable, Hashable {
+        /// A string.
         case string(String)
+        /// An integer.
         case integer(Int)
+        /// A floating-point number.
         case real(Double)
+        /// A boolean.
         case boolean(Bool)
+        /// Bytes.
         case data([UInt8])
         /// Seconds since 1 January 2001 (UTC), as Foundation's dates count.
         case date(Double)
+        /// An array of values.
         case array([Value])
+        /// Values under string keys.
         case dictionary([String: Value])
 
         /// What the value counts for against `maximumTotalSize`: a string's or data's bytes, 8 for a number or a
@@ -313,6 +320,7 @@ public enum KeyValueStoreErrorDomain: ErrorDomain {}
 /// store's file and why (compare by kind: `error.kind == .tooManyKeys`; new kinds may be added).
 public typealias KeyValueStoreError = LocatedError<KeyValueStoreErrorDomain>
 
+/// The kinds of `KeyValueStoreError`.
 extension ErrorKind where Domain == KeyValueStoreErrorDomain {
     /// A system call failed (`detail`: what was being done).
     public static let system = Self("system") { $0.systemMessage }
@@ -332,10 +340,16 @@ extension ErrorKind where Domain == KeyValueStoreErrorDomain {
     public static let corrupt = Self("corrupt") { "not a key-value store: \($0.detail ?? "")" }
 }
 
+/// The reasons of `KeyValueStoreError`, one for each kind.
 extension ErrorReason where Domain == KeyValueStoreErrorDomain {
+    /// A system call failed with `errno` (`.system`) while doing `operation`, kept as `detail`.
     public static func system(_ errno: Errno, while operation: String? = nil) -> Self { Self(.system, errno: errno, detail: operation) }
+    /// `key` is empty or longer than `maximumKeyLength` bytes of UTF-8 (`.keyTooLong`, with it as `subject`).
     public static func keyTooLong(_ key: String) -> Self { Self(.keyTooLong, subject: key) }
+    /// The write would leave `count` keys, more than `maximumKeyCount` (`.tooManyKeys`, with the count as `detail`).
     public static func tooManyKeys(_ count: Int) -> Self { Self(.tooManyKeys, detail: "\(count)") }
+    /// The write would leave `size` bytes, more than `maximumTotalSize` (`.tooLarge`, with the size as `detail`).
     public static func tooLarge(_ size: Int) -> Self { Self(.tooLarge, detail: "\(size)") }
+    /// The file is not a store (`.corrupt`); `detail` says what is wrong.
     public static func corrupt(_ detail: String) -> Self { Self(.corrupt, detail: detail) }
 }

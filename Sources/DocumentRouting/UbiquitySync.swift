@@ -15,7 +15,7 @@ import Glibc
 /// one remote converge.
 ///
 /// **The engine.** `rclone bisync` carries the files of each container (`Mobile Documents/<container>` on
-/// both sides). uti adds what is Apple's and what rclone 1.60 lacks (docs/Routing.md has the measurements
+/// both sides). uti adds what is Apple's and what rclone 1.60 lacks (the Routing article of the DocumentRouting catalog has the measurements
 /// behind each):
 ///
 /// - **Extended attributes** travel in a manifest uti keeps in the remote (`.uti/attributes/<container>.plist`),
@@ -54,6 +54,7 @@ public struct UbiquitySync: Sendable {
         /// Called with the progress of each transfer, about once a second.
         public var progress: (@Sendable (Progress) -> Void)?
 
+        /// Options for a sync with `remote`: by default rclone from `PATH` with its own configuration, no forced sync and no progress reports.
         public init(remote: String, rclone: String = "rclone", rcloneConfiguration: String? = nil, force: Bool = false,
                     progress: (@Sendable (Progress) -> Void)? = nil) {
             self.remote = remote
@@ -68,37 +69,47 @@ public struct UbiquitySync: Sendable {
     public struct Progress: Sendable, Hashable {
         /// The container being synced.
         public var container: String
+        /// The bytes transferred so far.
         public var bytes: Int
+        /// The bytes of every transfer rclone has queued, done or not.
         public var totalBytes: Int
+        /// The files transferred so far.
         public var transfers: Int
+        /// The transfers rclone has queued, done or not.
         public var totalTransfers: Int
     }
 
     /// What a sync did.
     public struct Summary: Sendable, Hashable {
-        /// Files copied to the remote, and from it.
+        /// Files copied to the remote.
         public var filesUp = 0
+        /// Files copied from the remote.
         public var filesDown = 0
-        /// Files deleted on the remote, and here.
+        /// Files deleted on the remote.
         public var deletedUp = 0
+        /// Files deleted here.
         public var deletedDown = 0
         /// Bytes rclone moved.
         public var bytes = 0
         /// Conflict versions made (files changed on both sides).
         public var conflicts = 0
-        /// Files whose extended attributes were changed here, and those whose attributes the remote's manifest
-        /// got from here.
+        /// Files whose extended attributes were changed here.
         public var attributesDown = 0
+        /// Files whose attributes the remote's manifest got from here.
         public var attributesUp = 0
-        /// Keys of the key-value store changed here, and on the remote.
+        /// Keys of the key-value store changed here.
         public var keysDown = 0
+        /// Keys of the key-value store changed on the remote.
         public var keysUp = 0
 
+        /// A summary of nothing done: every count 0.
         public init() {}
     }
 
+    /// The registry whose apps are synced.
     public let registry: Registry
 
+    /// A sync of the apps of `registry`.
     public init(registry: Registry) {
         self.registry = registry
     }
@@ -212,6 +223,7 @@ public struct UbiquitySync: Sendable {
 /// The family of `SyncError`: a sync that did not finish (what it did stays done, and the next sync goes on
 /// from there). A reason may carry the `RegistryError` it comes from.
 public enum SyncErrorDomain: ErrorDomain {
+    /// A sync error's cause: the `RegistryError` it comes from.
     public typealias Cause = RegistryError
 }
 
@@ -219,6 +231,7 @@ public enum SyncErrorDomain: ErrorDomain {
 /// .engineMissing`; new kinds may be added).
 public typealias SyncError = LocatedError<SyncErrorDomain>
 
+/// The kinds of `SyncError`.
 extension ErrorKind where Domain == SyncErrorDomain {
     /// A system call failed (`detail`: what was being done).
     public static let system = Self("system") { $0.systemMessage }
@@ -247,14 +260,24 @@ extension ErrorKind where Domain == SyncErrorDomain {
     public static let notAConflict = Self("not-a-conflict") { _ in "not a conflict version of the app's iCloud containers" }
 }
 
+/// The reasons of `SyncError`, one for each kind.
 extension ErrorReason where Domain == SyncErrorDomain {
+    /// A system call failed with `errno` (`.system`) while doing `operation`, kept as `detail`.
     public static func system(_ errno: Errno, while operation: String? = nil) -> Self { Self(.system, errno: errno, detail: operation) }
+    /// The registry could not be read, or the app is not registered (`.registry`); `cause` carries `error`.
     public static func registry(_ error: RegistryError) -> Self { Self(.registry, cause: error) }
+    /// `bundleIdentifier` names no iCloud container and no key-value store (`.nothingToSync`, with it as `subject`).
     public static func nothingToSync(_ bundleIdentifier: String) -> Self { Self(.nothingToSync, subject: bundleIdentifier) }
+    /// rclone could not be started as `program` (`.engineMissing`, with it as `detail`).
     public static func engineMissing(_ program: String) -> Self { Self(.engineMissing, detail: program) }
+    /// rclone failed (`.engine`); `detail` says what it was doing and what it said.
     public static func engine(_ detail: String) -> Self { Self(.engine, detail: detail) }
+    /// The remote is refused (`.remoteRefused`); `detail` says why.
     public static func remoteRefused(_ detail: String) -> Self { Self(.remoteRefused, detail: detail) }
+    /// A key-value store, here or on the remote, is not one (`.keyValueStore`); `detail` says what is wrong.
     public static func keyValueStore(_ detail: String) -> Self { Self(.keyValueStore, detail: detail) }
+    /// Not a conflict version of the app's iCloud containers (`.notAConflict`).
     public static let notAConflict = Self(.notAConflict)
+    /// The container lost the sync's sentinel since its last sync: wiped or replaced (`.containerReplaced`).
     public static let containerReplaced = Self(.containerReplaced)
 }

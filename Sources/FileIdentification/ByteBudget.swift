@@ -9,6 +9,7 @@ public final class ByteBudget: Sendable {
     public let capacity: Int
     private let available: Atomic<Int>
 
+    /// A budget of `capacity` bytes, none of them taken; a negative capacity counts as 0.
     public init(capacity: Int) {
         self.capacity = max(0, capacity)
         available = Atomic(max(0, capacity))

@@ -36,6 +36,8 @@ public final class FileIdentifier: Sendable {
         /// registered name where there is one.
         public var mimeNames: MIMENames
 
+        /// Options; each argument sets the property of the same name, and a `nil`
+        /// `sharedMIMEInfoDirectories` reads the default from the environment now.
         public init(followSymlinks: Bool = false, nameOnly: Bool = false, sampleSize: Int = 64 * 1024, magicDatabase: String? = nil,
                     sharedMIMEInfoDirectories: [String]? = nil, usesBuiltInSharedMIMEInfo: Bool = true, usesModel: Bool = true,
                     mimeNames: MIMENames = .standard) {
@@ -55,10 +57,15 @@ public final class FileIdentifier: Sendable {
     /// database only.
     public static var hasBuiltInSharedMIMEInfo: Bool { SharedMIMEInfo.Source.builtInIsAvailable }
 
+    /// How this identifier reads files, fixed when it is made.
     public let options: Options
     private let magic: Magic?
     let sharedMIMEInfo: SharedMIMEInfo
 
+    /// An identifier that reads files as `options` say.
+    ///
+    /// Identifiers made with the same shared-mime-info settings share one database, and libmagic is
+    /// not opened until content first needs it, so making one is cheap.
     public init(options: Options = Options()) {
         self.options = options
         self.magic = (options.magicDatabase ?? Magic.defaultDatabasePath).map { Magic(databasePath: $0) }

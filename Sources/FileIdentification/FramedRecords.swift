@@ -41,6 +41,7 @@ public struct FramedRecords {
         /// The read that failed, when the stream could not be read.
         public var errno: Errno?
 
+        /// The failure in a sentence: which record, where, and what went wrong.
         public var description: String {
             if let errno { return "record \(record) (at byte \(offset)) could not be read: \(errno)" }
             return "record \(record) (at byte \(offset)) is not a record: \(problem)"

@@ -54,6 +54,7 @@ public struct Identification: Sendable, Hashable {
             }
         }
 
+        /// Whether `lhs` is less sure than `rhs`: low, then medium, then high.
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
     }
 }
@@ -74,6 +75,7 @@ public struct Evidence: Sendable, Hashable {
     /// `nil` when the name was followed, or said nothing.
     public var nameOverruled: String?
 
+    /// Evidence; each argument sets the property of the same name.
     public init(name: NameEvidence?, content: ContentEvidence?, otherReadings: [ContentEvidence] = [], rule: Rule,
                 nameOverruled: String? = nil) {
         self.name = name
@@ -85,8 +87,11 @@ public struct Evidence: Sendable, Hashable {
 
     /// The rules of resolution, in the order they are tried; new rules may be added.
     public struct Rule: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The rule's name, as shown in reports and JSON (`content-refines-name`).
         public let rawValue: String
+        /// Creates a rule from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The rule's name.
         public var description: String { rawValue }
 
         /// The file system decided: a directory, bundle, link, FIFO, socket or device.
@@ -124,8 +129,11 @@ public struct NameEvidence: Sendable, Hashable {
 
     /// How the name matched; new kinds of match may be added.
     public struct Match: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind of match's name, as shown in reports and JSON (`suffix`).
         public let rawValue: String
+        /// Creates a kind of match from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The kind of match's name.
         public var description: String { rawValue }
 
         /// The whole name (`Makefile`).
@@ -138,6 +146,7 @@ public struct NameEvidence: Sendable, Hashable {
         public static let pattern = Match(rawValue: "pattern")
     }
 
+    /// Name evidence; each argument sets the property of the same name, and ``decidedBy`` is `nil`.
     public init(filename: String, match: Match, tag: String, candidates: [UTType]) {
         self.filename = filename
         self.match = match
@@ -164,8 +173,11 @@ public struct ContentEvidence: Sendable, Hashable {
 
     /// The readers of content; new readers may be added.
     public struct Source: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The reader's name, as shown in reports and JSON (`shared-mime-info`).
         public let rawValue: String
+        /// Creates a reader from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The reader's name.
         public var description: String { rawValue }
 
         /// `lstat`: directories, links, FIFOs, sockets, devices, empty files.
@@ -186,6 +198,7 @@ public struct ContentEvidence: Sendable, Hashable {
         public static let model = Source(rawValue: "model")
     }
 
+    /// Content evidence; each argument sets the property of the same name.
     public init(type: UTType, source: Source, mimeType: String? = nil, isConclusive: Bool, detail: String, score: Double? = nil) {
         self.type = type
         self.source = source
@@ -199,15 +212,24 @@ public struct ContentEvidence: Sendable, Hashable {
 /// A text encoding, as told by a byte-order mark or by validating the bytes, named as `file --mime-encoding`
 /// names it; new encodings may be added.
 public struct TextEncoding: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The encoding's name, as shown in reports and JSON, and as `file --mime-encoding` prints it (`utf-8`).
     public let rawValue: String
+    /// Creates an encoding from its name.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The encoding's name.
     public var description: String { rawValue }
 
+    /// ASCII: no byte above 0x7F, and no byte-order mark.
     public static let ascii = TextEncoding(rawValue: "us-ascii")
+    /// UTF-8: valid UTF-8 with bytes above 0x7F, or a UTF-8 byte-order mark.
     public static let utf8 = TextEncoding(rawValue: "utf-8")
+    /// UTF-16, little-endian.
     public static let utf16LittleEndian = TextEncoding(rawValue: "utf-16le")
+    /// UTF-16, big-endian.
     public static let utf16BigEndian = TextEncoding(rawValue: "utf-16be")
+    /// UTF-32, little-endian.
     public static let utf32LittleEndian = TextEncoding(rawValue: "utf-32le")
+    /// UTF-32, big-endian.
     public static let utf32BigEndian = TextEncoding(rawValue: "utf-32be")
     /// Eight-bit text that is not UTF-8 (ISO 8859, Windows code pages).
     public static let eightBit = TextEncoding(rawValue: "unknown-8bit")

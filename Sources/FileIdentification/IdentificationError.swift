@@ -9,6 +9,7 @@ public enum IdentificationErrorDomain: ErrorDomain {}
 /// `error.reason.errno == .permissionDenied`); new kinds may be added.
 public typealias IdentificationError = LocatedError<IdentificationErrorDomain>
 
+/// The kinds of `IdentificationError`: why a file could not be identified.
 extension ErrorKind where Domain == IdentificationErrorDomain {
     /// A system call failed (`errno` says why).
     public static let system = Self("system") { $0.systemMessage }
@@ -20,6 +21,7 @@ extension ErrorKind where Domain == IdentificationErrorDomain {
     public static let linkLoop = Self("link-loop") { _ in "too many levels of symbolic links" }
 }
 
+/// The reasons an `IdentificationError` carries, one factory for each kind, with the fields it fills.
 extension ErrorReason where Domain == IdentificationErrorDomain {
     /// A system call failed with `errno`.
     public static func system(_ errno: Errno) -> Self { Self(.system, errno: errno) }

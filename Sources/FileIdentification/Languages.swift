@@ -5,6 +5,9 @@ import Glibc
 #endif
 public import UniformTypeIdentifiers
 
+/// Tag classes for what identification matches beyond extensions and MIME types: whole file names,
+/// multi-dot suffixes and globs, `#!` interpreters, GitHub Linguist's language names, and Magika's
+/// labels and MIME names.
 extension UTTagClass {
     /// The programs a `#!` line names that run a language (`python3`, `node`): GitHub Linguist's interpreters.
     public static let interpreter = UTTagClass(rawValue: "uti.interpreter")

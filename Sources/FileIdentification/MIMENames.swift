@@ -1,5 +1,8 @@
 public import UniformTypeIdentifiers
 
+/// Tag classes for what identification matches beyond extensions and MIME types: whole file names,
+/// multi-dot suffixes and globs, `#!` interpreters, GitHub Linguist's language names, and Magika's
+/// labels and MIME names.
 extension UTTagClass {
     /// The MIME name Google Magika gives the content type (`text/x-msdos-batch`, `inode/x-empty`), from its
     /// content-type knowledge base: what `MIMENames.magika` reports.

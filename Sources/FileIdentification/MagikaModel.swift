@@ -29,6 +29,7 @@ public final class MagikaModel: @unchecked Sendable {
     public let directory: String
     /// The ONNX Runtime library that runs it, and its version.
     public let runtime: String
+    /// The version the loaded ONNX Runtime reports for itself (`1.20.1`), or `?` when it does not say.
     public let runtimeVersion: String
 
     let configuration: Configuration
@@ -49,7 +50,7 @@ public final class MagikaModel: @unchecked Sendable {
 
     /// The lowest score uti takes, whatever Magika's threshold for the label: the model is asked only about
     /// text every other reader left plain, where a guess below it was wrong more often than right on the
-    /// files installed under `/usr` (Benchmarks/realtrees.py; docs/Identification.md).
+    /// files installed under `/usr` (Benchmarks/realtrees.py; the Identification article of the FileIdentification catalog).
     public static let minimumScore = 0.8
 
     /// The model, when one is installed and loads; `nil` otherwise (see `status`).

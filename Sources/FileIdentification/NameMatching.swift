@@ -4,6 +4,9 @@ internal import Synchronization
 import Glibc
 #endif
 
+/// Tag classes for what identification matches beyond extensions and MIME types: whole file names,
+/// multi-dot suffixes and globs, `#!` interpreters, GitHub Linguist's language names, and Magika's
+/// labels and MIME names.
 extension UTTagClass {
     /// Whole file names (`Makefile`, `CMakeLists.txt`), compared case-insensitively: freedesktop's literal globs.
     public static let filename = UTTagClass(rawValue: "uti.filename")

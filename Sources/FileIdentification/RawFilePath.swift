@@ -9,14 +9,17 @@ public struct RawFilePath: Hashable, Sendable, ExpressibleByStringLiteral, Custo
     /// The path's bytes, without a terminating NUL.
     public var bytes: [UInt8]
 
+    /// The path made of `bytes`, taken as they are.
     public init(bytes: some Sequence<UInt8>) {
         self.bytes = Array(bytes)
     }
 
+    /// The path whose bytes are the UTF-8 encoding of `string`.
     public init(_ string: String) {
         self.bytes = Array(string.utf8)
     }
 
+    /// The path whose bytes are the UTF-8 encoding of the literal.
     public init(stringLiteral value: String) {
         self.init(value)
     }
@@ -113,6 +116,7 @@ public struct RawFilePath: Hashable, Sendable, ExpressibleByStringLiteral, Custo
         }
     }
 
+    /// The path for display: the same as ``escaped``.
     public var description: String { escaped }
 
     /// The last path component's bytes (the whole path when it has no slash); trailing slashes ignored.

@@ -17,6 +17,7 @@ public final class SpooledBytes {
     /// 1 MiB: any signature, and the whole of most uploads.
     public static let defaultMemoryLimit = 1 << 20
 
+    /// The bytes kept in memory before the rest goes to the temporary file.
     public let memoryLimit: Int
     /// Where the temporary file is made.
     public let temporaryDirectory: String
@@ -36,6 +37,8 @@ public final class SpooledBytes {
     /// Taken from `fileBudget`.
     private var reservedFile = 0
 
+    /// An empty spool.
+    ///
     /// - Parameters:
     ///   - memoryLimit: The bytes kept in memory before the rest goes to a file.
     ///   - budget: Memory shared by many spools (a server's uploads): a spool keeps bytes in memory only as

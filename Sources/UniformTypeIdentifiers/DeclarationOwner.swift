@@ -24,12 +24,16 @@ public struct DeclarationOwner: Hashable, Sendable, CustomStringConvertible {
     /// Whether the owner is an app.
     public var isApp: Bool { bundleIdentifier != nil }
 
+    /// The app's bundle identifier, or `the system`.
     public var description: String { bundleIdentifier ?? "the system" }
 
+    /// Whether two owners are the same: both the system, or apps whose bundle identifiers are equal
+    /// without regard to case.
     public static func == (lhs: DeclarationOwner, rhs: DeclarationOwner) -> Bool {
         lhs.bundleIdentifier?.lowercased() == rhs.bundleIdentifier?.lowercased()
     }
 
+    /// Hashes the bundle identifier folded to lowercase, as equality compares it.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(bundleIdentifier?.lowercased())
     }

@@ -30,16 +30,20 @@ public struct ErrorKind<Domain: ErrorDomain>: RawRepresentable, Hashable, Sendab
         self.message = nil
     }
 
+    /// A kind known only by its code, written as a string literal (`let unreadable: Self = "unreadable"`).
     public init(stringLiteral value: String) {
         self.init(rawValue: value)
     }
 
+    /// The code.
     public var description: String { rawValue }
 
     /// `reason` in words.
     func describe(_ reason: ErrorReason<Domain>) -> String { message?(reason) ?? rawValue }
 
+    /// Whether two kinds are the same kind: their codes are equal, whatever their messages.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+    /// Hashes the code, the only part that takes part in equality.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }
 
@@ -53,8 +57,10 @@ public protocol ErrorDomain {
 /// Why an error happened: its kind, and what the kind's message names. Every error of these libraries has
 /// a reason of this one shape; which fields a kind fills is said where the kind is declared.
 public struct ErrorReason<Domain: ErrorDomain>: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of reason in this domain.
     public typealias Kind = ErrorKind<Domain>
 
+    /// What kind of reason this is; compare it with the kinds declared for the domain.
     public let kind: Kind
     /// The system's reason, for the kinds that come from a system call.
     public let errno: Errno?
@@ -65,6 +71,14 @@ public struct ErrorReason<Domain: ErrorDomain>: Error, Hashable, Sendable, Custo
     /// The error this one comes from, or the context its message needs.
     public let cause: Domain.Cause?
 
+    /// A reason of `kind`, with the fields that kind's message names; the others stay `nil`.
+    ///
+    /// - Parameters:
+    ///   - kind: What kind of reason this is.
+    ///   - errno: The system's reason, for a kind that comes from a system call.
+    ///   - detail: What went wrong in words, or what was being done.
+    ///   - subject: The thing concerned, named.
+    ///   - cause: The error this one comes from, or the context its message needs.
     public init(_ kind: Kind, errno: Errno? = nil, detail: String? = nil, subject: String? = nil, cause: Domain.Cause? = nil) {
         self.kind = kind
         self.errno = errno
@@ -73,6 +87,7 @@ public struct ErrorReason<Domain: ErrorDomain>: Error, Hashable, Sendable, Custo
         self.cause = cause
     }
 
+    /// The reason in words, as its kind's message puts it (the kind's code for a kind without one).
     public var description: String { kind.describe(self) }
 
     /// `detail: errno`, for the kinds that report a system call (`detail` says what was being done).
@@ -85,7 +100,9 @@ public struct ErrorReason<Domain: ErrorDomain>: Error, Hashable, Sendable, Custo
 /// `IdentificationError`, `RegistryError`, `DeliveryError`, `RoutingError` and `BackupError` are this type
 /// in their domains.
 public struct LocatedError<Domain: ErrorDomain>: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The reasons of errors in this domain.
     public typealias Reason = ErrorReason<Domain>
+    /// The kinds of errors in this domain.
     public typealias Kind = ErrorKind<Domain>
 
     /// The file or directory at fault, as shown to people (bytes that are not UTF-8 escaped), or `-` for
@@ -94,6 +111,11 @@ public struct LocatedError<Domain: ErrorDomain>: Error, Hashable, Sendable, Cust
     /// Why.
     public var reason: Reason
 
+    /// An error at `path`, for `reason`.
+    ///
+    /// - Parameters:
+    ///   - path: The file or directory at fault, as shown to people, or `-` for bytes without a path.
+    ///   - reason: Why the error happened.
     public init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
@@ -103,5 +125,6 @@ public struct LocatedError<Domain: ErrorDomain>: Error, Hashable, Sendable, Cust
     public var kind: Kind { reason.kind }
     /// The reason, in words.
     public var message: String { reason.description }
+    /// The error as `path: reason`, the form problem reports show.
     public var description: String { "\(path): \(message)" }
 }

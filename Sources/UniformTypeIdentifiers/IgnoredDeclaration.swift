@@ -15,6 +15,7 @@ public struct IgnoredDeclaration: Hashable, Sendable, CustomStringConvertible {
         /// A later registration by the system, of the same kind, replaced it.
         case replaced
 
+        /// The reason as a sentence fragment for people, naming the owner whose declaration is in force.
         public var description: String {
             switch self {
             case .declaredBySystem: "the system declares this type, and its declaration is in force"
@@ -31,8 +32,15 @@ public struct IgnoredDeclaration: Hashable, Sendable, CustomStringConvertible {
     public var declaration: TypeDeclaration
     /// Who registered it.
     public var owner: DeclarationOwner
+    /// Why it is not in force.
     public var reason: Reason
 
+    /// A record that `owner`'s `declaration` is not in force, for `reason`.
+    ///
+    /// - Parameters:
+    ///   - declaration: The declaration kept out of lookups.
+    ///   - owner: Who registered it.
+    ///   - reason: Why it is not in force.
     public init(declaration: TypeDeclaration, owner: DeclarationOwner, reason: Reason) {
         self.declaration = declaration
         self.owner = owner
@@ -42,5 +50,6 @@ public struct IgnoredDeclaration: Hashable, Sendable, CustomStringConvertible {
     /// The manifest key it came from (`UTExportedTypeDeclarations` or `UTImportedTypeDeclarations`).
     public var key: String { declaration.kind == .exported ? "UTExportedTypeDeclarations" : "UTImportedTypeDeclarations" }
 
+    /// The ignored declaration as `key: identifier: ignored: reason`, as problem reports give it.
     public var description: String { "\(key): \(declaration.identifier): ignored: \(reason)" }
 }

@@ -7,7 +7,9 @@ public struct TypeDeclaration: Hashable, Sendable {
     /// Whether the declaring party owns the type (exported) or describes someone else's (imported).
     /// An exported declaration of an identifier always beats an imported one.
     public enum Kind: String, Hashable, Sendable, Codable {
+        /// The declaring party owns the type (`UTExportedTypeDeclarations`).
         case exported
+        /// The declaring party describes a type someone else owns (`UTImportedTypeDeclarations`).
         case imported
     }
 
@@ -28,6 +30,19 @@ public struct TypeDeclaration: Hashable, Sendable {
     /// The file the declaration was read from, if any.
     public var source: String?
 
+    /// A declaration of `identifier` with the given fields; the ones left out are empty or absent.
+    ///
+    /// The identifier is not checked here; ``TypeDatabase/register(_:owner:)`` checks it.
+    ///
+    /// - Parameters:
+    ///   - identifier: The type identifier, such as `public.jpeg`.
+    ///   - conformsTo: The identifiers of the direct supertypes, in declaration order.
+    ///   - typeDescription: The human-readable description, if any.
+    ///   - referenceURL: `UTTypeReferenceURL`, if any.
+    ///   - version: `UTTypeVersion`, if any.
+    ///   - tags: The tags by class, each list's first tag being the preferred one.
+    ///   - kind: Whether the declaration is exported or imported.
+    ///   - source: The file the declaration was read from, if any.
     public init(
         identifier: String,
         conformsTo: [String] = [],

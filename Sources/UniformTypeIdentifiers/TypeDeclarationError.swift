@@ -9,12 +9,19 @@ public struct TypeDeclarationError: Error, Hashable, Sendable, CustomStringConve
     /// What is wrong.
     public var problem: Problem
 
+    /// A refusal of a declaration in `file`, for `problem`.
+    ///
+    /// - Parameters:
+    ///   - file: The file that holds the declaration, or `nil` when it came from no file.
+    ///   - entry: Which entry, when the problem is in one rather than in the file as a whole.
+    ///   - problem: What is wrong.
     public init(file: String?, entry: String? = nil, problem: Problem) {
         self.file = file
         self.entry = entry
         self.problem = problem
     }
 
+    /// The error as `file: entry: problem`, leaving out the parts it does not have.
     public var description: String {
         var parts: [String] = []
         if let file { parts.append(file) }
@@ -34,6 +41,7 @@ extension TypeDeclarationError {
         /// The kinds: `ErrorKind`, the known ones in its extension below.
         public typealias Kind = ErrorKind<TypeDeclarationError>
 
+        /// What kind of problem this is; the fields it fills are said at each factory.
         public let kind: Kind
         /// The system's reason, for `.unreadable` files.
         public let errno: Errno?
@@ -42,7 +50,9 @@ extension TypeDeclarationError {
         public let identifier: String?
         /// For `.wrongType`: the key, what it must be, and what it is.
         public let key: String?
+        /// For `.wrongType`: what the value must be (`a string`, `an array`).
         public let expected: String?
+        /// For `.wrongType`: what the value is.
         public let found: String?
         /// For `.conformanceCycle`: the cycle, its first type repeated at its end.
         public let cycle: [String]?
@@ -66,18 +76,34 @@ extension TypeDeclarationError {
         public static func unreadable(_ errno: Errno) -> Problem { Problem(.unreadable, errno: errno) }
         /// The file could not be read (too large, not a regular file ...).
         public static func unreadable(_ reason: String) -> Problem { Problem(.unreadable, detail: reason) }
+        /// The file is not a property list with a dictionary at its top; `detail` is the parser's message.
         public static func notAPropertyList(_ reason: String) -> Problem { Problem(.notAPropertyList, detail: reason) }
+        /// The file declares no types (it has neither `UTExportedTypeDeclarations` nor
+        /// `UTImportedTypeDeclarations`).
         public static let noDeclarations = Problem(.noDeclarations)
+        /// A value has the wrong property-list type; fills `key`, `expected` and `found`.
+        ///
+        /// - Parameters:
+        ///   - key: The key whose value is wrong, or what the value is (`the entry`).
+        ///   - expected: What the value must be, in words (`a string`).
+        ///   - found: What the value is, in words.
         public static func wrongType(key: String, expected: String, found: String) -> Problem {
             Problem(.wrongType, key: key, expected: expected, found: found)
         }
+        /// The entry has no `UTTypeIdentifier`.
         public static let missingIdentifier = Problem(.missingIdentifier)
+        /// The identifier is not well formed; fills `identifier`.
         public static func invalidIdentifier(_ identifier: String) -> Problem { Problem(.invalidIdentifier, identifier: identifier) }
+        /// A `dyn.*` identifier was declared; fills `identifier`.
         public static func dynamicIdentifier(_ identifier: String) -> Problem { Problem(.dynamicIdentifier, identifier: identifier) }
+        /// The identifier is declared more than once with the same kind; fills `identifier`.
         public static func duplicateIdentifier(_ identifier: String) -> Problem { Problem(.duplicateIdentifier, identifier: identifier) }
+        /// `UTTypeConformsTo` leads back to a type; fills `cycle`, its first type repeated at its end.
         public static func conformanceCycle(_ cycle: [String]) -> Problem { Problem(.conformanceCycle, cycle: cycle) }
+        /// `UTTypeConformsTo` names a parent no declaration declares; fills `identifier` with the parent.
         public static func undeclaredParent(_ identifier: String) -> Problem { Problem(.undeclaredParent, identifier: identifier) }
 
+        /// The problem in words, with the details its kind has.
         public var description: String {
             switch kind {
             case .unreadable:

@@ -4,6 +4,7 @@ public import struct FoundationEssentials.URL
 public import struct Foundation.URL
 #endif
 
+/// Filename extensions chosen by type: appending a type's preferred extension to a URL.
 extension URL {
     /// The URL with `contentType`'s preferred filename extension appended, unless its last path
     /// component already has an extension whose type conforms to `contentType`.

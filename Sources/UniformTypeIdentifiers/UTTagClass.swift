@@ -4,8 +4,10 @@
 /// (`public.filename-extension`, `public.mime-type`). Any tag class that appears in a
 /// declaration's `UTTypeTagSpecification` can be used for lookups.
 public struct UTTagClass: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The tag class's identifier, such as `public.mime-type`, as it was spelled.
     public let rawValue: String
 
+    /// The tag class with this identifier; any identifier is accepted.
     public init(rawValue: String) {
         self.rawValue = rawValue
     }
@@ -16,6 +18,7 @@ public struct UTTagClass: RawRepresentable, Hashable, Sendable, Codable, CustomS
     /// The tag class for MIME types, such as `image/jpeg`.
     public static let mimeType = UTTagClass(rawValue: "public.mime-type")
 
+    /// The tag class's identifier.
     public var description: String { rawValue }
 
     /// The raw value folded for comparison: tag classes, like identifiers, compare case-insensitively.

@@ -111,11 +111,13 @@ public struct UTType: Sendable {
 extension UTType: Hashable {
     // A built-in key always finds its index, so two types are the same built-in type exactly when their
     // indexes are equal, and a built-in type is never equal to one that is not.
+    /// Whether two types are the same type: their identifiers are equal without regard to case.
     public static func == (lhs: UTType, rhs: UTType) -> Bool {
         if lhs.builtInIndex >= 0 || rhs.builtInIndex >= 0 { return lhs.builtInIndex == rhs.builtInIndex }
         return lhs.key == rhs.key
     }
 
+    /// Hashes the type's identity, so that types equal under `==` hash alike.
     public func hash(into hasher: inout Hasher) {
         if builtInIndex >= 0 { hasher.combine(builtInIndex) } else { hasher.combine(key) }
     }
@@ -125,6 +127,7 @@ extension UTType: CustomStringConvertible, CustomDebugStringConvertible {
     /// The identifier.
     public var description: String { identifier }
 
+    /// The identifier, followed by the type's description in parentheses when it has one.
     public var debugDescription: String {
         if let localizedDescription { return "\(identifier) (\(localizedDescription))" }
         return identifier

@@ -7,7 +7,7 @@ import UniformTypeIdentifiers
 /// Identification accuracy on the shared corpora, scored as `Benchmarks/accuracy.py` scores it (which
 /// also measures file(1) and GIO beside it): the answer's MIME type against `expected_mime`, freedesktop
 /// aliases folded on both sides, MIME parameters dropped; and by any of the answer's names (`mimeTypes`),
-/// since the reported one is IANA's where the corpus may expect freedesktop's (docs/Identification.md, "One
+/// since the reported one is IANA's where the corpus may expect freedesktop's (Sources/FileIdentification/FileIdentification.docc/IdentifyingFiles.md, "One
 /// name per format"). This test keeps the figures in the documentation from sliding back; it is skipped
 /// where the corpora are absent (they are not part of the package).
 @Suite("Accuracy on the corpora", .enabled(if: Tools.hasCorpora, "needs the shared sample corpora beside the package (../shared/corpora)"))

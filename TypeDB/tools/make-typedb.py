@@ -599,7 +599,7 @@ def macos_type_landings(db, records):
     Apple type claims, leaving out those CoreTypes gives other types (`*.pic` is `com.apple.pict`), are all one
     macOS type's, of the same kind (Radiance's `*.hdr` is `public.radiance`'s; its `*.rgbe` joins it). Several may be one macOS type's names: `public.pbm` is macOS's type for the whole portable
     bitmap family (`*.pbm`, `*.pgm`, `*.ppm`, `*.pfm`), and a file's name or content still picks its format's
-    name (docs/Identification.md, "One name per format")."""
+    name (Sources/FileIdentification/FileIdentification.docc/IdentifyingFiles.md, "One name per format")."""
     found = {}
     for key, record in records.items():
         if key in CURATED_IDENTIFIERS or db.apple_mime_claimants.get(key) or any(

@@ -21,6 +21,8 @@ public struct ClassificationOptions: Sendable {
     /// How many entries are identified at once; by default, one worker per processor.
     public var workers: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
+    /// Creates options for a walk; each argument sets the property of the same name, and
+    /// ``workers`` keeps its default.
     public init(includeHidden: Bool = false, maxDepth: Int? = nil, oneFileSystem: Bool = false,
                 exclude: [String] = [], sorted: Bool = false) {
         self.includeHidden = includeHidden
@@ -33,14 +35,18 @@ public struct ClassificationOptions: Sendable {
 
 /// One classified entry: its path and what it is, or why it could not be read.
 public struct ClassifiedEntry: Sendable {
+    /// The entry's path, as the walk or the list gave it.
     public var path: RawFilePath
     /// The size in bytes of a regular file (after following a link with `followSymlinks`).
     public var size: Int?
+    /// What the entry was identified as, or the error that stopped it.
     public var result: Result<Identification, IdentificationError>
     /// The entry's place in the walk, from 0.
     public var sequence: Int
 
+    /// The identification, or `nil` if the entry failed.
     public var identification: Identification? { try? result.get() }
+    /// The error, or `nil` if the entry was identified.
     public var error: IdentificationError? {
         if case .failure(let error) = result { return error }
         return nil
@@ -54,6 +60,7 @@ public struct ClassifiedEntry: Sendable {
 /// large the tree. Cancelling the consuming task, or dropping the iterator, stops the walk and the
 /// workers within a batch.
 public struct Classification: AsyncSequence, Sendable {
+    /// Each element is one classified entry.
     public typealias Element = ClassifiedEntry
 
     enum Source: Sendable {
@@ -202,10 +209,12 @@ public struct Classification: AsyncSequence, Sendable {
 
     // MARK: AsyncSequence
 
+    /// Starts the classification and returns an iterator over its entries.
     public func makeAsyncIterator() -> Iterator {
         Iterator(classification: self)
     }
 
+    /// Hands out the entries of one running classification; dropping it stops the run.
     public final class Iterator: AsyncIteratorProtocol {
         private let run: Run
         private var reorder: Reorder
@@ -219,6 +228,7 @@ public struct Classification: AsyncSequence, Sendable {
 
         deinit { run.cancel() }
 
+        /// Returns the next entry, or `nil` when the classification is done or the task is cancelled.
         public func next() async -> ClassifiedEntry? {
             while index >= pending.count {
                 let run = run

@@ -6,12 +6,15 @@ public import UniformTypeIdentifiers
 public struct ClassificationSummary: Sendable {
     /// One type's line.
     public struct Row: Sendable, Hashable {
+        /// The type this line counts.
         public var type: UTType
         /// Entries of exactly this type.
         public var count: Int
+        /// Bytes of the entries of exactly this type.
         public var bytes: Int
         /// Entries of this type or any subtype.
         public var totalCount: Int
+        /// Bytes of the entries of this type or any subtype.
         public var totalBytes: Int
         /// Where the row hangs in `rows`: its first declared supertype that has entries, if any.
         public var parent: UTType?
@@ -19,13 +22,18 @@ public struct ClassificationSummary: Sendable {
         public var depth: Int
     }
 
+    /// Entries added, including those that could not be identified.
     public private(set) var entries = 0
+    /// Bytes of all identified entries whose size is known.
     public private(set) var bytes = 0
+    /// Entries added that could not be identified.
     public private(set) var errors = 0
     private var exact: [UTType: (count: Int, bytes: Int)] = [:]
 
+    /// Creates an empty summary.
     public init() {}
 
+    /// Counts one classified entry: as an error if it failed, otherwise under its type and size.
     public mutating func add(_ entry: ClassifiedEntry) {
         entries += 1
         guard let identification = entry.identification else {
