@@ -125,7 +125,8 @@ let package = Package(
             dependencies: ["FileIdentification", "UniformTypeIdentifiers", "DocumentRouting"],
             swiftSettings: strictness
         ),
-        // The HTTP service (`uti serve`): identification, types and routing over HTTP, on Hummingbird. A
+        // The HTTP service (`uti serve`): identification, types and routing over HTTP, on Hummingbird. Not a
+        // product: its API is this package's own (`package` access), for uti-server and the tests. A
         // separate executable, so that `uti` does not link SwiftNIO: linked in, it cost `uti identify` 14 to
         // 24 % of its start-up (measured in one run, docs/Performance.md).
         .target(

@@ -1,5 +1,5 @@
 import SystemPackage
-public import Logging
+package import Logging
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -10,21 +10,21 @@ import Glibc
 /// quoted when they hold a space, `=` or `"`, and control characters are escaped, so that nothing a client
 /// sends can start a line of its own. Cheaper per line than swift-log's `StreamLogHandler`: the server
 /// writes one for every request.
-public struct LogfmtLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level = .info
+package struct LogfmtLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level = .info
     private let label: String
 
-    public init(label: String) {
+    package init(label: String) {
         self.label = label
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var line: [UInt8] = []
         line.reserveCapacity(256)
         Self.append("time", Self.timestamp(), to: &line)

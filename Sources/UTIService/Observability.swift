@@ -1,7 +1,7 @@
 import Hummingbird
 import HTTPTypes
 import Logging
-public import Prometheus
+package import Prometheus
 import Synchronization
 import UniformTypeIdentifiers
 
@@ -54,9 +54,9 @@ enum TypeFamily {
 /// global metrics system is involved, so two services in one process (tests, an embedding program) count
 /// apart. The metric objects of each route, status and family are made once: asking the registry for them
 /// on every request would cost a lookup under its lock for each.
-public final class ServiceMetrics: Sendable {
+package final class ServiceMetrics: Sendable {
     /// Where the metrics are kept.
-    public let registry: PrometheusCollectorRegistry
+    package let registry: PrometheusCollectorRegistry
 
     /// Request latencies are mostly under a millisecond; the buckets reach from there to ten seconds.
     static let durationBuckets: [Duration] = [
@@ -94,7 +94,7 @@ public final class ServiceMetrics: Sendable {
     private let routes = Mutex<[Key: Route]>([:])
     private let families = Mutex<[String: Prometheus.Counter]>([:])
 
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
     }
 

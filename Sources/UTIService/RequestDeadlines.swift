@@ -7,17 +7,17 @@ import NIOHTTP1
 import NIOHTTPTypes
 
 /// How long a client may take to send a request: the deadlines that cut off slow and stalled clients.
-public struct RequestDeadlines: Sendable, Equatable {
+package struct RequestDeadlines: Sendable, Equatable {
     /// A whole request head must arrive within this long of the connection opening, or of the end of the
     /// previous response (so it is also how long an idle kept-alive connection stays open).
-    public var header: Duration
+    package var header: Duration
     /// A body may take this long before the rate below is asked of it.
-    public var body: Duration
+    package var body: Duration
     /// After `body`, a body must arrive at this many bytes a second at least: each byte received extends
     /// the body's deadline by 1/rate seconds (as Apache's `mod_reqtimeout` does with `MinRate`).
-    public var minimumBodyRate: Int
+    package var minimumBodyRate: Int
 
-    public init(header: Duration = .seconds(20), body: Duration = .seconds(20), minimumBodyRate: Int = 500) {
+    package init(header: Duration = .seconds(20), body: Duration = .seconds(20), minimumBodyRate: Int = 500) {
         self.header = header
         self.body = body
         self.minimumBodyRate = minimumBodyRate

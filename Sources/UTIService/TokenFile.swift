@@ -7,15 +7,15 @@ import Glibc
 /// The bearer token the routing endpoints ask for, read from a file only its owner may read or write: a
 /// file readable by its group or by others is refused, as ssh refuses such a private key, since anyone who
 /// can read the token can route into every app's Inbox.
-public enum TokenFile {
+package enum TokenFile {
     /// The shortest token accepted.
-    public static let minimumLength = 16
+    package static let minimumLength = 16
 
     /// A token file refused, and why.
-    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
-        public var path: String
-        public var problem: String
-        public var description: String { "\(path): \(problem)" }
+    package struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        package var path: String
+        package var problem: String
+        package var description: String { "\(path): \(problem)" }
     }
 
     /// The token in the file at `path` (trailing spaces and line ends dropped).
@@ -23,7 +23,7 @@ public enum TokenFile {
     /// - Throws: `Failure`: a file that cannot be read or is not a regular file, one whose mode lets its
     ///   group or others read or write it, one owned by another user than this process's (or root), or a
     ///   token shorter than `minimumLength`.
-    public static func read(_ path: String) throws(Failure) -> [UInt8] {
+    package static func read(_ path: String) throws(Failure) -> [UInt8] {
         var found: Stat?
         let bytes: [UInt8]
         do {

@@ -1,10 +1,10 @@
-public import Hummingbird
-public import Prometheus
+package import Hummingbird
+package import Prometheus
 import HummingbirdCore
 import HTTPTypes
 import Synchronization
-public import FileIdentification
-public import DocumentRouting
+package import FileIdentification
+package import DocumentRouting
 import UniformTypeIdentifiers
 import UTIReports
 import SystemPackage
@@ -13,32 +13,32 @@ import SystemPackage
 ///
 /// Every handler identifies exactly as `uti identify` does (the same `FileIdentifier`, the same JSON
 /// object); a body is gathered in a `SpooledBytes`, so memory does not grow with its size.
-public struct UTIService: Sendable {
-    public struct Configuration: Sendable {
+package struct UTIService: Sendable {
+    package struct Configuration: Sendable {
         /// Where to listen: loopback unless told otherwise.
-        public var host: String
+        package var host: String
         /// 0 picks a free port.
-        public var port: Int
+        package var port: Int
         /// Bodies larger than this are refused (413) while they arrive.
-        public var maximumBodySize: Int
+        package var maximumBodySize: Int
         /// The version `GET /version` reports.
-        public var version: String
+        package var version: String
         /// The registry routed into, with the bearer token mutating requests must carry; `nil`: routing off.
-        public var routing: Routing?
+        package var routing: Routing?
         /// Requests handled at once; beyond, 503 with `Retry-After`.
-        public var maximumConcurrentRequests: Int
+        package var maximumConcurrentRequests: Int
         /// A connection with no byte in either direction for this long is closed.
-        public var idleTimeout: Duration
+        package var idleTimeout: Duration
         /// How long a client may take over a request's head and body.
-        public var deadlines: RequestDeadlines
+        package var deadlines: RequestDeadlines
         /// The bytes of bodies in flight kept in memory, all requests together (each keeps at most its first
         /// MiB there); the rest go to private temporary files.
-        public var bodyMemory: Int
+        package var bodyMemory: Int
         /// The bytes those temporary files may hold together on disk; a body that would pass it is
         /// answered 503 with `Retry-After` (so is one that meets a full disk).
-        public var spoolBudget: Int
+        package var spoolBudget: Int
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, maximumBodySize: Int = 4 << 30, version: String,
+        package init(host: String = "127.0.0.1", port: Int = 8080, maximumBodySize: Int = 4 << 30, version: String,
                     routing: Routing? = nil, maximumConcurrentRequests: Int = 256,
                     idleTimeout: Duration = .seconds(30), deadlines: RequestDeadlines = RequestDeadlines(),
                     bodyMemory: Int = 32 << 20, spoolBudget: Int = 8 << 30) {
@@ -56,26 +56,26 @@ public struct UTIService: Sendable {
 
         /// Routing (`--routing`): the registry routed into, and the bearer token that `POST /route` and the
         /// Inbox listings must carry.
-        public struct Routing: Sendable {
-            public var registry: Registry
-            public var token: [UInt8]
+        package struct Routing: Sendable {
+            package var registry: Registry
+            package var token: [UInt8]
 
-            public init(registry: Registry, token: [UInt8]) {
+            package init(registry: Registry, token: [UInt8]) {
                 self.registry = registry
                 self.token = token
             }
         }
     }
 
-    public let configuration: Configuration
-    public let identifier: FileIdentifier
+    package let configuration: Configuration
+    package let identifier: FileIdentifier
     /// The service's metrics, in the registry it was given; `GET /metrics` shows that registry.
-    public let metrics: ServiceMetrics
+    package let metrics: ServiceMetrics
     /// How bodies are gathered.
     let body: BodySpooler
 
     /// A service; `metricsRegistry` is where its metrics are kept (a registry of its own unless one is given).
-    public init(configuration: Configuration, identifier: FileIdentifier = FileIdentifier(),
+    package init(configuration: Configuration, identifier: FileIdentifier = FileIdentifier(),
                 metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.configuration = configuration
         self.body = BodySpooler(limit: configuration.maximumBodySize, memory: ByteBudget(capacity: configuration.bodyMemory),
@@ -98,7 +98,7 @@ public struct UTIService: Sendable {
     ]
 
     /// The routes, one controller for each concern.
-    public func router() -> Router<BasicRequestContext> {
+    package func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware(routes: Self.routes))
@@ -113,7 +113,7 @@ public struct UTIService: Sendable {
     }
 
     /// The application, listening where the configuration says; `onRunning` is told the port it got.
-    public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    package func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let deadlines = configuration.deadlines, idleTimeout = configuration.idleTimeout
         return Application(
             router: router(),
