@@ -30,30 +30,13 @@ extension Registry {
     /// The directories of a group's shared container, below `Shared/AppGroup/<group>/`.
     public static let groupContainerDirectories = ["Library", "Library/Caches", "Library/Application Support"]
 
-    /// An application group some registered app belongs to.
-    public struct ApplicationGroup: Sendable, Hashable {
-        /// `group.com.example.shared`, or a team identifier's `ABCDE12345.com.example.shared`.
-        public var identifier: String
-        /// Its shared container.
-        public var path: String
-        /// The bundle identifiers of its registered members, in registration order.
-        public var members: [String]
-        /// The team identifier its members share (that of the app that made it), when it has one.
-        public var team: String?
-        /// Apps that are not registered members and may hold data in it (unregistered with their data
-        /// kept, or registered again without the group): the group stays while any of them remains.
-        public var keptBy: [String]
-        /// Whether no registered app is a member: the group stays until `removeApplicationGroup(_:)`.
-        public var isOrphaned: Bool { members.isEmpty }
-    }
+    /// An application group some registered app belongs to (see ``Registry/SharedContainer``).
+    public typealias ApplicationGroup = SharedContainer
 
     /// Every application group whose shared container the registry keeps, in the order they were made:
     /// those of the registered apps, and orphaned ones.
     public func applicationGroups() throws(RegistryError) -> [ApplicationGroup] {
-        try readState().applicationGroups.map { group, members in
-            ApplicationGroup(identifier: group.identifier, path: groupContainerPath(group.identifier), members: members,
-                             team: group.team, keptBy: group.keptBy)
-        }
+        try sharedContainers(.applicationGroup)
     }
 
     /// Removes an application group that no registered app is a member of, with its shared container

@@ -4,6 +4,33 @@ internal import SystemPackage
 /// The rules every shared space follows (`SharedSpace`: application groups, iCloud containers, iCloud
 /// key-value stores): who may name one, making it, and removing it when no app may hold data in it any more.
 extension Registry {
+    /// A container the registry keeps for every app that names it: an application group's shared container
+    /// (`ApplicationGroup`) or an iCloud container (`UbiquityContainer`).
+    public struct SharedContainer: Sendable, Hashable {
+        /// `group.com.example.shared`, `iCloud.com.example.app`, or a team identifier's `ABCDE12345.com.example.shared`.
+        public var identifier: String
+        /// Its directory.
+        public var path: String
+        /// The bundle identifiers of the registered apps that name it, in registration order.
+        public var members: [String]
+        /// The team identifier of the app that made it, when it gave one: a later app names it only with the same.
+        public var team: String?
+        /// Apps that are not registered members and may hold data in it (unregistered with their data kept, or
+        /// registered again without it): it stays while any of them remains.
+        public var keptBy: [String]
+        /// Whether no registered app names it: an application group then stays until
+        /// ``Registry/removeApplicationGroup(_:)``.
+        public var isOrphaned: Bool { members.isEmpty }
+    }
+
+    /// The shared containers of `kind` the registry keeps, in the order they were made.
+    func sharedContainers(_ kind: SharedSpace) throws(RegistryError) -> [SharedContainer] {
+        try readState().spaces(kind).map { space, members in
+            SharedContainer(identifier: space.identifier, path: sharedSpacePath(kind, space.identifier), members: members,
+                            team: space.team, keptBy: space.keptBy)
+        }
+    }
+
     /// Where the directory of a shared space is.
     func sharedSpacePath(_ kind: SharedSpace, _ identifier: String) -> String {
         root + "/" + (kind.parent + [kind.directoryName(identifier)]).joined(separator: "/")

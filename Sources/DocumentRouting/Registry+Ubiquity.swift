@@ -13,28 +13,12 @@ extension Registry {
     /// The directories made in each iCloud container.
     public static let ubiquityContainerDirectories = ["Documents"]
 
-    /// An iCloud container the registry keeps.
-    public struct UbiquityContainer: Sendable, Hashable {
-        /// `iCloud.com.example.app`, or a team identifier's `ABCDE12345.com.example.app`.
-        public var identifier: String
-        /// Its directory: `<root>/Mobile Documents/iCloud~com~example~app`.
-        public var path: String
-        /// The bundle identifiers of the registered apps that name it, in registration order.
-        public var members: [String]
-        /// The team identifier of the app that made it, when it gave one.
-        public var team: String?
-        /// Apps that are not registered members and may hold data in it: it stays while any of them remains.
-        public var keptBy: [String]
-        /// Whether no registered app names it.
-        public var isOrphaned: Bool { members.isEmpty }
-    }
+    /// An iCloud container the registry keeps (see ``Registry/SharedContainer``).
+    public typealias UbiquityContainer = SharedContainer
 
     /// Every iCloud container the registry keeps, in the order they were made.
     public func ubiquityContainers() throws(RegistryError) -> [UbiquityContainer] {
-        try readState().spaces(.ubiquityContainer).map { space, members in
-            UbiquityContainer(identifier: space.identifier, path: sharedSpacePath(.ubiquityContainer, space.identifier), members: members,
-                              team: space.team, keptBy: space.keptBy)
-        }
+        try sharedContainers(.ubiquityContainer)
     }
 
     /// Where the iCloud container `container` of `bundleIdentifier` is; with `nil`, the app's primary container

@@ -15,13 +15,12 @@ import argparse
 import functools
 import http.server
 import os
-import shutil
 import sys
 import tempfile
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from page import Browser  # noqa: E402
+from page import Browser, Checks, browser_arguments  # noqa: E402
 
 
 def serve(directory):
@@ -39,15 +38,9 @@ def serve(directory):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", required=True, help="the directory Packaging/build-docs wrote")
-    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
-    parser.add_argument("--screenshots", help="a directory to save the UTType page's screenshot in")
+    browser_arguments(parser, "a directory to save the UTType page's screenshot in")
     options = parser.parse_args()
-    failures = []
-
-    def check(condition, what):
-        print(("ok    " if condition else "FAIL  ") + what)
-        if not condition:
-            failures.append(what)
+    check = Checks()
 
     server, base = serve(os.path.abspath(options.site))
     with tempfile.TemporaryDirectory(prefix="uti-docs-") as profile:
@@ -82,11 +75,7 @@ def main():
         finally:
             browser.close()
             server.shutdown()
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    print("every check holds")
-    return 0
+    return check.exit_status("the reference renders in Chromium")
 
 
 if __name__ == "__main__":

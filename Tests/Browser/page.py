@@ -158,19 +158,37 @@ def start_server(binary):
     return server, line.strip().rsplit(" ", 1)[-1]
 
 
+class Checks:
+    """Checks as they are made: each printed as it holds or fails, the failures kept for the exit status."""
+
+    def __init__(self):
+        self.failures = []
+
+    def __call__(self, condition, what):
+        print(("ok    " if condition else "FAIL  ") + what)
+        if not condition:
+            self.failures.append(what)
+
+    def exit_status(self, success):
+        if self.failures:
+            print(f"{len(self.failures)} check(s) failed", file=sys.stderr)
+            return 1
+        print(success)
+        return 0
+
+
+def browser_arguments(parser, screenshots):
+    """The options every browser test takes: which Chromium, and where to save screenshots."""
+    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
+    parser.add_argument("--screenshots", help=screenshots)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", required=True, help="the uti-server binary")
-    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
-    parser.add_argument("--screenshots", help="a directory to save the page's screenshots in")
+    browser_arguments(parser, "a directory to save the page's screenshots in")
     options = parser.parse_args()
-
-    failures = []
-
-    def check(condition, what):
-        print(("ok    " if condition else "FAIL  ") + what)
-        if not condition:
-            failures.append(what)
+    check = Checks()
 
     with tempfile.TemporaryDirectory(prefix="uti-page-") as work:
         files = {
@@ -249,11 +267,7 @@ def main():
             server.terminate()
             server.wait(timeout=10)
 
-    if failures:
-        print(f"{len(failures)} check(s) failed", file=sys.stderr)
-        return 1
-    print("the page works in Chromium")
-    return 0
+    return check.exit_status("the page works in Chromium")
 
 
 if __name__ == "__main__":
