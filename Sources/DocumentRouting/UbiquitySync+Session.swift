@@ -410,7 +410,10 @@ struct Session {
         guard !leftovers.isEmpty else { return false }
         for lock in names where lock.hasSuffix(".lck") {
             let text = (try? RegularFile.read(lock, relativeTo: folder, limit: 64)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            if let pid = Int32(text.filter { $0.isNumber }), Processes.isRunning(pid), pid != Processes.currentIdentifier {
+            // rclone writes its process identifier into the lock. A lock is live while that process runs and is
+            // an rclone bisync: not a killed one its parent has not reaped, nor a later process given the same number.
+            if let pid = Int32(text.filter { $0.isNumber }), pid != Processes.currentIdentifier, Processes.isRunning(pid),
+               Processes.arguments(of: pid).map({ $0.contains("bisync") }) ?? true {
                 throw SyncError(path: workdir + "/" + lock, reason: .engine("an rclone (process \(pid)) is still syncing with this remote"))
             }
         }

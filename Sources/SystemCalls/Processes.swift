@@ -175,11 +175,28 @@ package enum Processes {
         return Outcome(status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal, standardOutput: output)
     }
 
-    /// Whether a process with this identifier exists (it may be another user's).
+    /// Whether a process with this identifier exists and has not exited (it may be another user's).
+    ///
+    /// A process that has exited but that its parent has not waited for yet (a zombie, state `Z` in
+    /// `/proc/<pid>/stat`) still answers `kill`, and is not running: it holds nothing and does nothing more.
     ///
     /// The corresponding C function is `kill` with signal 0.
     package static func isRunning(_ pid: Int32) -> Bool {
-        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+        guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
+        // "pid (command) state ...": the command may hold spaces and parentheses, so the state follows the last ")".
+        guard let stat = try? RegularFile.read("/proc/\(pid)/stat", limit: 4096),
+              let close = stat.lastIndex(of: UInt8(ascii: ")")), close + 2 < stat.count else { return true }
+        let state = stat[close + 2]
+        return state != UInt8(ascii: "Z") && state != UInt8(ascii: "X")
+    }
+
+    /// The arguments a running process was started with, its program's name first (`/proc/<pid>/cmdline`);
+    /// `nil` when they cannot be read (no such process, an exited one, or `/proc` hidden or not mounted).
+    package static func arguments(of pid: Int32) -> [String]? {
+        guard pid > 0, let bytes = try? RegularFile.read("/proc/\(pid)/cmdline", limit: 1 << 20), !bytes.isEmpty else { return nil }
+        var arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        if bytes.last == 0 { arguments.removeLast() }
+        return arguments
     }
 
     /// This process's identifier.

@@ -377,6 +377,41 @@ struct UbiquityCommandTests {
         #expect(finished && killed >= 8, "the sync was killed at \(killed) points before one finished")
     }
 
+    @Test("rclone's lock is taken back when its process is gone: exited, exited and not yet reaped, or its number another program's; a running bisync's is respected")
+    func staleLocks() throws {
+        let machines = try Machines()
+        try machines.write(0, "Documents/a.txt", Array("a\n".utf8))
+        try machines.sync(0)
+        let lock = try Self.bisyncLock(machines.roots[0])
+        @discardableResult func syncWithLock(of pid: pid_t, expecting status: Int32) throws -> CommandResult {
+            try Data("\(pid)".utf8).write(to: URL(filePath: lock))
+            return try machines.sync(0, expecting: status)
+        }
+        // Exited, and its parent (this test) has not waited for it: a zombie, which still answers kill(pid, 0).
+        let exited = try Self.spawn("/bin/true", ["true"])
+        var info = siginfo_t()
+        #expect(waitid(P_PID, id_t(exited), &info, WEXITED | WNOWAIT) == 0)
+        try syncWithLock(of: exited, expecting: 0)
+        #expect(!FileManager.default.fileExists(atPath: lock))
+        var status: Int32 = 0
+        #expect(waitpid(exited, &status, 0) == exited)
+        // Gone altogether (reaped above).
+        try syncWithLock(of: exited, expecting: 0)
+        // Running, but not rclone bisync: the number was given to another program.
+        let other = try Self.spawn("/bin/sleep", ["sleep", "600"])
+        defer { kill(other, SIGKILL); waitpid(other, &status, 0) }
+        try syncWithLock(of: other, expecting: 0)
+        // Running and a bisync: refused, the lock left alone; once that process ends, the next sync goes ahead.
+        let running = try Self.spawn("/bin/sh", ["sh", "-c", "sleep 600; :", "rclone", "bisync"])
+        let refused = try syncWithLock(of: running, expecting: 1)
+        #expect(refused.standardError.contains("an rclone (process \(running)) is still syncing"), "\(refused.standardError)")
+        #expect(FileManager.default.fileExists(atPath: lock))
+        kill(-running, SIGKILL)
+        #expect(waitpid(running, &status, 0) == running)
+        #expect(try machines.sync(0).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: lock))
+    }
+
     // MARK: Hostile input
 
     @Test("a local remote reached through a symbolic link out of it is refused, exit status 2, nothing synced")
@@ -443,6 +478,30 @@ struct UbiquityCommandTests {
     }
 
     // MARK: Helpers
+
+    /// Where rclone bisync keeps its lock for the machine's one container: beside its listings of the last sync.
+    static func bisyncLock(_ root: String) throws -> String {
+        let sync = root + "/Sync"
+        let listings = (FileManager.default.enumerator(atPath: sync)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".path1.lst") }
+        let listing = try #require(listings.first, "no listing under \(sync)")
+        #expect(listings.count == 1, "\(listings)")
+        return sync + "/" + listing.dropLast(".path1.lst".count) + ".lck"
+    }
+
+    /// Starts `program` as a child of this process, in a process group of its own, and does not wait for it.
+    static func spawn(_ program: String, _ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, program, nil, &attributes, &argv, environ)
+        try #require(result == 0, "posix_spawn \(program): \(result)")
+        return pid
+    }
 
     /// A TCP port nothing listens on now (the kernel's choice for port 0).
     static func freePort() throws -> Int {
