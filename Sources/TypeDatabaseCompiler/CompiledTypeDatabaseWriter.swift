@@ -162,6 +162,11 @@ extension CompiledTypeDatabase {
             header[CompiledTypeDatabase.Header.sourceCount.rawValue] = UInt32(sources.count)
             header[CompiledTypeDatabase.Header.sourceList.rawValue] = sourceList
             header[CompiledTypeDatabase.Header.totalSize.rawValue] = UInt32(offset)
+            // The two tag classes nearly every lookup names, so that a probe compares a class by its id.
+            for (field, tagClass) in [(CompiledTypeDatabase.Header.filenameExtensionClass, UTTagClass.filenameExtension),
+                                      (.mimeTypeClass, .mimeType)] {
+                header[field.rawValue] = stringIDs[tagClass.key].map { $0 + 1 } ?? 0
+            }
 
             var bytes: [UInt8] = []
             bytes.reserveCapacity(offset)

@@ -1,4 +1,5 @@
 internal import CTypeDatabase
+internal import Synchronization
 
 /// A type database laid out in one block of bytes, read in place.
 ///
@@ -8,7 +9,8 @@ internal import CTypeDatabase
 ///
 /// Layout (byte offsets in the header):
 ///
-///     header     16 words: magic, counts and the offsets of the sections below
+///     header     16 words: magic, counts and the offsets of the sections below, and the string ids (+ 1)
+///                of the two tag classes nearly every lookup names
 ///     strings    (offset, length) pairs into the string bytes; a string's id is its index
 ///     types      13 words a type: identifier, lower-cased identifier, description, reference URL,
 ///                version, flags, source file, parents (start, count), ancestors (start, count),
@@ -27,6 +29,8 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     private let base: UnsafeRawPointer
     private let owner: OwnedBytes?
     let size: Int
+    /// Whether these are the bytes compiled into the library (`builtIn`), whose identifiers are kept made.
+    private let isCompiledIn: Bool
 
     /// A copy of bytes that lives as long as the databases that read it.
     private final class OwnedBytes {
@@ -38,7 +42,7 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         deinit { buffer.deallocate() }
     }
 
-    package static let magic: UInt32 = 0x3142_4455  // "UDB1"
+    package static let magic: UInt32 = 0x3242_4455  // "UDB2"
     package static let none: UInt32 = .max
     package static let headerWords = 16
     package static let typeWords = 13
@@ -46,6 +50,8 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     package enum Header: Int {
         case magic = 0, typeCount, stringCount, stringTable, stringBytes, typeTable, lists
         case identifierIndex, identifierSlots, tagIndex, tagSlots, sourceCount, sourceList, totalSize
+        /// The string id + 1 of `public.filename-extension` and of `public.mime-type` (0: the database has none).
+        case filenameExtensionClass, mimeTypeClass
     }
 
     package enum Field: Int {
@@ -60,9 +66,12 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     static let builtIn: CompiledTypeDatabase? = {
         let size = uti_builtin_typedb_size()
         guard size >= headerWords * 4, let bytes = uti_builtin_typedb_bytes() else { return nil }
-        let database = CompiledTypeDatabase(base: UnsafeRawPointer(bytes), owner: nil, size: size)
+        let database = CompiledTypeDatabase(base: UnsafeRawPointer(bytes), owner: nil, size: size, isCompiledIn: true)
         return database.isWellFormed ? database : nil
     }()
+
+    /// The built-in types' identifiers, each made once, when first asked for.
+    private static let builtInIdentifiers: IdentifierCache? = builtIn.map { IdentifierCache(count: $0.typeCount) }
 
     /// The bytes compiled into this library, for checking that they are up to date.
     package static var builtInBytes: [UInt8] {
@@ -70,10 +79,11 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: bytes, count: uti_builtin_typedb_size()))
     }
 
-    private init(base: UnsafeRawPointer, owner: OwnedBytes?, size: Int) {
+    private init(base: UnsafeRawPointer, owner: OwnedBytes?, size: Int, isCompiledIn: Bool) {
         self.base = base
         self.owner = owner
         self.size = size
+        self.isCompiledIn = isCompiledIn
     }
 
     /// A database over bytes made by `CompiledTypeDatabase.Writer`; `nil` when they are not one.
@@ -81,7 +91,7 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         guard bytes.count >= Self.headerWords * 4 else { return nil }
         let owner = OwnedBytes(bytes)
         guard let pointer = owner.buffer.baseAddress else { return nil }
-        self.init(base: UnsafeRawPointer(pointer), owner: owner, size: bytes.count)
+        self.init(base: UnsafeRawPointer(pointer), owner: owner, size: bytes.count, isCompiledIn: false)
         guard isWellFormed else { return nil }
     }
 
@@ -131,7 +141,12 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
 
     // MARK: Types
 
-    package func identifier(ofType index: Int) -> String { string(field(.identifier, ofType: index)) ?? "" }
+    package func identifier(ofType index: Int) -> String {
+        if isCompiledIn, let identifiers = Self.builtInIdentifiers {
+            return identifiers.identifier(ofType: index) { string(field(.identifier, ofType: index)) ?? "" }
+        }
+        return string(field(.identifier, ofType: index)) ?? ""
+    }
     package func key(ofType index: Int) -> String { string(field(.key, ofType: index)) ?? "" }
     /// Whether the type's identifier is its own key (already lower case): the same string in the table.
     func keyIsIdentifier(ofType index: Int) -> Bool { field(.key, ofType: index) == field(.identifier, ofType: index) }
@@ -244,6 +259,26 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         }
     }
 
+    /// The type whose identifier is `identifier` with ASCII upper case folded to lower case, for an ASCII
+    /// identifier: one probe, no lower-cased copy. `nil` when none is, or when the identifier is not ASCII
+    /// (whose folding is `String.lowercased()`'s: `typeIndex(forKey:)` answers it).
+    package func typeIndex(foldingASCII identifier: String) -> Int? {
+        identifier.utf8.withContiguousStorageIfAvailable { utf8 -> Int? in
+            let raw = UnsafeRawBufferPointer(utf8)
+            guard !raw.contains(where: { $0 >= 0x80 }) else { return nil }
+            let slots = Int(header(.identifierSlots))
+            guard slots > 0 else { return nil }
+            let table = Int(header(.identifierIndex))
+            var slot = Int(Self.foldedHash(raw, seed: Self.fnvOffset) & UInt32(slots - 1))
+            while true {
+                let stored = word(at: table + slot * 8)
+                if stored == 0 { return nil }
+                if string(stored - 1, equalsFolded: raw) { return Int(word(at: table + slot * 8 + 4)) }
+                slot = (slot + 1) & (slots - 1)
+            }
+        } ?? nil
+    }
+
     /// The types claiming `tag` (lower-cased) in the tag class `classKey` (lower-cased), best first.
     package func typeIndices(forTagClassKey classKey: String, tagKey: String) -> [Int] {
         claimants(tagClass: classKey, tag: tagKey).map { list(start: UInt32($0.start), count: UInt32($0.count)) } ?? []
@@ -254,6 +289,60 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     /// would find, without an array or a lower-cased copy of either string. `nil` when none does.
     package func firstTypeIndex(tagClass: String, tag: String, conformingTo supertype: Int?) -> Int? {
         guard let (start, count) = claimants(tagClass: tagClass, tag: tag) else { return nil }
+        return firstConforming(start: start, count: count, to: supertype)
+    }
+
+    /// A tag class, resolved once: where the hash of its tags starts, and its string in the tag index, so
+    /// that a lookup hashes and compares only the tag.
+    package struct TagClassProbe: Sendable {
+        /// FNV-1a of the class (ASCII case folded) and the separator that follows it in every key.
+        package let seed: UInt32
+        /// The class's string id in the index, or `none` when the database has no string for it.
+        let stringID: UInt32
+        /// Whether the class is `public.filename-extension`, whose tags hold no dot and no slash.
+        package let isFilenameExtension: Bool
+    }
+
+    /// The probe of a tag class. The two classes nearly every lookup names are found through the header;
+    /// for any other, `stringID` is `none` and each entry's class is compared with the class's bytes.
+    package func probe(forTagClass tagClass: String) -> TagClassProbe {
+        var tagClass = tagClass
+        return tagClass.withUTF8 { classBytes in
+            let bytes = UnsafeRawBufferPointer(classBytes)
+            let seed = Self.hash(CollectionOfOne(0), seed: Self.foldedHash(bytes, seed: Self.fnvOffset))
+            let isExtension = Self.equalsFolded(bytes, "public.filename-extension")
+            let field: Header? = isExtension ? .filenameExtensionClass
+                : Self.equalsFolded(bytes, "public.mime-type") ? .mimeTypeClass : nil
+            let stored = field.map { header($0) } ?? 0
+            return TagClassProbe(seed: seed, stringID: stored == 0 ? Self.none : stored - 1, isFilenameExtension: isExtension)
+        }
+    }
+
+    /// The hash of an ASCII tag of the probe's class, as the tag index keys it; `nil` when the tag is not
+    /// ASCII, or not valid for its class (empty, a NUL, an extension with a dot or a slash): the general
+    /// path decides those.
+    package static func asciiTagHash(_ probe: TagClassProbe, tag: UnsafeRawBufferPointer) -> UInt32? {
+        guard !tag.isEmpty else { return nil }
+        var hash = probe.seed
+        for byte in tag {
+            if byte == 0 || byte >= 0x80 { return nil }
+            if probe.isFilenameExtension && (byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")) { return nil }
+            let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            hash = (hash ^ UInt32(folded)) &* fnvPrime
+        }
+        return hash
+    }
+
+    /// `firstTypeIndex(tagClass:tag:conformingTo:)` for a tag hashed by `asciiTagHash` with a probe of one of
+    /// the two classes the header names.
+    package func firstTypeIndex(_ probe: TagClassProbe, tag: UnsafeRawBufferPointer, hash: UInt32, conformingTo supertype: Int?) -> Int? {
+        guard probe.stringID != Self.none,
+              let (start, count) = claimants(probe, classBytes: nil, tag: tag, hash: hash) else { return nil }
+        return firstConforming(start: start, count: count, to: supertype)
+    }
+
+    /// The first of the claimants listed at `start` that is `supertype` or has it among its ancestors.
+    private func firstConforming(start: Int, count: Int, to supertype: Int?) -> Int? {
         for position in start..<(start + count) {
             let index = Int(listWord(position))
             guard let supertype else { return index }
@@ -265,29 +354,49 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     /// Where the tag index lists the claimants of `tag` in `tagClass`, both compared with ASCII case folded
     /// in place (the index holds them lower-cased, so lower-cased input probes the same way): one hash probe.
     private func claimants(tagClass: String, tag: String) -> (start: Int, count: Int)? {
+        let probe = probe(forTagClass: tagClass)
         var tagClass = tagClass
         var tag = tag
         return tagClass.withUTF8 { classBytes in
-            tag.withUTF8 { tagBytes -> (start: Int, count: Int)? in
-                let slots = Int(header(.tagSlots))
-                guard slots > 0 else { return nil }
-                let table = Int(header(.tagIndex))
-                var hash = Self.foldedHash(UnsafeRawBufferPointer(classBytes), seed: Self.fnvOffset)
-                hash = Self.hash([0], seed: hash)
-                hash = Self.foldedHash(UnsafeRawBufferPointer(tagBytes), seed: hash)
-                var slot = Int(hash & UInt32(slots - 1))
-                while true {
-                    let entry = table + slot * 16
-                    let storedClass = word(at: entry)
-                    if storedClass == 0 { return nil }
-                    if string(storedClass - 1, equalsFolded: UnsafeRawBufferPointer(classBytes)),
-                       string(word(at: entry + 4), equalsFolded: UnsafeRawBufferPointer(tagBytes)) {
-                        return (Int(word(at: entry + 8)), Int(word(at: entry + 12)))
-                    }
-                    slot = (slot + 1) & (slots - 1)
-                }
+            tag.withUTF8 { tagBytes in
+                let bytes = UnsafeRawBufferPointer(tagBytes)
+                return claimants(probe, classBytes: UnsafeRawBufferPointer(classBytes), tag: bytes,
+                                 hash: Self.foldedHash(bytes, seed: probe.seed))
             }
         }
+    }
+
+    /// The probe itself: an entry's class is the probe's string id when it has one, else `classBytes`
+    /// compared folded (and nothing matches without either).
+    private func claimants(_ probe: TagClassProbe, classBytes: UnsafeRawBufferPointer?, tag: UnsafeRawBufferPointer,
+                           hash: UInt32) -> (start: Int, count: Int)? {
+        let slots = Int(header(.tagSlots))
+        guard slots > 0 else { return nil }
+        let table = Int(header(.tagIndex))
+        var slot = Int(hash & UInt32(slots - 1))
+        while true {
+            let entry = table + slot * 16
+            let storedClass = word(at: entry)
+            if storedClass == 0 { return nil }
+            let sameClass = if probe.stringID != Self.none { storedClass - 1 == probe.stringID }
+                else if let classBytes { string(storedClass - 1, equalsFolded: classBytes) }
+                else { false }
+            if sameClass, string(word(at: entry + 4), equalsFolded: tag) {
+                return (Int(word(at: entry + 8)), Int(word(at: entry + 12)))
+            }
+            slot = (slot + 1) & (slots - 1)
+        }
+    }
+
+    /// Whether `bytes` with ASCII upper case folded are `lowercase`.
+    private static func equalsFolded(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        for offset in 0..<bytes.count {
+            let byte = bytes[offset]
+            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected[offset] { return false }
+        }
+        return true
     }
 
     /// FNV-1a over the bytes with ASCII upper case folded to lower case: the hash of the lower-cased string.
@@ -334,6 +443,35 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
             hash = (hash ^ UInt32(byte)) &* fnvPrime
         }
         return hash
+    }
+}
+
+/// Strings made once per type and kept for the life of the process, so that making a `UTType` of a built-in type
+/// copies its identifier instead of decoding (and, past 15 bytes, allocating) it again: a slot per type holding
+/// the address of a string, published by compare-and-exchange. Two threads that miss at once both make the string;
+/// one keeps it, the other frees its own. Bounded by the number of built-in types.
+package final class IdentifierCache: @unchecked Sendable {
+    // Audited: a slot goes once from 0 to the address of an initialized String that is never written or freed
+    // afterwards; readers load it with acquiring order, after the releasing exchange that published it.
+    private let slots: UnsafeMutablePointer<Atomic<UInt>>
+
+    package init(count: Int) {
+        slots = .allocate(capacity: count)
+        for slot in 0..<count { (slots + slot).initialize(to: Atomic(0)) }
+    }
+
+    package func identifier(ofType index: Int, make: () -> String) -> String {
+        if let stored = UnsafePointer<String>(bitPattern: slots[index].load(ordering: .acquiring)) {
+            return stored.pointee
+        }
+        let made = UnsafeMutablePointer<String>.allocate(capacity: 1)
+        made.initialize(to: make())
+        let (exchanged, original) = slots[index].compareExchange(
+            expected: 0, desired: UInt(bitPattern: made), ordering: .acquiringAndReleasing)
+        guard !exchanged, let kept = UnsafePointer<String>(bitPattern: original) else { return made.pointee }
+        made.deinitialize(count: 1)
+        made.deallocate()
+        return kept.pointee
     }
 }
 

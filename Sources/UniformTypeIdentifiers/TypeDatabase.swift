@@ -51,6 +51,16 @@ public final class TypeDatabase: Sendable {
     /// Whether the built-in database alone answers every lookup (nothing is registered).
     var builtInOnly: Bool { nothingRegistered.load(ordering: .acquiring) }
 
+    /// Whether the compiled index alone answers a lookup of an ASCII tag whose hash in the tag index is
+    /// `tagHash`, among built-in types: when nothing is registered, or when no registered declaration
+    /// replaces a built-in one and none claims a tag with that hash (a tag another one shares the hash of
+    /// takes the general path, which answers the same).
+    func builtInIndexAnswers(tagHash: UInt32) -> Bool {
+        if nothingRegistered.load(ordering: .acquiring) { return true }
+        if builtInOverridden.load(ordering: .acquiring) { return false }
+        return state.withLock { !$0.tagHashes.contains(tagHash) }
+    }
+
     /// Records what the lock-free reads above need of a new overlay; called with the lock held.
     private func published(_ overlay: Overlay) {
         builtInOverridden.store(overlay.overridesBuiltIn, ordering: .releasing)
@@ -420,6 +430,8 @@ extension TypeDatabase {
         var registered: [Registration] = []
         var entries: [String: Entry] = [:]
         var tagIndex: [CompiledTypeDatabase.TagKey: [String]] = [:]
+        /// The compiled tag index's hash of every key of `tagIndex`: what `builtInIndexAnswers` asks.
+        var tagHashes = Set<UInt32>()
         /// What is registered and not in force, with why.
         var ignored: [IgnoredDeclaration] = []
         /// Whether a registered declaration replaces a built-in one, so that the built-in
@@ -476,7 +488,10 @@ extension TypeDatabase {
             }
             var claimed = Set<Claim>()
             func add(_ tag: CompiledTypeDatabase.TagKey, _ key: String) {
-                if claimed.insert(Claim(tag: tag, key: key)).inserted { tagIndex[tag, default: []].append(key) }
+                guard claimed.insert(Claim(tag: tag, key: key)).inserted else { return }
+                tagIndex[tag, default: []].append(key)
+                tagHashes.insert(CompiledTypeDatabase.hash(tag.tag.utf8,
+                                                           seed: CompiledTypeDatabase.hash(tag.tagClass.utf8 + [0])))
             }
             for entry in entries.values.sorted(by: { $0.sequence < $1.sequence }) {
                 let key = entry.declaration.identifier.lowercased()

@@ -7,11 +7,13 @@ extension UTType {
     public func conforms(to type: UTType) -> Bool {
         // Two built-in types, while no registered declaration replaces a built-in one: their precomputed
         // ancestors, with no lookup, no lock and no allocation.
-        let database = TypeDatabase.shared
-        if builtInIndex >= 0, type.builtInIndex >= 0, database.builtInAncestryHolds,
-           let builtIn = database.builtIn {
-            return builtInIndex == type.builtInIndex || builtIn.type(Int(builtInIndex), hasAncestor: Int(type.builtInIndex))
+        if builtInIndex >= 0, type.builtInIndex >= 0 {
+            if builtInIndex == type.builtInIndex { return true }
+            if TypeDatabase.shared.builtInAncestryHolds, let builtIn = CompiledTypeDatabase.builtIn {
+                return builtIn.type(Int(builtInIndex), hasAncestor: Int(type.builtInIndex))
+            }
         }
+        let database = TypeDatabase.shared
         if key == type.key { return true }
         let overlay = database.snapshot
         if !isDynamic, undeclaredParents.isEmpty, database.resolve(key: key, in: overlay) != nil {

@@ -9,12 +9,20 @@ extension UTType {
     ///     UTType(filenameExtension: "rmd")        => dyn.ah62d4rv4ge81e5pe (if nothing declares rmd)
     ///     UTType(filenameExtension: "tar.gz")     => nil
     public init?(filenameExtension: String, conformingTo supertype: UTType = .data) {
-        self.init(tag: filenameExtension, tagClass: .filenameExtension, conformingTo: supertype)
+        if let type = UTType.builtInType(tag: filenameExtension, probe: TagClassProbes.filenameExtension, conformingTo: supertype) {
+            self = type
+            return
+        }
+        self.init(generalTag: filenameExtension, tagClass: .filenameExtension, conformingTo: supertype)
     }
 
     /// The type for a MIME type, conforming to `supertype`; a dynamic type when nothing declares it.
     public init?(mimeType: String, conformingTo supertype: UTType = .data) {
-        self.init(tag: mimeType, tagClass: .mimeType, conformingTo: supertype)
+        if let type = UTType.builtInType(tag: mimeType, probe: TagClassProbes.mimeType, conformingTo: supertype) {
+            self = type
+            return
+        }
+        self.init(generalTag: mimeType, tagClass: .mimeType, conformingTo: supertype)
     }
 
     /// The preferred type for a tag, conforming to `supertype` when one is given.
@@ -23,17 +31,53 @@ extension UTType {
     /// declarations, then registered before built-in, then declaration order. When none does, a
     /// dynamic type stands for the tag; `nil` when the tag is not valid for its class.
     public init?(tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) {
-        // With nothing registered and a built-in supertype (or none), the compiled index alone answers: one
-        // hash probe and a walk of the claimants' precomputed ancestors, nothing copied.
+        let probe: CompiledTypeDatabase.TagClassProbe? =
+            if tagClass.rawValue == UTTagClass.filenameExtension.rawValue { TagClassProbes.filenameExtension }
+            else if tagClass.rawValue == UTTagClass.mimeType.rawValue { TagClassProbes.mimeType }
+            else { nil }
+        if let probe, let type = UTType.builtInType(tag: tag, probe: probe, conformingTo: supertype) {
+            self = type
+            return
+        }
+        // Another class, with nothing registered: the compiled index alone still answers.
         let database = TypeDatabase.shared
-        if database.builtInOnly, let builtIn = database.builtIn, supertype.map({ $0.builtInIndex >= 0 }) ?? true,
+        if probe == nil, database.builtInOnly, let builtIn = database.builtIn, supertype.map({ $0.builtInIndex >= 0 }) ?? true,
            UTType.isValid(tag: tag, tagClass: tagClass),
            let index = builtIn.firstTypeIndex(tagClass: tagClass.rawValue, tag: tag, conformingTo: supertype.map { Int($0.builtInIndex) }) {
             self.init(builtIn: builtIn, index: index)
             return
         }
+        self.init(generalTag: tag, tagClass: tagClass, conformingTo: supertype)
+    }
+
+    private init?(generalTag tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) {
         guard let first = UTType.types(tag: tag, tagClass: tagClass, conformingTo: supertype).first else { return nil }
         self = first
+    }
+
+    /// The probes of the two tag classes nearly every lookup names, made once.
+    private enum TagClassProbes {
+        static let filenameExtension = CompiledTypeDatabase.builtIn?.probe(forTagClass: UTTagClass.filenameExtension.rawValue)
+        static let mimeType = CompiledTypeDatabase.builtIn?.probe(forTagClass: UTTagClass.mimeType.rawValue)
+    }
+
+    /// The answer of the compiled index alone, when it alone may give it: an ASCII tag valid for its class,
+    /// a built-in supertype (or none), a built-in claimant, and nothing registered that claims the tag or
+    /// replaces a built-in type (`TypeDatabase.builtInIndexAnswers`). One hash of the tag, one probe, a walk
+    /// of the claimants' precomputed ancestors; nothing copied or allocated. `nil`: the general path answers.
+    private static func builtInType(tag: String, probe: CompiledTypeDatabase.TagClassProbe?, conformingTo supertype: UTType?) -> UTType? {
+        guard let probe, let builtIn = CompiledTypeDatabase.builtIn else { return nil }
+        // The supertype's index without a copy of it: -1 for none, nil for one that is not built in.
+        let supertypeIndex = supertype?.builtInIndex ?? Int32.max
+        guard supertypeIndex >= 0 else { return nil }
+        let index = tag.utf8.withContiguousStorageIfAvailable { tagBytes -> Int? in
+            let bytes = UnsafeRawBufferPointer(tagBytes)
+            guard let hash = CompiledTypeDatabase.asciiTagHash(probe, tag: bytes),
+                  TypeDatabase.shared.builtInIndexAnswers(tagHash: hash) else { return nil }
+            return builtIn.firstTypeIndex(probe, tag: bytes, hash: hash,
+                                          conformingTo: supertypeIndex == Int32.max ? nil : Int(supertypeIndex))
+        } ?? nil
+        return index.map { UTType(builtIn: builtIn, index: $0) }
     }
 
     /// Every declared type claiming a tag and conforming to `supertype`, best first; when there is

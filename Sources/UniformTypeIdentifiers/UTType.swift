@@ -45,11 +45,12 @@ public struct UTType: Sendable {
                   builtInIndex: CompiledTypeDatabase.builtIn?.typeIndex(forKey: key).map { Int32(truncatingIfNeeded: $0) } ?? -1)
     }
 
-    /// The built-in type at `index` of `builtIn`: its identifier and key read from the database, nothing folded.
+    /// The built-in type at `index` of `builtIn`: its identifier and key read from the database, nothing folded
+    /// or compared.
     init(builtIn: CompiledTypeDatabase, index: Int) {
-        let identifier = builtIn.identifier(ofType: index)
-        self.init(identifier: identifier, key: builtIn.keyIsIdentifier(ofType: index) ? identifier : builtIn.key(ofType: index),
-                  parents: [], builtInIndex: Int32(truncatingIfNeeded: index))
+        identifier = builtIn.identifier(ofType: index)
+        extra = builtIn.keyIsIdentifier(ofType: index) ? nil : Extra(key: builtIn.key(ofType: index), parents: [])
+        builtInIndex = Int32(truncatingIfNeeded: index)
     }
 
     init(undeclaredIdentifier identifier: String, conformingTo parents: [String]) {
@@ -72,6 +73,13 @@ public struct UTType: Sendable {
     /// supertypes). `nil` when `identifier` is not a valid identifier.
     public init?(identifier: String, allowUndeclared: Bool) {
         let database = TypeDatabase.shared
+        // A built-in identifier, while no registered declaration replaces a built-in one (only such a
+        // declaration could answer for a built-in key): the compiled index alone, nothing copied.
+        if database.builtInAncestryHolds, let builtIn = CompiledTypeDatabase.builtIn,
+           let index = builtIn.typeIndex(foldingASCII: identifier) {
+            self.init(builtIn: builtIn, index: index)
+            return
+        }
         let key = identifier.lowercased()
         if let canonical = database.canonicalIdentifier(forKey: key, in: database.snapshot) {
             self.init(declaredIdentifier: canonical)

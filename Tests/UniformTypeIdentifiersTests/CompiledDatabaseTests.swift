@@ -33,6 +33,42 @@ struct CompiledDatabaseTests {
                 == ["public.child", "Test.Child"])
         #expect(database.typeIndices(forTagClassKey: "public.mime-type", tagKey: "application/x-child") == [child])
         #expect(database.typeIndices(forTagClassKey: "public.mime-type", tagKey: "application/x-none").isEmpty)
+
+        // The probes: the two common classes by their id in the header, another class and a folded identifier.
+        for (tagClass, tag, expected) in [("public.filename-extension", "CHD", child), ("PUBLIC.MIME-TYPE", "Application/X-Child", child),
+                                          ("public.filename-extension", "none", nil)] as [(String, String, Int?)] {
+            let probe = database.probe(forTagClass: tagClass)
+            let found = Array(tag.utf8).withUnsafeBytes { bytes -> Int? in
+                guard let hash = CompiledTypeDatabase.asciiTagHash(probe, tag: bytes) else { return nil }
+                return database.firstTypeIndex(probe, tag: bytes, hash: hash, conformingTo: nil)
+            }
+            #expect(found == expected, "\(tagClass) \(tag)")
+            #expect(database.firstTypeIndex(tagClass: tagClass, tag: tag, conformingTo: nil) == expected)
+        }
+        let probe = database.probe(forTagClass: "public.filename-extension")
+        for invalid in ["", "a.b", "a/b", "a\0b", "caf\u{E9}"] {
+            #expect(Array(invalid.utf8).withUnsafeBytes { CompiledTypeDatabase.asciiTagHash(probe, tag: $0) } == nil, "\(invalid)")
+        }
+        #expect(database.typeIndex(foldingASCII: "TEST.CHILD") == child)
+        #expect(database.typeIndex(foldingASCII: "test.none") == nil)
+        #expect(database.typeIndex(foldingASCII: "test.ch\u{130}ld") == nil)
+    }
+
+    @Test("a database whose declarations name no MIME type finds none, by probe or by name")
+    func aDatabaseWithoutAClass() throws {
+        var writer = CompiledTypeDatabase.Writer()
+        let database = try #require(CompiledTypeDatabase(bytes: try writer.compile([
+            TypeDeclaration(identifier: "test.only", tags: [.filenameExtension: ["only"], UTTagClass(rawValue: "com.example.code"): ["X1"]]),
+        ])))
+        let probe = database.probe(forTagClass: "public.mime-type")
+        let found = Array("only".utf8).withUnsafeBytes { bytes -> Int? in
+            guard let hash = CompiledTypeDatabase.asciiTagHash(probe, tag: bytes) else { return nil }
+            return database.firstTypeIndex(probe, tag: bytes, hash: hash, conformingTo: nil)
+        }
+        #expect(found == nil)
+        #expect(database.firstTypeIndex(tagClass: "public.mime-type", tag: "only", conformingTo: nil) == nil)
+        #expect(database.firstTypeIndex(tagClass: "public.filename-extension", tag: "ONLY", conformingTo: nil) == 0)
+        #expect(database.firstTypeIndex(tagClass: "com.example.CODE", tag: "x1", conformingTo: nil) == 0)
     }
 
     @Test func theCompilerRefusesCyclesAndUndeclaredParents() throws {

@@ -74,6 +74,65 @@ struct LockFreeLookupTests {
         #expect(compared > 10_000)
     }
 
+    @Test("with declarations registered, the compiled index answers a tag no registration claims, and only such a tag")
+    func tagsWithRegistrations() throws {
+        let source = "TagLookupTests.tagsWithRegistrations"
+        defer { TypeDatabase.shared.unregisterDeclarations(fromSource: source) }
+        _ = try TypeDatabase.shared.register([
+            TypeDeclaration(identifier: "com.example.lookup-registered", conformsTo: ["public.data"],
+                            tags: [.filenameExtension: ["lookupregistered"], .mimeType: ["application/x-lookup-registered"]],
+                            kind: .exported, source: source),
+        ])
+        #expect(UTType(filenameExtension: "LookupRegistered")?.identifier == "com.example.lookup-registered")
+        #expect(UTType(mimeType: "application/x-lookup-registered")?.identifier == "com.example.lookup-registered")
+        #expect(UTType(tag: "lookupregistered", tagClass: .filenameExtension, conformingTo: .text)?.isDynamic == true)
+        var compared = 0
+        for declaration in TypeDatabase.shared.declarations.prefix(3_000) {
+            for tag in declaration.tags[.filenameExtension]?.prefix(2) ?? [] {
+                let generation = TypeDatabase.shared.generation
+                let fast = UTType(filenameExtension: tag)
+                let general = UTType.types(tag: tag, tagClass: .filenameExtension, conformingTo: .data).first
+                guard TypeDatabase.shared.generation == generation else { continue }
+                #expect(fast == general, "\(tag)")
+                compared += 1
+            }
+        }
+        #expect(compared > 500)
+    }
+
+    @Test("UTType(_:) finds every built-in type in any ASCII case, as its declaration spells it")
+    func identifiers() throws {
+        var compared = 0
+        for declaration in TypeDatabase.shared.declarations.prefix(20_000) {
+            for spelling in [declaration.identifier, declaration.identifier.uppercased()] {
+                let generation = TypeDatabase.shared.generation
+                let type = UTType(spelling)
+                guard TypeDatabase.shared.generation == generation else { continue }
+                #expect(type?.identifier == declaration.identifier, "\(spelling)")
+                compared += 1
+            }
+        }
+        #expect(compared > 5_000)
+    }
+
+    @Test("the identifier cache gives one string per type however many threads make it at once")
+    func identifiersMadeConcurrently() async {
+        let cache = IdentifierCache(count: 64)
+        let answers = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    (0..<64).map { index in cache.identifier(ofType: index) { "com.example.made-concurrently.\(index)" } }
+                }
+            }
+            return await group.reduce(into: [[String]]()) { $0.append($1) }
+        }
+        let expected = (0..<64).map { "com.example.made-concurrently.\($0)" }
+        #expect(answers.count == 8)
+        for answer in answers { #expect(answer == expected) }
+        // Once made, a slot keeps its string: a later maker is not asked.
+        #expect(cache.identifier(ofType: 3) { "other" } == expected[3])
+    }
+
     @Test("conforms(to:) is the supertypes' membership, for every built-in type")
     func conformance() throws {
         var compared = 0
