@@ -98,6 +98,21 @@ public final class FileIdentifier: Sendable {
         }
     }
 
+    /// `identify(fileAt:)` for a path a walk has just found a regular file at (its `lstat` said so): the file
+    /// is opened at once, and only when it is no longer a regular file, or cannot be opened, does the answer
+    /// come from `identify(fileAt:)`'s own `lstat`, as it would have without the walk.
+    func identify(regularFileAt path: RawFilePath) throws(IdentificationError) -> Identification {
+        let filename = String(decoding: path.lastComponent, as: UTF8.self)
+        let name = NameMatching.evidence(for: filename)
+        if options.nameOnly { return reported(Resolution.byNameOnly(name, filename: filename)) }
+        do {
+            if let identification = try identifyRegularFile(path, name: name) { return reported(identification) }
+            return reported(try identifyOnDisk(path, filename: filename, name: name))
+        } catch {
+            throw IdentificationError(path: path.escaped, reason: error)
+        }
+    }
+
     /// Identifies the file open on `file`, by its content and by `name` (the name it is known by, for the
     /// name's evidence: nothing is opened or looked up by it). For a caller that opened the file itself
     /// (relative to a directory it walked, say) and acts on that same descriptor afterwards: what is
@@ -189,17 +204,14 @@ public final class FileIdentifier: Sendable {
         }
         if status.type == .directory { return directory(path, status: status, name: name) }
         if let special = Self.special(status, name: name) { return special }
-        // Non-blocking: should the file have become a FIFO since lstat, opening does not wait for a writer.
-        var flags: FileDescriptor.OpenOptions = [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)]
-        if !options.followSymlinks { flags.insert(.noFollow) }
         let file: FileDescriptor
-        let opened: Stat
         do {
-            file = try FileDescriptor.open(path, .readOnly, options: flags)
+            file = try FileDescriptor.open(path, .readOnly, options: openOptions)
         } catch {
             throw .system(error)
         }
         defer { file.closeQuietly() }
+        let opened: Stat
         do {
             opened = try file.status()
         } catch {
@@ -209,6 +221,24 @@ public final class FileIdentifier: Sendable {
             // Replaced between lstat and open: type what is there now, by path, without reading it.
             return try identifyOnDisk(path, filename: filename, name: name)
         }
+        return try identifyContent(FileBytes(file: file, count: Int(opened.size)), name: name)
+    }
+
+    /// How a regular file is opened. Non-blocking: should the file have become a FIFO since it was seen,
+    /// opening does not wait for a writer.
+    private var openOptions: FileDescriptor.OpenOptions {
+        var flags: FileDescriptor.OpenOptions = [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)]
+        if !options.followSymlinks { flags.insert(.noFollow) }
+        return flags
+    }
+
+    /// A file a walk saw as regular, opened without asking `lstat` again: its identification while it still
+    /// is a regular file; `nil` when it cannot be opened or is something else now, for the caller to ask
+    /// by path (and answer, or fail, as it always would).
+    private func identifyRegularFile(_ path: RawFilePath, name: NameEvidence?) throws(IdentificationError.Reason) -> Identification? {
+        guard let file = try? FileDescriptor.open(path, .readOnly, options: openOptions) else { return nil }
+        defer { file.closeQuietly() }
+        guard let opened = try? file.status(), opened.type == .regular else { return nil }
         return try identifyContent(FileBytes(file: file, count: Int(opened.size)), name: name)
     }
 

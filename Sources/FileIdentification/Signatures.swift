@@ -142,8 +142,8 @@ enum Signatures {
                 return Match(mimeType: entry.mimeType, detail: entry.name)
             }
         }
-        return riffOrBoxed(prefix) ?? terminfo(prefix) ?? pythonBytecode(prefix) ?? mpegAudioLayerI(prefix, at: 0)
-            ?? appleDiskImage(prefix, source)
+        return riffOrBoxed(prefix) ?? terminfo(prefix) ?? pythonBytecode(prefix) ?? timeZoneInformation(prefix)
+            ?? mpegAudioLayerI(prefix, at: 0) ?? appleDiskImage(prefix, source)
     }
 
     /// A compiled terminfo entry (term(5)): the magic (0432 octal, `1A 01`; 01036 for the extended-number
@@ -166,6 +166,38 @@ enum Signatures {
         return prefix[0] == 0x1A
             ? Match(mimeType: "application/x-terminfo", detail: "compiled terminfo entry \"\(name)\"")
             : Match(mimeType: "application/x-terminfo2", detail: "compiled terminfo entry \"\(name)\", extended numbers")
+    }
+
+    /// Time zone information (RFC 8536, TZif: what `/usr/share/zoneinfo` holds, which libmagic would
+    /// otherwise be asked about one by one): `TZif`, the version (NUL, `2`, `3` or `4`), fifteen reserved
+    /// bytes, then six big-endian counts: UT/local indicators, standard/wall indicators, leap-second records,
+    /// transition times, local time types and designation characters, where at least one type and one
+    /// character are declared and each indicator count is 0 or the number of types. Data with leap-second
+    /// records is `application/tzif-leap`; from version 2 on, the second header (after the version 1 data)
+    /// says, when the head holds it.
+    private static func timeZoneInformation(_ prefix: [UInt8]) -> Match? {
+        guard prefix.count >= 44, prefix.starts(with: Array("TZif".utf8)), [0x00, 0x32, 0x33, 0x34].contains(prefix[4]) else { return nil }
+        func counts(at offset: Int) -> (indicators: Int, leaps: Int, times: Int, types: Int, characters: Int)? {
+            guard let universal = prefix.bigEndian32(at: offset + 20), let standard = prefix.bigEndian32(at: offset + 24),
+                  let leaps = prefix.bigEndian32(at: offset + 28), let times = prefix.bigEndian32(at: offset + 32),
+                  let types = prefix.bigEndian32(at: offset + 36), let characters = prefix.bigEndian32(at: offset + 40),
+                  types >= 1, characters >= 1, universal == 0 || universal == types, standard == 0 || standard == types else { return nil }
+            return (universal + standard, leaps, times, types, characters)
+        }
+        guard let first = counts(at: 0) else { return nil }
+        let version = prefix[4] == 0 ? 1 : Int(prefix[4] - 0x30)
+        var leaps = first.leaps
+        if version >= 2 {
+            // The version 1 data: transition times (4 bytes) and their type indices (1), types (6), the
+            // designations, leap-second records (8), then the indicators.
+            let second = 44 + first.times * 5 + first.types * 6 + first.characters + first.leaps * 8 + first.indicators
+            if prefix.count >= second + 44, prefix[second..<(second + 4)].elementsEqual("TZif".utf8), let counts = counts(at: second) {
+                leaps = counts.leaps
+            }
+        }
+        return leaps > 0
+            ? Match(mimeType: "application/tzif-leap", detail: "TZif version \(version) time zone information, \(leaps) leap-second records")
+            : Match(mimeType: "application/tzif", detail: "TZif version \(version) time zone information")
     }
 
     /// Python bytecode (a `.pyc` file): a two-byte little-endian magic number for the version, then `\r\n`.

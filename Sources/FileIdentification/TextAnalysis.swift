@@ -17,48 +17,84 @@ enum TextAnalysis {
         if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return .utf32BigEndian }
         if bytes.starts(with: [0xFF, 0xFE]) { return .utf16LittleEndian }
         if bytes.starts(with: [0xFE, 0xFF]) { return .utf16BigEndian }
-        var controls = 0
-        var highBit = false
-        for byte in bytes {
-            if byte == 0 { return nil }
-            if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D, byte != 0x0C, byte != 0x1B, byte != 0x08 {
-                controls += 1
-            }
-            if byte >= 0x80 { highBit = true }
-        }
+        guard let (controls, highBit) = bytes.withUnsafeBufferPointer(scan) else { return nil }
         if !highBit { return controls * 100 > bytes.count ? nil : .ascii }
         if isUTF8(bytes) { return controls * 100 > bytes.count ? nil : .utf8 }
         // Eight-bit text: few C0 controls and few C1 bytes (0x80-0x9F are printable in Windows-1252 only).
         return controls * 50 > bytes.count ? nil : .eightBit
     }
 
+    /// The C0 control characters in `bytes` (tab, line feed, carriage return, form feed, escape and
+    /// backspace are not counted) and whether a byte has its high bit set; `nil` at the first NUL. Eight
+    /// bytes at a time while all eight are printable ASCII, which is most of any text.
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (controls: Int, highBit: Bool)? {
+        guard let base = bytes.baseAddress else { return (0, false) }
+        var controls = 0
+        var highBit = false
+        var index = 0
+        while index < bytes.count {
+            if index + 8 <= bytes.count, isPrintableASCII(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let end = min(index + 8, bytes.count)
+            while index < end {
+                let byte = base[index]
+                if byte == 0 { return nil }
+                if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D, byte != 0x0C, byte != 0x1B, byte != 0x08 {
+                    controls += 1
+                }
+                if byte >= 0x80 { highBit = true }
+                index += 1
+            }
+        }
+        return (controls, highBit)
+    }
+
+    /// Whether all eight bytes of `word` are in 0x20...0x7F. Subtracting 0x20 from each byte borrows out
+    /// of (and sets the high bit of) the lowest byte below 0x20, and no byte at or above it borrows, so
+    /// the high bits are all clear exactly when every byte is in range.
+    @inline(__always)
+    private static func isPrintableASCII(_ word: UInt64) -> Bool {
+        ((word &- 0x2020_2020_2020_2020) | word) & 0x8080_8080_8080_8080 == 0
+    }
+
     /// Whether `bytes` are valid UTF-8, allowing one sequence cut short at the end.
     static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            let length: Int
-            switch byte {
-            case 0x00...0x7F: index += 1; continue
-            case 0xC2...0xDF: length = 2
-            case 0xE0...0xEF: length = 3
-            case 0xF0...0xF4: length = 4
-            default: return false
-            }
-            for offset in 1..<length {
-                guard index + offset < bytes.endIndex else { return true }  // cut by the sample's end
-                let continuation = bytes[index + offset]
-                guard continuation & 0xC0 == 0x80 else { return false }
-                if offset == 1 {
-                    if byte == 0xE0 && continuation < 0xA0 { return false }  // overlong
-                    if byte == 0xED && continuation > 0x9F { return false }  // surrogates
-                    if byte == 0xF0 && continuation < 0x90 { return false }  // overlong
-                    if byte == 0xF4 && continuation > 0x8F { return false }  // above U+10FFFF
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            var index = 0
+            while index < buffer.count {
+                // Eight ASCII bytes at a time.
+                if index + 8 <= buffer.count,
+                   UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                    continue
                 }
+                let byte = base[index]
+                let length: Int
+                switch byte {
+                case 0x00...0x7F: index += 1; continue
+                case 0xC2...0xDF: length = 2
+                case 0xE0...0xEF: length = 3
+                case 0xF0...0xF4: length = 4
+                default: return false
+                }
+                for offset in 1..<length {
+                    guard index + offset < buffer.count else { return true }  // cut by the sample's end
+                    let continuation = base[index + offset]
+                    guard continuation & 0xC0 == 0x80 else { return false }
+                    if offset == 1 {
+                        if byte == 0xE0 && continuation < 0xA0 { return false }  // overlong
+                        if byte == 0xED && continuation > 0x9F { return false }  // surrogates
+                        if byte == 0xF0 && continuation < 0x90 { return false }  // overlong
+                        if byte == 0xF4 && continuation > 0x8F { return false }  // above U+10FFFF
+                    }
+                }
+                index += length
             }
-            index += length
+            return true
         }
-        return true
     }
 
     /// The text as a string, decoded from `encoding` (lossy; for format detection only).
@@ -226,12 +262,12 @@ enum TextAnalysis {
 
     /// XML by its root element, or HTML.
     private static func markup(_ text: Substring, xmlNamespaces: XMLNamespaceRules) -> Format? {
-        let head = String(text.prefix(4096))
-        let lower = head.lowercased()
-        if lower.hasPrefix("<!doctype html") || lower.hasPrefix("<html") {
+        let head = prefix(text, characters: 4096)
+        if startsHTMLDocument(head) {
             return Format(mimeType: "text/html", isConclusive: true, detail: "HTML document")
         }
         guard let root = rootElement(head) else {
+            let lower = head.lowercased()
             for tag in ["<head", "<body", "<script", "<div", "<p>", "<table", "<title", "<meta", "<a href", "<iframe", "<style", "<h1"]
             where lower.contains(tag) {
                 return Format(mimeType: "text/html", isConclusive: false, detail: "HTML elements")
@@ -271,6 +307,40 @@ enum TextAnalysis {
             return Format(mimeType: mime, isConclusive: false, detail: "XML root element <\(root)>")
         }
         return Format(mimeType: "application/xml", isConclusive: false, detail: "XML root element <\(root)>")
+    }
+
+    /// The first `count` characters of `text`, as `String(text.prefix(count))` gives them. Text whose first
+    /// `count` + 1 bytes are ASCII with no carriage return before a line feed (each byte a character of its
+    /// own) is cut by bytes, without breaking graphemes; any other by characters.
+    static func prefix(_ text: Substring, characters count: Int) -> String {
+        let byteCut = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard bytes.count > count else { return bytes.count }  // the whole: fewer bytes than characters asked
+            var previous: UInt8 = 0
+            for byte in bytes[...count] {
+                if byte >= 0x80 || (previous == 0x0D && byte == 0x0A) { return nil }
+                previous = byte
+            }
+            return count
+        } ?? nil
+        guard let byteCut else { return String(text.prefix(count)) }
+        return String(text.utf8.prefix(byteCut)) ?? String(text.prefix(count))
+    }
+
+    /// Whether the text starts `<!doctype html` or `<html`, in any case, as `lowercased().hasPrefix` says:
+    /// by bytes when the first 15 are ASCII (then no later mark can join the prefix's last character),
+    /// otherwise by lowercasing.
+    static func startsHTMLDocument(_ text: String) -> Bool {
+        let ascii = text.utf8.prefix(15).allSatisfy { $0 < 0x80 }
+        guard ascii else {
+            let lower = text.prefix(16).lowercased()
+            return lower.hasPrefix("<!doctype html") || lower.hasPrefix("<html")
+        }
+        func startsFolded(_ prefix: StaticString) -> Bool {
+            let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            guard text.utf8.count >= expected.count else { return false }
+            return zip(text.utf8, expected).allSatisfy { byte, lower in (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == lower }
+        }
+        return startsFolded("<!doctype html") || startsFolded("<html")
     }
 
     /// The namespace the root element's start tag declares for `prefix` (`xmlns:prefix="..."`), or its
@@ -327,21 +397,36 @@ enum TextAnalysis {
     }
 
     /// Several lines with the same number (at least one) of commas outside quotes.
-    private static func isCSV(_ text: String) -> Bool {
+    static func isCSV(_ text: String) -> Bool {
         // Twenty lines are enough to see a table; look no further than the first 4 KiB.
-        let lines = text.utf8.prefix(4096).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).prefix(20)
-        guard lines.count >= 2 else { return false }
-        var counts: [Int] = []
-        for line in lines.dropLast() {  // the last may be cut by the sample's end
-            var inQuotes = false
+        var text = text
+        return text.withUTF8 { utf8 in
+            // The commas outside quotes of each of the first twenty non-empty lines.
+            var counts: [Int] = []
+            counts.reserveCapacity(20)
             var commas = 0
-            for byte in line {
-                if byte == UInt8(ascii: "\"") { inQuotes.toggle() } else if byte == UInt8(ascii: ",") && !inQuotes { commas += 1 }
+            var inQuotes = false
+            var lineHasBytes = false
+            for byte in utf8.prefix(4096) {
+                if byte == UInt8(ascii: "\n") {
+                    if lineHasBytes {
+                        counts.append(commas)
+                        if counts.count == 20 { break }
+                    }
+                    commas = 0
+                    inQuotes = false
+                    lineHasBytes = false
+                    continue
+                }
+                lineHasBytes = true
+                if byte == UInt8(ascii: "\"") { inQuotes.toggle() } else if byte == UInt8(ascii: ","), !inQuotes { commas += 1 }
             }
-            counts.append(commas)
+            if lineHasBytes, counts.count < 20 { counts.append(commas) }
+            // The last line may be cut by the sample's end.
+            let complete = counts.dropLast()
+            guard let first = complete.first, first >= 1, complete.count >= 2 else { return false }
+            return complete.allSatisfy { $0 == first }
         }
-        guard let first = counts.first, first >= 1 else { return false }
-        return counts.allSatisfy { $0 == first } && counts.count >= 2
     }
 }
 

@@ -26,12 +26,20 @@ package enum FileTreeWalk {
         }
     }
 
-    /// Calls `emit` with the path of every entry under `roots` (the roots included), and why it could not be
-    /// read when it could not (an unreadable directory, a failed `stat`), until it returns `false`. The path's
-    /// bytes are valid for the call only.
+    /// What the walk knows of an entry besides its path.
+    package struct Entry {
+        /// Why the entry could not be read (an unreadable directory, a failed `stat`), or `nil`.
+        package var failure: Errno?
+        /// Whether the walk's `lstat` found a regular file (a reader need not ask again before opening it,
+        /// though what it opens may have changed since).
+        package var isRegularFile: Bool
+    }
+
+    /// Calls `emit` with the path of every entry under `roots` (the roots included) and what the walk knows
+    /// of it, until it returns `false`. The path's bytes are valid for the call only.
     ///
     /// The corresponding C functions are `fts_open`, `fts_read`, `fts_set` and `fts_close`.
-    package static func walk(_ roots: [[UInt8]], options: Options, emit: (UnsafeRawBufferPointer, Errno?) -> Bool) {
+    package static func walk(_ roots: [[UInt8]], options: Options, emit: (UnsafeRawBufferPointer, Entry) -> Bool) {
         var arguments: [UnsafeMutablePointer<CChar>?] = roots.map { root in withNULTerminated(root) { strdup($0) } }
         arguments.append(nil)
         defer { for argument in arguments { free(argument) } }
@@ -47,7 +55,7 @@ package enum FileTreeWalk {
             } : nil
         guard let tree = arguments.withUnsafeMutableBufferPointer({ fts_open($0.baseAddress, flags, compare) }) else {
             let failure = Errno.current
-            for root in roots where !root.withUnsafeBytes({ emit($0, failure) }) { return }
+            for root in roots where !root.withUnsafeBytes({ emit($0, Entry(failure: failure, isRegularFile: false)) }) { return }
             return
         }
         defer { fts_close(tree) }
@@ -73,7 +81,7 @@ package enum FileTreeWalk {
             case FTS_DNR, FTS_ERR, FTS_NS: Errno(rawValue: entry.pointee.fts_errno)
             default: nil
             }
-            if !emit(path, failure) { return }
+            if !emit(path, Entry(failure: failure, isRegularFile: info == FTS_F)) { return }
         }
     }
 

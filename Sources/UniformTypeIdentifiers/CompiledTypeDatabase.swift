@@ -333,6 +333,17 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         return hash
     }
 
+    /// Every type claiming an ASCII tag, best first, as `typeIndices(forTagClassKey:tagKey:)` lists them for
+    /// the lower-cased pair, without lower-casing either: `tag` hashed by `asciiTagHash` with `probe`, made for
+    /// `tagClass`.
+    package func typeIndices(_ probe: TagClassProbe, tagClass: String, tag: UnsafeRawBufferPointer, hash: UInt32) -> [Int] {
+        var tagClass = tagClass
+        return tagClass.withUTF8 { classBytes in
+            claimants(probe, classBytes: UnsafeRawBufferPointer(classBytes), tag: tag, hash: hash)
+                .map { list(start: UInt32($0.start), count: UInt32($0.count)) } ?? []
+        }
+    }
+
     /// `firstTypeIndex(tagClass:tag:conformingTo:)` for a tag hashed by `asciiTagHash` with a probe of one of
     /// the two classes the header names.
     package func firstTypeIndex(_ probe: TagClassProbe, tag: UnsafeRawBufferPointer, hash: UInt32, conformingTo supertype: Int?) -> Int? {

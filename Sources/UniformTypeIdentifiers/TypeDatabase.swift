@@ -345,6 +345,17 @@ public final class TypeDatabase: Sendable {
     /// `UTType.types(tag:tagClass:conformingTo:)` makes when there is none).
     public func declaredTypes(tag: String, tagClass: UTTagClass) -> [UTType] {
         guard !tag.isEmpty else { return [] }
+        // An ASCII tag that no registration claims, while none replaces a built-in type: the compiled index
+        // alone, in its order (the preference order `candidates` would give), with case folded in place.
+        if let builtIn, tagClass.rawValue.utf8.allSatisfy({ $0 < 0x80 }) {
+            let probe = builtIn.probe(forTagClass: tagClass.rawValue)
+            let found = tag.utf8.withContiguousStorageIfAvailable { utf8 -> [Int]? in
+                let bytes = UnsafeRawBufferPointer(utf8)
+                guard let hash = CompiledTypeDatabase.asciiTagHash(probe, tag: bytes), builtInIndexAnswers(tagHash: hash) else { return nil }
+                return builtIn.typeIndices(probe, tagClass: tagClass.rawValue, tag: bytes, hash: hash)
+            } ?? nil
+            if let found { return found.map { UTType(builtIn: builtIn, index: $0) } }
+        }
         // With nothing registered, the compiled index's order is the preference order (`candidates`).
         if builtInOnly, let builtIn {
             return builtIn.typeIndices(forTagClassKey: tagClass.key, tagKey: tag.lowercased()).map { UTType(builtIn: builtIn, index: $0) }

@@ -64,6 +64,51 @@ struct FormatSniffingTests {
         }
     }
 
+    /// A TZif file (RFC 8536): a version 1 header and data block, then for version 2 and later a second
+    /// header and block with 64-bit times; `leaps` leap-second records in both, one local time type, "UTC".
+    static func tzif(version: UInt8, leaps: Int, secondHeaderLeaps: Int? = nil) -> [UInt8] {
+        func block(leaps: Int, timeSize: Int) -> [UInt8] {
+            func word(_ value: Int) -> [UInt8] { [UInt8((value >> 24) & 0xFF), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)] }
+            // Counts: UT indicators, standard indicators, leap records, transitions, types, characters.
+            let header = Array("TZif".utf8) + [version] + [UInt8](repeating: 0, count: 15)
+                + word(1) + word(1) + word(leaps) + word(0) + word(1) + word(4)
+            let data = [0, 0, 0, 0, 0, 0] + Array("UTC".utf8) + [0]
+                + [UInt8](repeating: 0, count: leaps * (timeSize + 4)) + [0, 0]
+            return header + data
+        }
+        let first = block(leaps: leaps, timeSize: 4)
+        guard version != 0 else { return first }
+        return first + block(leaps: secondHeaderLeaps ?? leaps, timeSize: 8) + Array("\nUTC0\n".utf8)
+    }
+
+    @Test("time zone information (TZif) by its header, with leap seconds or without, and not a file that merely starts TZif")
+    func timeZoneInformation() throws {
+        let tzif = try #require(UTType("uti.mime.application.tzif"))
+        for (bytes, mime, detail) in [
+            (Self.tzif(version: 0x32, leaps: 0), "application/tzif", "TZif version 2 time zone information"),
+            (Self.tzif(version: 0, leaps: 0), "application/tzif", "TZif version 1 time zone information"),
+            (Self.tzif(version: 0x34, leaps: 27), "application/tzif-leap", "TZif version 4 time zone information, 27 leap-second records"),
+            // Version 2 and later: the second header's records decide (a slim file's first block is empty).
+            (Self.tzif(version: 0x33, leaps: 0, secondHeaderLeaps: 3), "application/tzif-leap", "TZif version 3 time zone information, 3 leap-second records"),
+        ] as [([UInt8], String, String)] {
+            let found = try identifier.identify(data: bytes)
+            #expect(found.mimeType == mime && found.evidence.content?.source == .signature, "\(found.evidence)")
+            #expect(found.evidence.content?.detail == detail)
+        }
+        #expect(try identifier.identify(data: Self.tzif(version: 0x32, leaps: 1)).type.conforms(to: tzif))
+        // No local time type, indicators that are neither none nor one per type, an unknown version: not TZif.
+        var noTypes = Self.tzif(version: 0x32, leaps: 0)
+        noTypes[39] = 0
+        var indicators = Self.tzif(version: 0x32, leaps: 0)
+        indicators[23] = 2
+        var version = Self.tzif(version: 0x32, leaps: 0)
+        version[4] = 0x35
+        for bytes in [noTypes, indicators, version, Array(Self.tzif(version: 0x32, leaps: 0).prefix(40))] {
+            let other = try identifier.identify(data: bytes)
+            #expect(!other.type.conforms(to: tzif), "\(other.evidence)")
+        }
+    }
+
     @Test("Python bytecode by its magic: each release's up to 3.6, any later one with a flags word; a pcapng header is not bytecode")
     func pythonBytecode() throws {
         let python311: [UInt8] = [0xA7, 0x0D, 0x0D, 0x0A, 0, 0, 0, 0, 0x4B, 0x97, 0x97, 0x63, 0xF7, 0x09, 0, 0, 0xE3, 0, 0, 0]

@@ -98,6 +98,25 @@ struct LockFreeLookupTests {
             }
         }
         #expect(compared > 500)
+        // declaredTypes(tag:tagClass:) on the compiled index (an ASCII tag in any case) and through the overlay.
+        var listed = 0
+        for declaration in TypeDatabase.shared.declarations.prefix(3_000) {
+            for (tagClass, tags) in declaration.tags {
+                for tag in tags.prefix(2) {
+                    for spelling in [tag, tag.uppercased()] {
+                        let generation = TypeDatabase.shared.generation
+                        let fast = TypeDatabase.shared.declaredTypes(tag: spelling, tagClass: tagClass)
+                        let general = UTType.types(tag: spelling, tagClass: tagClass, conformingTo: nil).filter { !$0.isDynamic }
+                        guard TypeDatabase.shared.generation == generation else { continue }
+                        #expect(fast == general, "\(tagClass.rawValue) \(spelling)")
+                        listed += 1
+                    }
+                }
+            }
+        }
+        #expect(listed > 1_000)
+        #expect(TypeDatabase.shared.declaredTypes(tag: "LOOKUPREGISTERED", tagClass: .filenameExtension).map(\.identifier)
+                == ["com.example.lookup-registered"])
     }
 
     @Test("UTType(_:) finds every built-in type in any ASCII case, as its declaration spells it")

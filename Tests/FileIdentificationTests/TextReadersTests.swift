@@ -1,0 +1,158 @@
+import Testing
+@testable import FileIdentification
+
+/// The text readers that work on bytes (the encoding, eight bytes at a time; the markup head, the HTML
+/// prefix and CSV lines), each against the rule it implements by characters or byte by byte, kept here as
+/// the specification, on text, binary data and the boundaries between them.
+@Suite("Text readers by bytes")
+struct TextReadersTests {
+    /// The rule, one byte at a time.
+    static func reference(_ bytes: [UInt8]) -> TextEncoding? {
+        let slice = bytes[...]
+        for (bom, encoding) in [([0xEF, 0xBB, 0xBF], TextEncoding.utf8), ([0xFF, 0xFE, 0x00, 0x00], .utf32LittleEndian),
+                                ([0x00, 0x00, 0xFE, 0xFF], .utf32BigEndian), ([0xFF, 0xFE], .utf16LittleEndian),
+                                ([0xFE, 0xFF], .utf16BigEndian)] as [([UInt8], TextEncoding)] where slice.starts(with: bom) {
+            return encoding
+        }
+        var controls = 0
+        var highBit = false
+        for byte in bytes {
+            if byte == 0 { return nil }
+            if byte < 0x20, ![0x09, 0x0A, 0x0D, 0x0C, 0x1B, 0x08].contains(byte) { controls += 1 }
+            if byte >= 0x80 { highBit = true }
+        }
+        if !highBit { return controls * 100 > bytes.count ? nil : .ascii }
+        if referenceIsUTF8(bytes) { return controls * 100 > bytes.count ? nil : .utf8 }
+        return controls * 50 > bytes.count ? nil : .eightBit
+    }
+
+    static func referenceIsUTF8(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length: Int
+            switch byte {
+            case 0x00...0x7F: index += 1; continue
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return false
+            }
+            for offset in 1..<length {
+                guard index + offset < bytes.count else { return true }
+                let continuation = bytes[index + offset]
+                guard continuation & 0xC0 == 0x80 else { return false }
+                if offset == 1 {
+                    if byte == 0xE0 && continuation < 0xA0 { return false }
+                    if byte == 0xED && continuation > 0x9F { return false }
+                    if byte == 0xF0 && continuation < 0x90 { return false }
+                    if byte == 0xF4 && continuation > 0x8F { return false }
+                }
+            }
+            index += length
+        }
+        return true
+    }
+
+    @Test("one odd byte at every offset of printable text, in slices that start anywhere")
+    func oneByteEverywhere() {
+        let text = Array("The quick brown fox jumps over the lazy dog; 0123456789 ~!@#$%^&*()_+{}|:<>?".utf8)
+        var compared = 0
+        for odd: UInt8 in [0x00, 0x01, 0x08, 0x09, 0x0A, 0x1F, 0x20, 0x7E, 0x7F, 0x80, 0xC3, 0xE2, 0xFF] {
+            for offset in 0..<text.count {
+                var bytes = text
+                bytes[offset] = odd
+                for start in 0..<9 {
+                    let slice = bytes[start...]
+                    #expect(TextAnalysis.encoding(of: slice) == Self.reference(Array(slice)), "byte \(odd) at \(offset) from \(start)")
+                    #expect(TextAnalysis.isUTF8(slice) == Self.referenceIsUTF8(Array(slice)))
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 8_000)
+    }
+
+    @Test("random bytes, mostly text, with controls, UTF-8 sequences (some cut or malformed) and NULs")
+    func randomSamples() {
+        var generator = SplitMix(seed: 29)
+        let pieces: [[UInt8]] = [Array("plain words ".utf8), [0x0A], [0x0D, 0x0A], [0x09], [0x1B], [0x01], [0x7F],
+                                 Array("é".utf8), Array("€".utf8), Array("😀".utf8), [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80],
+                                 [0xF4, 0x90, 0x80, 0x80], [0xC0, 0xAF], [0x80], [0xFF], [0x00]]
+        var kinds = Set<String>()
+        for _ in 0..<3_000 {
+            var bytes: [UInt8] = []
+            let length = Int(generator.next() % 400)
+            while bytes.count < length {
+                // Text most of the time, so that whole printable words alternate with the odd bytes.
+                let pick = generator.next() % 100
+                let piece = pick < 70 ? pieces[0] : pieces[1 + Int(pick % UInt64(pieces.count - 1))]
+                bytes += piece
+            }
+            let answer = TextAnalysis.encoding(of: bytes[...])
+            #expect(answer == Self.reference(bytes), "\(bytes)")
+            kinds.insert(answer.map(\.rawValue) ?? "binary")
+        }
+        // Every outcome was met: the comparison covers each branch.
+        #expect(kinds.isSuperset(of: [TextEncoding.ascii.rawValue, "binary", TextEncoding.utf8.rawValue, TextEncoding.eightBit.rawValue]))
+    }
+
+    @Test("the first characters of a text, cut by bytes where that is the same")
+    func prefixes() {
+        let long = String(repeating: "abc<def> ", count: 20)
+        var texts = [long, "short", "", String(repeating: "\r\n", count: 30), "é" + long, long + "é"]
+        for cut in [3, 9, 10, 11] {
+            for insert in ["\r\n", "\u{301}", "é", "\r", "\n"] {
+                var text = long
+                text.insert(contentsOf: insert, at: text.utf8.index(text.startIndex, offsetBy: cut))
+                texts.append(text)
+            }
+        }
+        for text in texts {
+            for count in [0, 1, 9, 10, 11, 12, 200] {
+                #expect(TextAnalysis.prefix(text[...], characters: count) == String(text.prefix(count)), "\(count) of \(text.debugDescription)")
+            }
+        }
+    }
+
+    @Test("an HTML document's start, in any case, as lower-casing says")
+    func htmlStarts() {
+        for text in ["<!DOCTYPE html>", "<!doctype HTML PUBLIC", "<HTML>", "<html", "<Html lang=en>", "<html\u{301}>", "<htm",
+                     "<!doctype htmx", "<!doctype html\u{301}", "\u{130}<html>", "<\u{212A}html>", "<html>\u{301}", "", "<"] {
+            let lower = text.lowercased()
+            #expect(TextAnalysis.startsHTMLDocument(text) == (lower.hasPrefix("<!doctype html") || lower.hasPrefix("<html")), "\(text.debugDescription)")
+        }
+    }
+
+    @Test("CSV by bytes agrees with CSV by lines")
+    func csv() {
+        func reference(_ text: String) -> Bool {
+            let lines = text.utf8.prefix(4096).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).prefix(20)
+            guard lines.count >= 2 else { return false }
+            var counts: [Int] = []
+            for line in lines.dropLast() {
+                var inQuotes = false
+                var commas = 0
+                for byte in line {
+                    if byte == UInt8(ascii: "\"") { inQuotes.toggle() } else if byte == UInt8(ascii: ",") && !inQuotes { commas += 1 }
+                }
+                counts.append(commas)
+            }
+            guard let first = counts.first, first >= 1 else { return false }
+            return counts.allSatisfy { $0 == first } && counts.count >= 2
+        }
+        var generator = SplitMix(seed: 7)
+        let pieces = ["a", ",", "\"", "\n", "\n\n", "x,y", "\r\n", "é"]
+        var answers = Set<Bool>()
+        for _ in 0..<4_000 {
+            var text = ""
+            let length = Int(generator.next() % 120)
+            while text.utf8.count < length { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
+            if generator.next() % 4 == 0 { text = String(repeating: "a,b,\"c,d\"\n", count: Int(generator.next() % 30)) + text }
+            let answer = TextAnalysis.isCSV(text)
+            #expect(answer == reference(text), "\(text.debugDescription)")
+            answers.insert(answer)
+        }
+        #expect(answers == [true, false])
+    }
+}
