@@ -2,7 +2,7 @@
 """Batch classification of a warm tree: `uti classify` against `find | xargs file --mime-type`.
 
 In one run, on the same tree (default /usr/share), after one warm-up pass of each:
-  - `uti classify --format ndjson DIR`, timed (the median of three runs), peak RSS by GNU time;
+  - `uti classify --include-hidden --format ndjson DIR`, timed (the median of three runs), peak RSS by GNU time;
   - `find DIR -type f -print0 | xargs -0 file --mime-type`, timed;
   - files per second for both (regular files, counted by find), and their ratio;
   - agreement: every regular file's classify answer against `uti identify --json` on the same file.
@@ -54,14 +54,16 @@ def main():
     uti_out = os.path.join(scratch, "uti.ndjson")
     file_out = os.path.join(scratch, "file.txt")
     file_command = f"find '{args.tree}' -type f -print0 | xargs -0 file --mime-type"
+    # Hidden entries too: find lists them, so both tools get the same files.
+    uti_command = [uti, "classify", "--include-hidden", "--format", "ndjson", args.tree]
 
-    timed([uti, "classify", "--format", "ndjson", args.tree], uti_out)  # warm-up
+    timed(uti_command, uti_out)  # warm-up
     timed(file_command, file_out, shell=True)
     # uti's run is short and this machine's speed moves from one second to the next: the median of
     # three runs, one before file(1)'s and two after it.
-    runs = [timed([uti, "classify", "--format", "ndjson", args.tree], uti_out)]
+    runs = [timed(uti_command, uti_out)]
     file_seconds, _, _ = timed(file_command, file_out, shell=True)
-    runs += [timed([uti, "classify", "--format", "ndjson", args.tree], uti_out) for _ in range(2)]
+    runs += [timed(uti_command, uti_out) for _ in range(2)]
     uti_seconds = sorted(run[0] for run in runs)[1]
     uti_rss = max((run[1] for run in runs if run[1] is not None), default=None)
     uti_status = max(run[2] for run in runs)
@@ -91,7 +93,7 @@ def main():
     file_rate = count / file_seconds
     print(f"tree: {args.tree}, {count} regular files ({records} entries classified, directories and links included)")
     print(f"{'command':60} {'seconds':>8} {'files/s':>9}")
-    print(f"{'uti classify --format ndjson':60} {uti_seconds:8.2f} {uti_rate:9.0f}   peak RSS {uti_rss / 1024 if uti_rss else float('nan'):.1f} MiB, exit {uti_status}")
+    print(f"{'uti classify --include-hidden --format ndjson':60} {uti_seconds:8.2f} {uti_rate:9.0f}   peak RSS {uti_rss / 1024 if uti_rss else float('nan'):.1f} MiB, exit {uti_status}")
     print(f"{'find -type f -print0 | xargs -0 file --mime-type':60} {file_seconds:8.2f} {file_rate:9.0f}")
     print(f"ratio: uti classifies {uti_rate / file_rate:.1f}x as many files per second")
     print(f"agreement with `uti identify` on every regular file: {count - len(disagreements)}/{count}")

@@ -19,15 +19,30 @@ extension UTTagClass {
 /// What a file name says, in freedesktop's order: the whole name, then the longest multi-dot suffix,
 /// then the extension (after the last dot), then other patterns.
 enum NameMatching {
-    /// The patterns (lower-cased) and their types, best type first, kept while the database is unchanged.
-    private static let cache = Mutex<(generation: Int, patterns: [(String, UTType)])?>(nil)
+    /// A pattern (lower-cased) and its type, with what lets most names pass it by without `fnmatch`.
+    private struct Pattern {
+        var glob: String
+        var type: UTType
+        /// The pattern's first byte when it is a literal ASCII character: only a name whose first byte is
+        /// that byte (case folded) can match.
+        var firstByte: UInt8?
+        /// Whether the pattern is a whole name followed by `.*` (`isNameWithAnyExtension`).
+        var isNamed: Bool
+    }
 
-    private static func patterns() -> [(String, UTType)] {
+    /// The patterns and their types, best type first, kept while the database is unchanged.
+    private static let cache = Mutex<(generation: Int, patterns: [Pattern])?>(nil)
+
+    private static func patterns() -> [Pattern] {
         let generation = TypeDatabase.shared.generation
         if let cached = cache.withLock({ $0 }), cached.generation == generation { return cached.patterns }
-        var patterns: [(String, UTType)] = []
+        var patterns: [Pattern] = []
         for type in TypeDatabase.shared.types(havingTagClass: .filenameGlob) {
-            for glob in type.tags(of: .filenameGlob) { patterns.append((glob.lowercased(), type)) }
+            for glob in type.tags(of: .filenameGlob) {
+                let lowercased = glob.lowercased()
+                let first = lowercased.utf8.first.flatMap { byte in byte < 0x80 && !"*?[\\".utf8.contains(byte) ? byte : nil }
+                patterns.append(Pattern(glob: lowercased, type: type, firstByte: first, isNamed: isNameWithAnyExtension(lowercased)))
+            }
         }
         cache.withLock { $0 = (generation, patterns) }
         return patterns
@@ -80,12 +95,17 @@ enum NameMatching {
     private static func longestPattern(matching filename: String, namedOnly: Bool = false) -> (glob: String, types: [UTType])? {
         var matched: [UTType] = []
         var pattern = ""
-        let lowercased = filename.lowercased()
-        let first = lowercased.unicodeScalars.first
-        for (glob, type) in patterns() where (!namedOnly || (glob.unicodeScalars.first == first && Self.isNameWithAnyExtension(glob)))
-            && fnmatch(glob, lowercased, 0) == 0 {
-            if matched.isEmpty { pattern = glob }
-            if !matched.contains(type) { matched.append(type) }
+        // A name whose first byte is ASCII lower-cases to a name starting with that byte folded; one that
+        // starts otherwise is tried against every pattern.
+        let firstByte = filename.utf8.first.flatMap { byte in byte < 0x80 ? (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) : nil }
+        var lowercased: String?
+        for candidate in patterns() where !namedOnly || candidate.isNamed {
+            if let required = candidate.firstByte, let firstByte, required != firstByte { continue }
+            let name = lowercased ?? filename.lowercased()
+            lowercased = name
+            guard !namedOnly || candidate.glob.unicodeScalars.first == name.unicodeScalars.first, fnmatch(candidate.glob, name, 0) == 0 else { continue }
+            if matched.isEmpty { pattern = candidate.glob }
+            if !matched.contains(candidate.type) { matched.append(candidate.type) }
         }
         return matched.isEmpty ? nil : (pattern, matched)
     }
