@@ -170,7 +170,7 @@ public final class FileIdentifier: Sendable {
     }
 
     /// The identification with the MIME type to report, decided with the type.
-    private func reported(_ identification: Identification) -> Identification {
+    private func reported(_ identification: consuming Identification) -> Identification {
         var identification = identification
         identification.mimeType = sharedMIMEInfo.reportedMIMEType(for: identification.type, evidence: identification.evidence,
                                                                    names: options.mimeNames)

@@ -205,16 +205,22 @@ struct FreedesktopMagic: Sendable {
     func matches(_ data: [UInt8]) -> [Match] {
         var found: [Match] = []
         let candidates = candidateSections(data)
+        // Read through buffers: no section (and its MIME type) or rule is copied, or retained, to be tried.
         data.withUnsafeBytes { bytes in
             storage.withUnsafeBytes { storage in
-                // In file order, as if every section were tried.
-                for (word, bits) in candidates.enumerated() {
-                    var bits = bits
-                    while bits != 0 {
-                        let section = sections[word * 64 + bits.trailingZeroBitCount]
-                        bits &= bits - 1
-                        guard let strength = sectionMatches(section.rules, bytes, storage) else { continue }
-                        found.append(Match(mimeType: section.mimeType, priority: section.priority, isKeyword: strength == .keyword))
+                rules.withUnsafeBufferPointer { rules in
+                    sections.withUnsafeBufferPointer { sections in
+                        // In file order, as if every section were tried.
+                        for (word, bits) in candidates.enumerated() {
+                            var bits = bits
+                            while bits != 0 {
+                                let number = word * 64 + bits.trailingZeroBitCount
+                                bits &= bits - 1
+                                guard let strength = Self.sectionMatches(sections[number].rules, rules, bytes, storage) else { continue }
+                                found.append(Match(mimeType: sections[number].mimeType, priority: sections[number].priority,
+                                                   isKeyword: strength == .keyword))
+                            }
+                        }
                     }
                 }
             }
@@ -228,12 +234,13 @@ struct FreedesktopMagic: Sendable {
 
     /// Whether a top-level rule matches together with a chain of its children, and whether only
     /// keyword rules did; `nil` when none matches.
-    private func sectionMatches(_ range: Range<Int>, _ data: UnsafeRawBufferPointer, _ storage: UnsafeRawBufferPointer) -> Strength? {
+    private static func sectionMatches(_ range: Range<Int>, _ rules: UnsafeBufferPointer<Rule>, _ data: UnsafeRawBufferPointer,
+                                       _ storage: UnsafeRawBufferPointer) -> Strength? {
         var index = range.lowerBound
         var found: Strength?
         while index < range.upperBound {
             let top = index
-            guard matchesTree(range, at: &index, data, storage) else { continue }
+            guard matchesTree(range, rules, at: &index, data, storage) else { continue }
             let leaf = index == top + 1
             guard leaf, isKeyword(rules[top], storage) else { return .rule }
             found = .keyword
@@ -243,7 +250,7 @@ struct FreedesktopMagic: Sendable {
 
     /// A rule at offset 0 with no mask whose value is a short word of lowercase ASCII letters (capitals make signatures: `WEBVTT`, `REGEDIT`) or a run of comment
     /// characters (`/`, `*`, `#`, `%`, `;`, `-`): what many languages' files start with.
-    private func isKeyword(_ rule: Rule, _ storage: UnsafeRawBufferPointer) -> Bool {
+    private static func isKeyword(_ rule: Rule, _ storage: UnsafeRawBufferPointer) -> Bool {
         guard rule.offset == 0, rule.range <= 1, rule.mask == nil, rule.value.count <= Self.longestKeyword else { return false }
         let value = storage[rule.value]
         func letter(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
@@ -252,7 +259,8 @@ struct FreedesktopMagic: Sendable {
     }
 
     /// Evaluates the rule at `index` and its subtree, leaving `index` after the subtree.
-    private func matchesTree(_ range: Range<Int>, at index: inout Int, _ data: UnsafeRawBufferPointer, _ storage: UnsafeRawBufferPointer) -> Bool {
+    private static func matchesTree(_ range: Range<Int>, _ rules: UnsafeBufferPointer<Rule>, at index: inout Int,
+                                    _ data: UnsafeRawBufferPointer, _ storage: UnsafeRawBufferPointer) -> Bool {
         let rule = rules[index]
         index += 1
         let matched = Self.matches(rule, data, storage)
@@ -261,7 +269,7 @@ struct FreedesktopMagic: Sendable {
         while index < range.upperBound, rules[index].indent > rule.indent {
             hasChildren = true
             if matched && !childMatched {
-                if matchesTree(range, at: &index, data, storage) { childMatched = true }
+                if matchesTree(range, rules, at: &index, data, storage) { childMatched = true }
             } else {
                 index += 1  // skip: the outcome is settled either way
             }

@@ -120,12 +120,14 @@ extension UTI {
             classification.forEachBatch { batch in
                 for entry in batch {
                     progress.count(entry)
-                    if entry.error != nil { failed = true }
-                    if let identification = entry.identification {
+                    // Read in place: a copy of an identification retains each of its strings and arrays.
+                    switch entry.result {
+                    case .failure:
+                        failed = true
+                        if mismatchesOnly || !supertypes.isEmpty { continue }
+                    case .success(let identification):
                         if mismatchesOnly && !identification.isMismatch { continue }
                         if !supertypes.isEmpty && !supertypes.contains(where: { identification.type.conforms(to: $0) }) { continue }
-                    } else if mismatchesOnly || !supertypes.isEmpty {
-                        continue
                     }
                     if summary {
                         tally.add(entry)
@@ -170,15 +172,17 @@ struct RecordWriter {
         // Data formats carry any character by their own quoting; the table is for a terminal.
         let path = format == .table ? entry.path.escaped : entry.path.dataText
         let identification = entry.identification
-        let fields: [String] = [
-            path,
-            identification?.type.identifier ?? "",
-            identification?.mimeType ?? "",
-            entry.size.map { String($0) } ?? "",
-            identification?.confidence.rawValue ?? "",
-            identification.map { $0.isMismatch ? "true" : "false" } ?? "",
-            entry.error?.message ?? "",
-        ]
+        var fields: [String] {
+            [
+                path,
+                identification?.type.identifier ?? "",
+                identification?.mimeType ?? "",
+                entry.size.map { String($0) } ?? "",
+                identification?.confidence.rawValue ?? "",
+                identification.map { $0.isMismatch ? "true" : "false" } ?? "",
+                entry.error?.message ?? "",
+            ]
+        }
         switch format {
         case .ndjson where details:
             var members: [(String, JSONValue)]
