@@ -28,7 +28,7 @@ extension SharedMIMEInfo {
             format = content.mimeType
         }
         guard cached else { return reportedMIMEType(for: type, format: format, names: vocabulary) }
-        let key = type.identifier + "\u{0}" + (format ?? "") + "\u{0}" + vocabulary.rawValue
+        let key = Report(type: type, format: format, vocabulary: vocabulary)
         if let known = reportCache.withLock({ $0.names[key] }) { return known }
         let name = reportedMIMEType(for: type, format: format, names: vocabulary)
         reportCache.withLock { $0.names[key] = name }
@@ -66,12 +66,12 @@ extension SharedMIMEInfo {
     private func globbed(for type: UTType, filename: String, cached: Bool) -> String? {
         let mimeTypes: [String]
         let found: [[(glob: String, weight: Int)]]
-        if cached, let known = reportCache.withLock({ $0.globs[type.identifier] }) {
+        if cached, let known = reportCache.withLock({ $0.globs[type] }) {
             (mimeTypes, found) = known
         } else {
             mimeTypes = type.tags(of: .mimeType).map { $0.lowercased() }
             found = mimeTypes.count > 1 ? globs(of: mimeTypes) : []
-            if cached { reportCache.withLock { $0.globs[type.identifier] = (mimeTypes, found) } }
+            if cached { reportCache.withLock { $0.globs[type] = (mimeTypes, found) } }
         }
         guard mimeTypes.count > 1 else { return nil }
         let name = filename.lowercased()

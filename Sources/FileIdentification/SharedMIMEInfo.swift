@@ -2,6 +2,7 @@
 internal import CSharedMIMEInfo
 #endif
 internal import Synchronization
+internal import UniformTypeIdentifiers
 internal import SystemCalls
 #if canImport(Glibc)
 import Glibc
@@ -243,9 +244,17 @@ final class SharedMIMEInfo: Sendable {
     struct ReportCache {
         var reports = 0
         var generation = 0
-        var names: [String: String] = [:]
+        var names: [Report: String] = [:]
         /// A type's MIME types, lower-cased, and their globs: what choosing among them by a file's name reads.
-        var globs: [String: (mimeTypes: [String], globs: [[(glob: String, weight: Int)]])] = [:]
+        var globs: [UTType: (mimeTypes: [String], globs: [[(glob: String, weight: Int)]])] = [:]
+    }
+
+    /// What a reported name is decided by: the type (hashed by its place in the built-in database when it
+    /// has one), the format the evidence names, and the vocabulary.
+    struct Report: Hashable {
+        var type: UTType
+        var format: String?
+        var vocabulary: MIMENames
     }
     let reportCache = Mutex(ReportCache())
 

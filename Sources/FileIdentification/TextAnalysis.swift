@@ -33,7 +33,7 @@ enum TextAnalysis {
         var highBit = false
         var index = 0
         while index < bytes.count {
-            if index + 8 <= bytes.count, isPrintableASCII(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+            if index + 8 <= bytes.count, isPlainText(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
                 index += 8
                 continue
             }
@@ -51,12 +51,25 @@ enum TextAnalysis {
         return (controls, highBit)
     }
 
-    /// Whether all eight bytes of `word` are in 0x20...0x7F. Subtracting 0x20 from each byte borrows out
-    /// of (and sets the high bit of) the lowest byte below 0x20, and no byte at or above it borrows, so
-    /// the high bits are all clear exactly when every byte is in range.
+    /// Whether each of the eight bytes of `word` is printable ASCII (0x20...0x7F) or a control character
+    /// text is laid out with (tab, line feed, carriage return, form feed, escape, backspace): nothing to
+    /// count, no NUL, no high bit. Exact for every byte: with no high bit set, adding 0x60 to a byte carries
+    /// into its high bit exactly when it is 0x20 or more and never into the next byte; a byte of
+    /// `word ^ c` is zero exactly where the byte is `c`, which the same kind of sum tells without carries.
     @inline(__always)
-    private static func isPrintableASCII(_ word: UInt64) -> Bool {
-        ((word &- 0x2020_2020_2020_2020) | word) & 0x8080_8080_8080_8080 == 0
+    private static func isPlainText(_ word: UInt64) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return false }
+        let controls = ~(word &+ 0x6060_6060_6060_6060) & high
+        if controls == 0 { return true }
+        @inline(__always) func bytes(equalTo byte: UInt64) -> UInt64 {
+            let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            let difference = word ^ (byte &* 0x0101_0101_0101_0101)
+            return ~(((difference & low) &+ low) | difference | low)
+        }
+        let layout = bytes(equalTo: 0x09) | bytes(equalTo: 0x0A) | bytes(equalTo: 0x0D) | bytes(equalTo: 0x0C)
+            | bytes(equalTo: 0x1B) | bytes(equalTo: 0x08)
+        return controls & ~layout == 0
     }
 
     /// Whether `bytes` are valid UTF-8, allowing one sequence cut short at the end.
