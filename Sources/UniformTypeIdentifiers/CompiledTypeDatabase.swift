@@ -218,6 +218,21 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         }
     }
 
+    /// The first tag of one class (`classKey`, compared as stored), in declaration order: `tags(ofType:tagClass:).first`
+    /// without the array.
+    func firstTag(ofType index: Int, tagClass classKey: String) -> String? {
+        let start = Int(field(.tagsStart, ofType: index))
+        let count = Int(field(.tagsCount, ofType: index))
+        var key = classKey
+        return key.withUTF8 { classBytes -> String? in
+            let raw = UnsafeRawBufferPointer(classBytes)
+            for pair in 0..<count where string(listWord(start + pair * 2), equals: raw) {
+                return string(listWord(start + pair * 2 + 1)) ?? ""
+            }
+            return nil
+        }
+    }
+
     package func declaration(ofType index: Int) -> TypeDeclaration {
         var tags: [UTTagClass: [String]] = [:]
         for (tagClass, values) in self.tags(ofType: index) {

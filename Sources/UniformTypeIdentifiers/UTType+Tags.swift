@@ -142,8 +142,14 @@ extension UTType {
     }
 
     /// The first filename extension of the type, without the dot.
-    public var preferredFilenameExtension: String? { tags(of: .filenameExtension).first }
+    public var preferredFilenameExtension: String? { firstTag(of: .filenameExtension) }
 
     /// The first MIME type of the type.
-    public var preferredMIMEType: String? { tags(of: .mimeType).first }
+    public var preferredMIMEType: String? { firstTag(of: .mimeType) }
+
+    /// `tags(of:).first`, read in place for a built-in type.
+    private func firstTag(of tagClass: UTTagClass) -> String? {
+        if !isDynamic, let (builtIn, index) = builtInDeclaration { return builtIn.firstTag(ofType: index, tagClass: tagClass.rawValue) }
+        return tags(of: tagClass).first
+    }
 }

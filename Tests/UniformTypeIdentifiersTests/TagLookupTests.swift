@@ -119,6 +119,21 @@ struct LockFreeLookupTests {
                 == ["com.example.lookup-registered"])
     }
 
+    @Test("the preferred extension and MIME type are the first of the type's tags, for every built-in type")
+    func preferredTags() throws {
+        var compared = 0
+        for declaration in TypeDatabase.shared.declarations {
+            let type = try #require(UTType(declaration.identifier))
+            let generation = TypeDatabase.shared.generation
+            let (mime, ext) = (type.preferredMIMEType, type.preferredFilenameExtension)
+            guard TypeDatabase.shared.generation == generation else { continue }
+            #expect(mime == type.tags(of: .mimeType).first, "\(type.identifier)")
+            #expect(ext == type.tags(of: .filenameExtension).first, "\(type.identifier)")
+            compared += 1
+        }
+        #expect(compared > 3_000)
+    }
+
     @Test("UTType(_:) finds every built-in type in any ASCII case, as its declaration spells it")
     func identifiers() throws {
         var compared = 0
