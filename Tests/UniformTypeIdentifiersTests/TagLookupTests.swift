@@ -50,6 +50,10 @@ struct TagLookupTests {
 /// test registered declarations (the generation moved) is not compared.
 @Suite("Lock-free lookups agree with the general ones")
 struct LockFreeLookupTests {
+    /// The built-in declarations, from a database of its own: other tests register and unregister
+    /// declarations in the shared one while these run, and a type listed there may be gone a moment later.
+    static let builtIn = TypeDatabase().declarations
+
     static let supertypes: [UTType] = [.item, .content, .data, .text, .plainText, .image, .audio, .movie, .archive,
                                        .sourceCode, .script, .xml, .json, .package, .directory, .executable, .font,
                                        .compositeContent, .presentation, .spreadsheet]
@@ -57,7 +61,7 @@ struct LockFreeLookupTests {
     @Test("UTType(filenameExtension:) and (mimeType:), in any case, with and without a supertype")
     func tags() {
         var compared = 0
-        for declaration in TypeDatabase.shared.declarations.prefix(20_000) {
+        for declaration in Self.builtIn.prefix(20_000) {
             for (tagClass, tags) in declaration.tags where tagClass == .filenameExtension || tagClass == .mimeType {
                 for tag in tags.prefix(3) {
                     for (spelling, supertype) in [(tag, nil), (tag.uppercased(), nil), (tag, UTType.data), (tag, UTType.text)] as [(String, UTType?)] {
@@ -87,7 +91,7 @@ struct LockFreeLookupTests {
         #expect(UTType(mimeType: "application/x-lookup-registered")?.identifier == "com.example.lookup-registered")
         #expect(UTType(tag: "lookupregistered", tagClass: .filenameExtension, conformingTo: .text)?.isDynamic == true)
         var compared = 0
-        for declaration in TypeDatabase.shared.declarations.prefix(3_000) {
+        for declaration in Self.builtIn.prefix(3_000) {
             for tag in declaration.tags[.filenameExtension]?.prefix(2) ?? [] {
                 let generation = TypeDatabase.shared.generation
                 let fast = UTType(filenameExtension: tag)
@@ -100,7 +104,7 @@ struct LockFreeLookupTests {
         #expect(compared > 500)
         // declaredTypes(tag:tagClass:) on the compiled index (an ASCII tag in any case) and through the overlay.
         var listed = 0
-        for declaration in TypeDatabase.shared.declarations.prefix(3_000) {
+        for declaration in Self.builtIn.prefix(3_000) {
             for (tagClass, tags) in declaration.tags {
                 for tag in tags.prefix(2) {
                     for spelling in [tag, tag.uppercased()] {
@@ -122,7 +126,7 @@ struct LockFreeLookupTests {
     @Test("the preferred extension and MIME type are the first of the type's tags, for every built-in type")
     func preferredTags() throws {
         var compared = 0
-        for declaration in TypeDatabase.shared.declarations {
+        for declaration in Self.builtIn {
             let type = try #require(UTType(declaration.identifier))
             let generation = TypeDatabase.shared.generation
             let (mime, ext) = (type.preferredMIMEType, type.preferredFilenameExtension)
@@ -137,7 +141,7 @@ struct LockFreeLookupTests {
     @Test("UTType(_:) finds every built-in type in any ASCII case, as its declaration spells it")
     func identifiers() throws {
         var compared = 0
-        for declaration in TypeDatabase.shared.declarations.prefix(20_000) {
+        for declaration in Self.builtIn.prefix(20_000) {
             for spelling in [declaration.identifier, declaration.identifier.uppercased()] {
                 let generation = TypeDatabase.shared.generation
                 let type = UTType(spelling)
@@ -170,7 +174,7 @@ struct LockFreeLookupTests {
     @Test("conforms(to:) is the supertypes' membership, for every built-in type")
     func conformance() throws {
         var compared = 0
-        for declaration in TypeDatabase.shared.declarations {
+        for declaration in Self.builtIn {
             let type = try #require(UTType(declaration.identifier))
             let generation = TypeDatabase.shared.generation
             let supertypes = type.supertypes
