@@ -88,25 +88,18 @@ public final class FileIdentifier: Sendable {
     /// - Throws: `IdentificationError` naming the path: missing, unreadable, a dangling link (with
     ///   `followSymlinks`).
     public func identify(fileAt path: RawFilePath) throws(IdentificationError) -> Identification {
-        let filename = String(decoding: path.lastComponent, as: UTF8.self)
-        let name = NameMatching.evidence(for: filename)
-        if options.nameOnly { return reported(Resolution.byNameOnly(name, filename: filename)) }
-        do {
-            return reported(try identifyOnDisk(path, filename: filename, name: name))
-        } catch {
-            throw IdentificationError(path: path.escaped, reason: error)
-        }
+        try identify(fileAt: path, seenRegular: false)
     }
 
-    /// `identify(fileAt:)` for a path a walk has just found a regular file at (its `lstat` said so): the file
-    /// is opened at once, and only when it is no longer a regular file, or cannot be opened, does the answer
-    /// come from `identify(fileAt:)`'s own `lstat`, as it would have without the walk.
-    func identify(regularFileAt path: RawFilePath) throws(IdentificationError) -> Identification {
+    /// `identify(fileAt:)`; with `seenRegular`, for a path a walk has just found a regular file at (its
+    /// `lstat` said so): the file is opened at once, and only when it is no longer a regular file, or cannot be
+    /// opened, does the answer come from `identify(fileAt:)`'s own `lstat`, as it would have without the walk.
+    func identify(fileAt path: RawFilePath, seenRegular: Bool) throws(IdentificationError) -> Identification {
         let filename = String(decoding: path.lastComponent, as: UTF8.self)
         let name = NameMatching.evidence(for: filename)
         if options.nameOnly { return reported(Resolution.byNameOnly(name, filename: filename)) }
         do {
-            if let identification = try identifyRegularFile(path, name: name) { return reported(identification) }
+            if seenRegular, let identification = try identifyRegularFile(path, name: name) { return reported(identification) }
             return reported(try identifyOnDisk(path, filename: filename, name: name))
         } catch {
             throw IdentificationError(path: path.escaped, reason: error)

@@ -29,8 +29,6 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     private let base: UnsafeRawPointer
     private let owner: OwnedBytes?
     let size: Int
-    /// Whether these are the bytes compiled into the library (`builtIn`), whose identifiers are kept made.
-    private let isCompiledIn: Bool
 
     /// A copy of bytes that lives as long as the databases that read it.
     private final class OwnedBytes {
@@ -66,7 +64,7 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     static let builtIn: CompiledTypeDatabase? = {
         let size = uti_builtin_typedb_size()
         guard size >= headerWords * 4, let bytes = uti_builtin_typedb_bytes() else { return nil }
-        let database = CompiledTypeDatabase(base: UnsafeRawPointer(bytes), owner: nil, size: size, isCompiledIn: true)
+        let database = CompiledTypeDatabase(base: UnsafeRawPointer(bytes), owner: nil, size: size)
         return database.isWellFormed ? database : nil
     }()
 
@@ -79,11 +77,10 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: bytes, count: uti_builtin_typedb_size()))
     }
 
-    private init(base: UnsafeRawPointer, owner: OwnedBytes?, size: Int, isCompiledIn: Bool) {
+    private init(base: UnsafeRawPointer, owner: OwnedBytes?, size: Int) {
         self.base = base
         self.owner = owner
         self.size = size
-        self.isCompiledIn = isCompiledIn
     }
 
     /// A database over bytes made by `CompiledTypeDatabase.Writer`; `nil` when they are not one.
@@ -91,7 +88,7 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         guard bytes.count >= Self.headerWords * 4 else { return nil }
         let owner = OwnedBytes(bytes)
         guard let pointer = owner.buffer.baseAddress else { return nil }
-        self.init(base: UnsafeRawPointer(pointer), owner: owner, size: bytes.count, isCompiledIn: false)
+        self.init(base: UnsafeRawPointer(pointer), owner: owner, size: bytes.count)
         guard isWellFormed else { return nil }
     }
 
@@ -142,7 +139,8 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     // MARK: Types
 
     package func identifier(ofType index: Int) -> String {
-        if isCompiledIn, let identifiers = Self.builtInIdentifiers {
+        // Only the bytes compiled into the library (`builtIn`) have no owner: theirs are the identifiers kept made.
+        if owner == nil, let identifiers = Self.builtInIdentifiers {
             return identifiers.identifier(ofType: index) { string(field(.identifier, ofType: index)) ?? "" }
         }
         return string(field(.identifier, ofType: index)) ?? ""
@@ -259,19 +257,8 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     /// The type whose lower-cased identifier is `key`.
     package func typeIndex(forKey key: String) -> Int? {
         var key = key
-        return key.withUTF8 { keyBytes -> Int? in
-            let raw = UnsafeRawBufferPointer(keyBytes)
-            let slots = Int(header(.identifierSlots))
-            guard slots > 0 else { return nil }
-            let table = Int(header(.identifierIndex))
-            var slot = Int(Self.hash(raw) & UInt32(slots - 1))
-            while true {
-                let stored = word(at: table + slot * 8)
-                if stored == 0 { return nil }
-                if string(stored - 1, equals: raw) { return Int(word(at: table + slot * 8 + 4)) }
-                slot = (slot + 1) & (slots - 1)
-            }
-        }
+        // A lower-cased key holds no ASCII capital, so the folding probe finds it as it is.
+        return key.withUTF8 { typeIndex(folding: UnsafeRawBufferPointer($0)) }
     }
 
     /// The type whose identifier is `identifier` with ASCII upper case folded to lower case, for an ASCII
@@ -280,18 +267,22 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     package func typeIndex(foldingASCII identifier: String) -> Int? {
         identifier.utf8.withContiguousStorageIfAvailable { utf8 -> Int? in
             let raw = UnsafeRawBufferPointer(utf8)
-            guard !raw.contains(where: { $0 >= 0x80 }) else { return nil }
-            let slots = Int(header(.identifierSlots))
-            guard slots > 0 else { return nil }
-            let table = Int(header(.identifierIndex))
-            var slot = Int(Self.foldedHash(raw, seed: Self.fnvOffset) & UInt32(slots - 1))
-            while true {
-                let stored = word(at: table + slot * 8)
-                if stored == 0 { return nil }
-                if string(stored - 1, equalsFolded: raw) { return Int(word(at: table + slot * 8 + 4)) }
-                slot = (slot + 1) & (slots - 1)
-            }
+            return raw.contains(where: { $0 >= 0x80 }) ? nil : typeIndex(folding: raw)
         } ?? nil
+    }
+
+    /// The identifier index's probe, with ASCII case folded in place (the index holds lower-cased keys).
+    private func typeIndex(folding key: UnsafeRawBufferPointer) -> Int? {
+        let slots = Int(header(.identifierSlots))
+        guard slots > 0 else { return nil }
+        let table = Int(header(.identifierIndex))
+        var slot = Int(Self.foldedHash(key, seed: Self.fnvOffset) & UInt32(slots - 1))
+        while true {
+            let stored = word(at: table + slot * 8)
+            if stored == 0 { return nil }
+            if string(stored - 1, equalsFolded: key) { return Int(word(at: table + slot * 8 + 4)) }
+            slot = (slot + 1) & (slots - 1)
+        }
     }
 
     /// The types claiming `tag` (lower-cased) in the tag class `classKey` (lower-cased), best first.
@@ -342,8 +333,7 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         for byte in tag {
             if byte == 0 || byte >= 0x80 { return nil }
             if probe.isFilenameExtension && (byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/")) { return nil }
-            let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-            hash = (hash ^ UInt32(folded)) &* fnvPrime
+            hash = (hash ^ UInt32(folded(byte))) &* fnvPrime
         }
         return hash
     }
@@ -416,36 +406,31 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
 
     /// Whether `bytes` with ASCII upper case folded are `lowercase`.
     private static func equalsFolded(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-        for offset in 0..<bytes.count {
-            let byte = bytes[offset]
-            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected[offset] { return false }
-        }
+        equalsFolded(bytes, UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount))
+    }
+
+    /// Whether `bytes` with ASCII upper case folded are the lower-cased `stored`.
+    private static func equalsFolded(_ bytes: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) -> Bool {
+        guard stored.count == bytes.count else { return false }
+        for offset in 0..<bytes.count where folded(bytes[offset]) != stored[offset] { return false }
         return true
     }
+
+    /// An ASCII capital as its lower case; any other byte as it is.
+    @inline(__always)
+    private static func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
     /// FNV-1a over the bytes with ASCII upper case folded to lower case: the hash of the lower-cased string.
     @inline(__always)
     private static func foldedHash(_ bytes: UnsafeRawBufferPointer, seed: UInt32) -> UInt32 {
         var hash = seed
-        for byte in bytes {
-            let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-            hash = (hash ^ UInt32(folded)) &* fnvPrime
-        }
+        for byte in bytes { hash = (hash ^ UInt32(folded(byte))) &* fnvPrime }
         return hash
     }
 
     /// Whether the stored (lower-cased) string is `key` with ASCII upper case folded to lower case.
     private func string(_ id: UInt32, equalsFolded key: UnsafeRawBufferPointer) -> Bool {
-        withStringBytes(id) { stored in
-            guard stored.count == key.count else { return false }
-            for offset in 0..<key.count {
-                let byte = key[offset]
-                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != stored[offset] { return false }
-            }
-            return true
-        }
+        withStringBytes(id) { Self.equalsFolded(key, $0) }
     }
 
     /// A (tag class, tag) pair, both lower-cased: the key of the tag index.

@@ -179,8 +179,7 @@ public struct Classification: AsyncSequence, Sendable {
                                        sequence: sequence)
             }
             do {
-                let identification = entry.isRegularFile ? try identifier.identify(regularFileAt: entry.path)
-                    : try identifier.identify(fileAt: entry.path)
+                let identification = try identifier.identify(fileAt: entry.path, seenRegular: entry.isRegularFile)
                 return ClassifiedEntry(path: entry.path, size: identification.fileSize, result: .success(identification), sequence: sequence)
             } catch {
                 return ClassifiedEntry(path: entry.path, size: nil, result: .failure(error), sequence: sequence)
