@@ -18,6 +18,11 @@
 5. `--against OTHER`: only the PNG row of part 1, for this server and for OTHER (an earlier build of uti-server),
    alternating, three runs each (`--runs`) on fresh servers; the medians and their ratio. How a change to the server is
    measured against the server before it.
+6. Magika's model (`--model-packages DIR`, a site-packages holding Python's magika and onnxruntime; default: the
+   repository's .build-python when it has them): a Tika client's usual request, `PUT /detect/stream` of a nameless
+   Python source of 1 KiB, with wrk, while a second wrk (one connection) asks `GET /healthz` the whole time: both
+   rows' requests/s, p50 and p99, for a server with the model and for one with `UTI_MAGIKA=off`; with `--against`,
+   for OTHER too. (`--model-only`: only this part.)
 
 Without --server and --uti it builds them: the release server (`swift build -c release --product uti-server`) and
 the fully static uti of Benchmarks/startup.py (the fastest a process per file can be). Everything runs on this
@@ -135,6 +140,75 @@ def wrk_get(port, path, connections, duration):
     return parse_wrk(result.stdout)
 
 
+def wrk_put(port, path, url_path, connections, duration):
+    """requests/s, p50 ms, p99 ms, answers that were not 200, requests, for PUT of the file at `path` to `url_path`."""
+    script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+    script.write('local f = io.open("%s", "rb")\nwrk.method = "PUT"\nwrk.body = f:read("*a")\nf:close()\n' % path)
+    script.close()
+    result = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency", "-s", script.name,
+                             f"http://127.0.0.1:{port}{url_path}"], capture_output=True, text=True, check=True)
+    os.unlink(script.name)
+    return parse_wrk(result.stdout)
+
+
+NAMELESS_PYTHON = ("import os\nimport sys\n\n\ndef main(arguments):\n    for argument in arguments:\n"
+                   "        print(os.path.basename(argument))\n    return 0\n\n\n" * 4
+                   + "if __name__ == \"__main__\":\n    sys.exit(main(sys.argv[1:]))\n")
+
+
+def model_packages(option):
+    """The site-packages directory holding magika and onnxruntime: the option, else .build-python's."""
+    if option:
+        return option
+    lib = os.path.join(ROOT, ".build-python", "lib")
+    for version in sorted(os.listdir(lib)) if os.path.isdir(lib) else []:
+        site = os.path.join(lib, version, "site-packages")
+        if os.path.isdir(os.path.join(site, "magika", "models")) and os.path.isdir(os.path.join(site, "onnxruntime", "capi")):
+            return site
+    return None
+
+
+def under_model(binary, packages, model, text, connections, duration):
+    """Part 6 for one server: (detect row, healthz row) with the model on or off."""
+    environment = dict(os.environ, PYTHONPATH=packages, UTI_MAGIKA="" if model else "off")
+    process = subprocess.Popen([binary, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=environment)
+    port = int(re.search(r":(\d+)\s*$", process.stdout.readline()).group(1))
+    try:
+        check = subprocess.run(["curl", "-s", "-T", text, f"http://127.0.0.1:{port}/detect/stream"], capture_output=True, text=True)
+        answer = check.stdout.strip()
+        wrk_put(port, text, "/detect/stream", connections, 2)  # warm-up
+        health = {}
+        thread = threading.Thread(target=lambda: health.update(row=wrk_get(port, "/healthz", 1, duration)))
+        thread.start()
+        detect = wrk_put(port, text, "/detect/stream", connections, duration)
+        thread.join()
+    finally:
+        process.terminate()
+        process.wait()
+    return detect, health["row"], answer
+
+
+def report_model(server, options):
+    packages = model_packages(options.model_packages)
+    if not packages:
+        print("Magika's model: not measured (no site-packages with magika and onnxruntime; pip install magika onnxruntime)")
+        return
+    work = tempfile.mkdtemp(prefix="uti-service-model-")
+    text = os.path.join(work, "tool")
+    with open(text, "w") as f:
+        f.write(NAMELESS_PYTHON)
+    servers = [server] + ([options.against] if options.against else [])
+    print(f"\n| server | model | PUT /detect/stream (nameless {os.path.getsize(text)} B Python) requests/s | p50 | p99 "
+          f"| meanwhile GET /healthz p50 | p99 | answer |")
+    print("|---|---|---|---|---|---|---|---|")
+    for binary in servers:
+        for model in (True, False):
+            detect, health, answer = under_model(binary, packages, model, text, options.connections, options.duration)
+            print(f"| `{binary}` | {'on' if model else 'off'} | {detect[0]:,.0f} | {detect[1]:.2f} ms | {detect[2]:.2f} ms "
+                  f"| {health[1]:.2f} ms | {health[2]:.2f} ms | {answer} |", flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def held_lock(server, uti, png, connections, duration):
     """Part 4: /healthz and /identify while routes wait on a registry lock another process holds."""
     work = tempfile.mkdtemp(prefix="uti-service-lock-")
@@ -247,6 +321,8 @@ def main():
     parser.add_argument("--upload-mib", type=int, default=100)
     parser.add_argument("--uploads-only", action="store_true", help="only part 3")
     parser.add_argument("--lock-only", action="store_true", help="only part 4")
+    parser.add_argument("--model-only", action="store_true", help="only part 6")
+    parser.add_argument("--model-packages", metavar="DIR", help="part 6: the site-packages holding magika and onnxruntime")
     parser.add_argument("--against", metavar="SERVER", help="only part 5: the PNG row, alternating with this other uti-server "
                         "binary (an earlier build), three runs each; the medians and their ratio")
     parser.add_argument("--runs", type=int, default=3, help="with --against: runs of each server (default 3)")
@@ -271,6 +347,11 @@ def main():
     make_docx(docx)
     print(f"files: {os.path.getsize(png)} B PNG, {os.path.getsize(docx)} B DOCX; {os.cpu_count()} cores; "
           f"wrk -t1 -c{options.connections} -d{options.duration}s", flush=True)
+
+    if options.model_only:
+        report_model(server, options)
+        shutil.rmtree(work, ignore_errors=True)
+        return
 
     if options.against:
         compare(server, options.against, png, options, runs=options.runs)
@@ -341,6 +422,7 @@ def main():
         sys.exit("service.py: some requests were not answered 200")
     if not options.uploads_only:
         report_held_lock(server, uti, png, options)
+        report_model(server, options)
 
 
 def report_held_lock(server, uti, png, options):

@@ -10,7 +10,10 @@ public import UniformTypeIdentifiers
 /// An app's iCloud key-value store, with `NSUbiquitousKeyValueStore`'s model and limits: property-list values
 /// under string keys, at most `maximumKeyCount` keys of at most `maximumKeyLength` bytes of UTF-8, and
 /// `maximumTotalSize` bytes in all (each key's UTF-8 and its value's size, see `Value.size`). A write that
-/// would break a limit is refused, naming the limit, and nothing is written.
+/// would break a limit is refused, naming the limit, and nothing is written. The limits hold on every path
+/// that writes the store: `set`, and a sync's merge with another machine's store (`UbiquitySync`), which
+/// keeps this store as it was and reports it rather than pass one; and no file is written that the store's
+/// reader would refuse.
 ///
 /// The store is the app manifest's `com.apple.developer.ubiquity-kvstore-identifier`, shared with the apps
 /// that name the same one (`Registry.keyValueStore(for:)`). It is one file, `values.plist` in
@@ -39,17 +42,23 @@ public struct UbiquitousKeyValueStore: Sendable {
         case dictionary([String: Value])
 
         /// What the value counts for against `maximumTotalSize`: a string's or data's bytes, 8 for a number or a
-        /// date, 1 for a boolean, and a collection's elements (a dictionary's keys too).
+        /// date, 1 for a boolean, and a collection's elements (a dictionary's keys too), each element
+        /// `elementOverhead` bytes more: what it costs in the store's file at the least, so that no value
+        /// within the limit makes a file past what the store's reader takes (an array of a million empty
+        /// strings counts 16 MB, not 0).
         public var size: Int {
             switch self {
             case .string(let text): text.utf8.count
             case .data(let bytes): bytes.count
             case .integer, .real, .date: 8
             case .boolean: 1
-            case .array(let values): values.reduce(0) { $0 + $1.size }
-            case .dictionary(let values): values.reduce(0) { $0 + $1.key.utf8.count + $1.value.size }
+            case .array(let values): values.reduce(0) { $0 + Self.elementOverhead + $1.size }
+            case .dictionary(let values): values.reduce(0) { $0 + Self.elementOverhead + $1.key.utf8.count + $1.value.size }
             }
         }
+
+        /// What each element of an array or a dictionary counts for in `size` beyond its own contents.
+        public static let elementOverhead = 16
     }
 
     /// At most this many keys (`NSUbiquitousKeyValueStore`'s limit).
@@ -58,8 +67,13 @@ public struct UbiquitousKeyValueStore: Sendable {
     public static let maximumKeyLength = 64
     /// Keys and values together are at most this many bytes (1 MB).
     public static let maximumTotalSize = 1 << 20
+    /// At most this many removed keys are remembered (so that a merge knows a removal from a key never set):
+    /// past it, the oldest removals are forgotten, the same ones on every machine.
+    public static let maximumRemovedKeyCount = 1_024
     /// The largest file the store is read from: its values, with each key's time and the markup around them.
     static let fileSizeLimit = 8 << 20
+    /// What the store's reader takes; every writer checks its file against the same.
+    static let readerLimits = PropertyListLimits(size: fileSizeLimit, depth: 64)
 
     /// The store's identifier (`ABCDE12345.com.example.app`).
     public let identifier: String
@@ -94,9 +108,10 @@ public struct UbiquitousKeyValueStore: Sendable {
         try Self.check(key: key, path: path)
         try update { contents throws(KeyValueStoreError) in
             var changed = contents
+            let time = changed.timeOfLocalChange(to: key, now: Self.now())
             changed.values[key] = value
             changed.removed[key] = nil
-            changed.modified[key] = Self.now()
+            changed.modified[key] = time
             try changed.checkLimits(path: path)
             contents = changed
         }
@@ -108,10 +123,13 @@ public struct UbiquitousKeyValueStore: Sendable {
         try Self.check(key: key, path: path)
         var had = false
         try update { contents throws(KeyValueStoreError) in
-            had = contents.values.removeValue(forKey: key) != nil
-            guard had else { return }
+            guard contents.values[key] != nil else { return }
+            had = true
+            let time = contents.timeOfLocalChange(to: key, now: Self.now())
+            contents.values[key] = nil
             contents.modified[key] = nil
-            contents.removed[key] = Self.now()
+            contents.removed[key] = time
+            contents.forgetOldestRemovals()
         }
         return had
     }
@@ -125,23 +143,45 @@ public struct UbiquitousKeyValueStore: Sendable {
         var modified: [String: Double] = [:]
         var removed: [String: Double] = [:]
 
+        /// The keys and the bytes they hold, against the store's limits (`maximumKeyCount`, `maximumTotalSize`).
         func checkLimits(path: String) throws(KeyValueStoreError) {
             guard values.count <= UbiquitousKeyValueStore.maximumKeyCount else {
                 throw KeyValueStoreError(path: path, reason: .tooManyKeys(values.count))
             }
-            let total = values.reduce(0) { $0 + $1.key.utf8.count + $1.value.size }
+            let total = totalSize
             guard total <= UbiquitousKeyValueStore.maximumTotalSize else { throw KeyValueStoreError(path: path, reason: .tooLarge(total)) }
         }
 
+        /// Keys and values together, as `maximumTotalSize` counts them.
+        var totalSize: Int { values.reduce(0) { $0 + $1.key.utf8.count + $1.value.size } }
+
+        /// The time a change of `key` made here now gets: now, and always later than what the store holds
+        /// for the key (a time from a clock that ran ahead is taken as now first).
+        func timeOfLocalChange(to key: String, now: Double) -> Double {
+            guard let held = modified[key] ?? removed[key] else { return now }
+            return max(now, min(held, now).nextUp)
+        }
+
+        /// Keeps the `maximumRemovedKeyCount` newest removals (by time, then key, so that every machine keeps
+        /// the same ones).
+        mutating func forgetOldestRemovals() {
+            guard removed.count > UbiquitousKeyValueStore.maximumRemovedKeyCount else { return }
+            let newest = removed.sorted { lhs, rhs in
+                lhs.value != rhs.value ? lhs.value > rhs.value : lhs.key.utf8.lexicographicallyPrecedes(rhs.key.utf8)
+            }
+            removed = Dictionary(uniqueKeysWithValues: newest.prefix(UbiquitousKeyValueStore.maximumRemovedKeyCount).map { ($0.key, $0.value) })
+        }
+
         /// The two stores key by key, the later change winning (a removal too); on a tie, the larger value in
-        /// the file's own encoding, so that both machines choose the same.
-        static func merged(_ one: Contents, _ other: Contents) -> Contents {
+        /// the file's own encoding, so that both machines choose the same. A time after `now` (a clock that
+        /// ran ahead, or a crafted store) is taken as `now`, so that no change wins every merge to come.
+        static func merged(_ one: Contents, _ other: Contents, now: Double) -> Contents {
             var result = Contents()
             let keys = Set(one.values.keys).union(one.removed.keys).union(other.values.keys).union(other.removed.keys)
             for key in keys {
                 func change(_ contents: Contents) -> (time: Double, value: Value?)? {
-                    if let value = contents.values[key] { return (contents.modified[key] ?? 0, value) }
-                    if let time = contents.removed[key] { return (time, nil) }
+                    if let value = contents.values[key] { return (min(contents.modified[key] ?? 0, now), value) }
+                    if let time = contents.removed[key] { return (min(time, now), nil) }
                     return nil
                 }
                 let candidates = [change(one), change(other)].compactMap { $0 }
@@ -157,6 +197,7 @@ public struct UbiquitousKeyValueStore: Sendable {
                     result.removed[key] = winner.time
                 }
             }
+            result.forgetOldestRemovals()
             return result
         }
     }
@@ -186,7 +227,7 @@ public struct UbiquitousKeyValueStore: Sendable {
     static func decode(_ bytes: [UInt8], path: String) throws(KeyValueStoreError) -> Contents {
         let root: [String: PropertyListValue]
         do {
-            root = try PropertyListValue.dictionary(from: bytes, limits: PropertyListLimits(size: fileSizeLimit, depth: 64))
+            root = try PropertyListValue.dictionary(from: bytes, limits: readerLimits)
         } catch {
             throw KeyValueStoreError(path: path, reason: .corrupt("not a property list with a dictionary at its top: \(error.message)"))
         }
@@ -201,6 +242,7 @@ public struct UbiquitousKeyValueStore: Sendable {
         func times(_ key: String) throws(KeyValueStoreError) -> [String: Double] {
             var result: [String: Double] = [:]
             for (name, value) in try dictionary(key) {
+                try check(key: name, path: path)
                 switch value {
                 case .real(let time) where time.isFinite: result[name] = time
                 case .integer(let time): result[name] = Double(time)
@@ -218,13 +260,18 @@ public struct UbiquitousKeyValueStore: Sendable {
         return contents
     }
 
-    /// The bytes of a store file holding `contents`.
-    static func encode(_ contents: Contents) -> [UInt8] {
-        PropertyListValue.dictionary([
-            "values": .dictionary(contents.values.mapValues(\.propertyList)),
-            "modified": .dictionary(contents.modified.mapValues { .real($0) }),
-            "removed": .dictionary(contents.removed.mapValues { .real($0) }),
-        ]).xmlDocument
+    /// The bytes of a store file holding `contents`, refused (naming `path`) when the store's reader would
+    /// refuse them: the one way a store file is made, here and on a remote.
+    static func encode(_ contents: Contents, path: String) throws(KeyValueStoreError) -> [UInt8] {
+        do {
+            return try PropertyListValue.dictionary([
+                "values": .dictionary(contents.values.mapValues(\.propertyList)),
+                "modified": .dictionary(contents.modified.mapValues { .real($0) }),
+                "removed": .dictionary(contents.removed.mapValues { .real($0) }),
+            ]).xmlDocument(readableWithin: readerLimits)
+        } catch {
+            throw KeyValueStoreError(path: path, reason: .unreadable(error.message))
+        }
     }
 
     static func encoded(_ value: Value) -> [UInt8] { value.propertyList.xmlDocument }
@@ -259,8 +306,9 @@ public struct UbiquitousKeyValueStore: Sendable {
 
     /// Replaces the file with `contents`, atomically.
     func write(_ contents: Contents, in folder: FileDescriptor) throws(KeyValueStoreError) {
+        let bytes = try Self.encode(contents, path: path)
         do {
-            try AtomicFile.replace(Self.fileName, in: folder, with: Self.encode(contents), permissions: [.ownerReadWrite])
+            try AtomicFile.replace(Self.fileName, in: folder, with: bytes, permissions: [.ownerReadWrite])
         } catch {
             throw KeyValueStoreError(path: path, reason: .system(error, while: "writing the store"))
         }
@@ -338,6 +386,15 @@ extension ErrorKind where Domain == KeyValueStoreErrorDomain {
     }
     /// The file is not a store (`detail`: what is wrong): edited by hand, or from elsewhere.
     public static let corrupt = Self("corrupt") { "not a key-value store: \($0.detail ?? "")" }
+    /// The write would make a file the store's reader refuses (`detail`: the reader's words).
+    public static let unreadable = Self("unreadable") {
+        "the store's file would not be readable again (\($0.detail ?? "")); nothing written"
+    }
+    /// A sync's merge with another store would pass a limit (`detail`: which); this store was kept as it was.
+    public static let mergePastLimits = Self("merge-past-limits") {
+        "merged with the remote's store, it would hold \($0.detail ?? "more than its limits"); this machine's store is kept as it was "
+            + "and the remote's is not changed (remove keys here or on another machine, then sync again)"
+    }
 }
 
 /// The reasons of `KeyValueStoreError`, one for each kind.
@@ -352,4 +409,8 @@ extension ErrorReason where Domain == KeyValueStoreErrorDomain {
     public static func tooLarge(_ size: Int) -> Self { Self(.tooLarge, detail: "\(size)") }
     /// The file is not a store (`.corrupt`); `detail` says what is wrong.
     public static func corrupt(_ detail: String) -> Self { Self(.corrupt, detail: detail) }
+    /// The write would make a file the store's reader refuses (`.unreadable`); `detail` gives the reader's words.
+    public static func unreadable(_ detail: String) -> Self { Self(.unreadable, detail: detail) }
+    /// A merge would pass a limit (`.mergePastLimits`); `detail` says which.
+    public static func mergePastLimits(_ detail: String) -> Self { Self(.mergePastLimits, detail: detail) }
 }

@@ -122,11 +122,13 @@ enum ConflictNames {
         return found
     }
 
-    /// Turns each of rclone's conflict pairs under a container into one file (two identical versions, or,
-    /// `recovering` from a sync that died, a version cut short and the whole one), or a file and its conflict
-    /// version (the newer keeps the name). Acts through the descriptor of each pair's directory. Returns whether
-    /// anything changed, and how many conflict versions were made.
-    static func resolvePairs(in container: String, recovering: Bool, excluded: Set<String>) -> (changed: Bool, conflicts: Int) {
+    /// Turns each of rclone's conflict pairs under a container into one file (two identical versions) or a
+    /// file and its conflict version: the newer keeps the name, except that a copy a dead run of rclone cut
+    /// short (`deadRun` says it wrote that member and not the other, and its bytes begin the other's) yields
+    /// the name to the whole one. Whatever the rule decides, the other version is kept as a conflict version:
+    /// nothing is deleted that no other file holds. Acts through the descriptor of each pair's directory.
+    /// Returns whether anything changed, and how many conflict versions were made.
+    static func resolvePairs(in container: String, deadRun: DeadRunListings?, excluded: Set<String>) -> (changed: Bool, conflicts: Int) {
         var changed = false
         var conflicts = 0
         walk(container) { entry, relative in
@@ -135,6 +137,7 @@ enum ConflictNames {
             let name = String(decoding: entry.name, as: UTF8.self)
             guard let suffix = pairSuffixes.first(where: { name.hasSuffix($0) && name.count > $0.count }) else { return .proceed }
             let base = String(name.dropLast(suffix.count))
+            let basePath = String(relative.dropLast(suffix.count))
             let folder = entry.parent
             func exists(_ name: String) -> Stat? {
                 guard let status = try? folder.status(of: name), status.type == .regular else { return nil }
@@ -155,18 +158,21 @@ enum ConflictNames {
             guard let newest = versions.first else { return .proceed }
             var keep = newest
             if versions.count == 2 {
-                let other = versions[1]
-                switch compare(newest.0, other.0, in: folder) {
+                var loser = versions[1]
+                switch compare(newest.0, loser.0, in: folder) {
                 case .same:
-                    try? folder.remove(other.0)
-                case .prefix(let longer) where recovering:
-                    // A copy cut short by the crash: the whole version stays.
-                    let shorter = longer == newest.0 ? other.0 : newest.0
-                    keep = longer == newest.0 ? newest : other
-                    try? folder.remove(shorter)
-                default:
+                    try? folder.remove(loser.0)
+                case .prefix(let longer):
+                    // A copy the dead run cut short yields the name to the whole one it was copied from.
+                    let (whole, short) = longer == newest.0 ? (newest, loser) : (loser, newest)
+                    func wrote(_ member: (String, Stat)) -> Bool {
+                        deadRun?.wrote(basePath, side: member.0.hasSuffix(pairSuffixes[0]) ? 0 : 1, status: member.1) ?? false
+                    }
+                    if wrote(short) && !wrote(whole) { (keep, loser) = (whole, short) }
+                    fallthrough
+                case .different:
                     let version = Self.name(for: base) { exists($0) != nil }
-                    if (try? folder.rename(other.0, to: folder, as: version)) != nil { conflicts += 1 }
+                    if (try? folder.rename(loser.0, to: folder, as: version)) != nil { conflicts += 1 }
                 }
             }
             if exists(base) == nil {
@@ -278,9 +284,18 @@ struct AttributeManifest: Equatable {
         return attributes
     }
 
-    /// The manifest as a property list: paths, then names, then the values as data.
-    var encoded: [UInt8] {
-        PropertyListValue.dictionary(files.mapValues { attributes in .dictionary(attributes.mapValues { .data(Data($0)) }) }).xmlDocument
+    /// What a manifest may cost, read or written (the one rule for both: `decode` and `encoded(path:)`).
+    static let limits = PropertyListLimits(size: 256 << 20, depth: 4)
+
+    /// The manifest as a property list: paths, then names, then the values as data; refused (naming `path`)
+    /// when `decode` would refuse it, so that no side is left a manifest no machine can read.
+    func encoded(path: String) throws(SyncError) -> [UInt8] {
+        do {
+            return try PropertyListValue.dictionary(files.mapValues { attributes in .dictionary(attributes.mapValues { .data(Data($0)) }) })
+                .xmlDocument(readableWithin: Self.limits)
+        } catch {
+            throw SyncError(path: path, reason: .engine("the attributes' manifest would not be readable (\(error.message)); nothing written of it"))
+        }
     }
 
     /// A manifest's bytes; empty bytes are an empty manifest.
@@ -288,7 +303,7 @@ struct AttributeManifest: Equatable {
         guard !bytes.isEmpty else { return AttributeManifest() }
         var manifest = AttributeManifest()
         do throws(PropertyListError) {
-            for (file, value) in try PropertyListValue.dictionary(from: bytes, limits: PropertyListLimits(size: 256 << 20, depth: 4)) {
+            for (file, value) in try PropertyListValue.dictionary(from: bytes, limits: limits) {
                 guard case .dictionary(let attributes) = value else { throw PropertyListError("'\(file)' is \(value.typeName), not a dictionary") }
                 var values: [String: [UInt8]] = [:]
                 for (name, data) in attributes {
@@ -312,16 +327,20 @@ struct AttributeManifest: Equatable {
 package enum SyncFuzzingEntryPoints {
     package static func keyValueStore(_ bytes: [UInt8]) {
         guard let contents = try? UbiquitousKeyValueStore.decode(bytes, path: "store") else { return }
-        let merged = UbiquitousKeyValueStore.Contents.merged(contents, contents)
+        let merged = UbiquitousKeyValueStore.Contents.merged(contents, contents, now: .greatestFiniteMagnitude)
         precondition(merged.values == contents.values, "a store merged with itself changed its values")
-        let again = try? UbiquitousKeyValueStore.decode(UbiquitousKeyValueStore.encode(contents), path: "store")
+        precondition(merged.removed.count <= UbiquitousKeyValueStore.maximumRemovedKeyCount, "a merge kept too many removals")
+        // What is written must read back the same, or not be written at all.
+        guard let encoded = try? UbiquitousKeyValueStore.encode(contents, path: "store") else { return }
+        let again = try? UbiquitousKeyValueStore.decode(encoded, path: "store")
         precondition(again?.values == contents.values || contents.values.values.contains(where: \.holdsNaN),
                      "a store written back did not read the same")
     }
 
     package static func attributeManifest(_ bytes: [UInt8]) {
         guard let manifest = try? AttributeManifest.decode(bytes, path: "manifest") else { return }
-        let again = try? AttributeManifest.decode(manifest.encoded, path: "manifest")
+        guard let encoded = try? manifest.encoded(path: "manifest") else { return }
+        let again = try? AttributeManifest.decode(encoded, path: "manifest")
         precondition(again?.files == manifest.files, "a manifest written back did not read the same")
     }
 }

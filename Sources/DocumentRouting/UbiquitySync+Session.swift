@@ -11,9 +11,12 @@ internal import UniformTypeIdentifiers
 import Glibc
 #endif
 
-/// A remote as the user named it: an rclone remote and path, or a local directory.
+/// A remote as the user named it, in one spelling: an rclone remote and path, or a local directory.
 struct Remote {
+    /// The remote, normalized (`normalized(_:)`): what names its sync state and lock, and what rclone is given.
     let text: String
+    /// As the user wrote it.
+    let given: String
 
     /// Checks `text`: no control characters; a local directory is absolute and reached through no symbolic
     /// link (a link in its path could lead the sync out of where the user meant).
@@ -21,7 +24,8 @@ struct Remote {
         guard !text.isEmpty, text.utf8.count <= 4_096, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw SyncError(path: "-", reason: .remoteRefused("empty, longer than 4,096 bytes, or holding control characters"))
         }
-        self.text = text
+        given = text
+        self.text = Self.normalized(text)
         guard Self.isLocal(text) else { return }
         guard text.hasPrefix("/") else {
             throw SyncError(path: text, reason: .remoteRefused("a local remote is an absolute path"))
@@ -50,6 +54,20 @@ struct Remote {
         }
     }
 
+    /// One spelling for one place, so that two spellings never get two sync states and two locks: in a
+    /// local directory's path, or the path after an rclone remote's last colon, empty and `.` components
+    /// and a trailing slash go (`/r/./a//` and `/r/a` are one; `backup:uti/` is `backup:uti`). A leading
+    /// slash stays (on some remotes `b:/x` and `b:x` differ), as does `..`, which a local remote refuses.
+    static func normalized(_ text: String) -> String {
+        func path(_ path: Substring) -> String {
+            let absolute = path.hasPrefix("/")
+            let components = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+            return (absolute ? "/" : "") + components.joined(separator: "/")
+        }
+        guard !isLocal(text), let colon = text.lastIndex(of: ":") else { return path(text[...]) }
+        return String(text[...colon]) + path(text[text.index(after: colon)...])
+    }
+
     /// Whether rclone reads `text` as a local path: a colon before any slash names a remote.
     static func isLocal(_ text: String) -> Bool {
         guard let colon = text.firstIndex(of: ":") else { return true }
@@ -64,7 +82,9 @@ struct Remote {
     }
 
     /// A stable short name for the remote, for the directory that keeps its sync state (FNV-1a, 64 bits).
-    var stateKey: String {
+    var stateKey: String { Self.stateKey(of: text) }
+
+    static func stateKey(of text: String) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
@@ -109,6 +129,14 @@ struct Session {
         do {
             let root = try FileDescriptor.openDirectory(atPath: registry.root, making: [.ownerReadWriteExecute])
             defer { root.closeQuietly() }
+            // A remote synced under another spelling before spellings were one keeps its state.
+            let givenKey = Remote.stateKey(of: remote.given)
+            if givenKey != remote.stateKey, let sync = try? root.openDirectory("Sync") {
+                defer { sync.closeQuietly() }
+                if (try? sync.status(of: remote.stateKey)) == nil, (try? sync.status(of: givenKey))?.type == .directory {
+                    try? sync.rename(givenKey, to: sync, as: remote.stateKey)
+                }
+            }
             state = try registry.openDirectory(["Sync", remote.stateKey], in: root)
         } catch let error as Errno {
             throw SyncError(path: registry.root, reason: .system(error, while: "opening the registry"))
@@ -152,14 +180,22 @@ struct Session {
     struct Run {
         var status: Int32
         var output: [UInt8]
+        /// Whether rclone wrote more than the run's output limit, and was stopped there.
+        var outputExceeded = false
+        /// Its last error lines (`keptErrorLines` at most).
         var errors: [String] = []
         var copiedUp = 0, copiedDown = 0, deletedUp = 0, deletedDown = 0, bytes = 0
         /// rclone's "New or changed in both paths": the conflict pairs it made.
         var changedOnBothSides = 0
     }
 
-    /// Runs rclone with `arguments` (after the program and the configuration), reading its JSON log.
-    func rclone(_ arguments: [String], container: String = "", standardInput: [UInt8]? = nil) throws(SyncError) -> Run {
+    /// The most error lines of one rclone run kept for a message (the last ones).
+    static let keptErrorLines = 16
+
+    /// Runs rclone with `arguments` (after the program and the configuration), reading its JSON log; at most
+    /// `outputLimit` bytes of its standard output are kept (past them it is stopped: `Run.outputExceeded`).
+    func rclone(_ arguments: [String], container: String = "", standardInput: [UInt8]? = nil,
+                outputLimit: Int = 64 << 20) throws(SyncError) -> Run {
         var argv = [options.rclone]
         if let configuration = options.rcloneConfiguration { argv += ["--config", configuration] }
         argv += arguments + ["--use-json-log", "-v", "--stats", "1s", "--stats-log-level", "NOTICE"]
@@ -172,7 +208,7 @@ struct Session {
         let progress = options.progress
         let outcome: Processes.Outcome
         do {
-            outcome = try Processes.run(options.rclone, arguments: argv, standardInput: standardInput) { line in
+            outcome = try Processes.run(options.rclone, arguments: argv, standardInput: standardInput, standardOutputLimit: outputLimit) { line in
                 // A line per file copied or deleted (tens of thousands): counted by its message alone; the JSON is
                 // decoded only for the few lines that say more.
                 if line.contains("\"msg\":\"Copied (") {
@@ -188,8 +224,12 @@ struct Session {
                    !line.contains("queued copies to"), !line.contains("queued deletes on"), !line.contains("Resynching") {
                     return
                 }
+                func keep(_ error: String) {
+                    if run.errors.count == Self.keptErrorLines { run.errors.removeFirst() }
+                    run.errors.append(error)
+                }
                 guard let parsed = try? decoder.decode(LogLine.self, from: Data(line.utf8)) else {
-                    if !line.isEmpty { run.errors.append(line) }
+                    if !line.isEmpty { keep(line) }
                     return
                 }
                 let message = parsed.msg ?? ""
@@ -207,7 +247,7 @@ struct Session {
                     deleting = message.hasSuffix("Path1") ? .down : .up
                     copying = .none
                 }
-                if parsed.level == "error" || parsed.level == "critical" { run.errors.append(message) }
+                if parsed.level == "error" || parsed.level == "critical" { keep(message) }
             }
         } catch .noSuchFileOrDirectory, .permissionDenied {
             throw SyncError(path: options.rclone, reason: .engineMissing(options.rclone))
@@ -216,6 +256,7 @@ struct Session {
         }
         run.status = outcome.status
         run.output = outcome.standardOutput
+        run.outputExceeded = outcome.exceededStandardOutputLimit
         run.bytes = lastStats?.bytes ?? 0
         return run
     }
@@ -235,11 +276,20 @@ struct Session {
     /// The flags every transfer takes: no links followed or copied, no per-file hashing over SFTP.
     static let transferFlags = ["--skip-links", "--sftp-skip-links", "--sftp-disable-hashcheck"]
 
-    /// The bytes of a remote file, `nil` when there is none.
-    func remoteFile(_ components: [String]) throws(SyncError) -> [UInt8]? {
+    /// The bytes of a remote file, `nil` when there is none; a file of more than `limit` bytes is refused
+    /// while it is read (rclone is stopped there), never gathered whole first.
+    func remoteFile(_ components: [String], limit: Int) throws(SyncError) -> [UInt8]? {
         // rclone's exit statuses 3 and 4: the directory or the file is not there.
-        let read = try rcloneChecked(["cat", remote.appending(components)] + Self.transferFlags, what: "reading \(components.joined(separator: "/"))",
-                                     accepting: [0, 3, 4])
+        let what = components.joined(separator: "/")
+        let read = try rclone(["cat", remote.appending(components)] + Self.transferFlags, outputLimit: limit)
+        if read.outputExceeded {
+            throw SyncError(path: remote.appending(components), reason: .remoteRefused(
+                "larger than \(limit >> 20) MiB, the most uti reads of \(what); nothing synced of it"))
+        }
+        guard [0, 3, 4].contains(read.status) else {
+            let said = read.errors.suffix(3).joined(separator: "; ")
+            throw SyncError(path: remote.text, reason: .engine("reading \(what): exit status \(read.status)" + (said.isEmpty ? "" : ": " + said)))
+        }
         return read.status == 0 ? read.output : nil
     }
 
@@ -280,7 +330,7 @@ struct Session {
             summary.deletedDown += run.deletedDown
             summary.bytes += run.bytes
         }
-        let recovering = try recoverListings(in: workdir) || interrupted
+        _ = try recoverListings(in: workdir)
         if !hasListings(workdir) {
             // The first sync: a file both sides hold differently keeps the remote's version as a conflict version
             // (compared by their bytes: a size and a time prove nothing), then rclone's resync brings the remote's
@@ -315,14 +365,27 @@ struct Session {
             account(try rcloneChecked(bisync, what: "syncing \(container)", container: container))
         }
         // rclone's conflict pairs become one file, or a file and its conflict version; then once more, so the
-        // remote has what this side now has.
-        let resolved = pairs > 0 || recovering ? ConflictNames.resolvePairs(in: local, recovering: recovering, excluded: excludedPaths) : (changed: false, conflicts: 0)
+        // remote has what this side now has. Pairs left by a sync that stopped before this step are found too.
+        let deadRun = openWorkdir(workdir).flatMap { folder in
+            defer { folder.closeQuietly() }
+            return DeadRunListings(workdir: folder)
+        }
+        let resolved = pairs > 0 || interrupted || deadRun != nil
+            ? ConflictNames.resolvePairs(in: local, deadRun: deadRun, excluded: excludedPaths) : (changed: false, conflicts: 0)
         summary.conflicts += resolved.conflicts
         if resolved.changed {
             saveListings(in: workdir)
             account(try rcloneChecked(bisync, what: "syncing \(container) after its conflicts", container: container))
         }
         try syncAttributes(of: local, name: directoryName, excluded: excludedPaths, into: &summary)
+        if deadRun != nil, let folder = openWorkdir(workdir) {
+            DeadRunListings.discard(in: folder)
+            folder.closeQuietly()
+        }
+    }
+
+    private func openWorkdir(_ workdir: String) -> FileDescriptor? {
+        try? FileDescriptor.open(workdir, .readOnly, options: [.directory, .noFollow])
     }
 
     /// The paths of the regular files under a container that a sync carries (but the sentinel).
@@ -400,8 +463,10 @@ struct Session {
         }
     }
 
-    /// After a run that did not finish (its lock left, listings half-written or set aside): the listings as
-    /// they were before it, the lock and rclone's temporaries removed. Returns whether there was such a run.
+    /// After a run of rclone that died (its lock or its new listings left): the listings as they were before
+    /// it, the lock and rclone's temporaries removed, its new listings set aside (`DeadRunListings`). Returns
+    /// whether there was such a run. A sync that failed and returned (rclone's error, a refusal of uti's)
+    /// leaves none of these: it is no crash, and the next sync is an ordinary one.
     private func recoverListings(in workdir: String) throws(SyncError) -> Bool {
         guard let folder = try? FileDescriptor.open(workdir, .readOnly, options: [.directory]) else { return false }
         defer { folder.closeQuietly() }
@@ -427,7 +492,9 @@ struct Session {
             let listing = String(name.dropLast("-err".count))
             if !names.contains(listing + ".saved") { try? folder.rename(name, to: folder, as: listing) }
         }
-        for name in leftovers { try? folder.remove(name) }
+        // What the dead run listed before its first transfer: which copies it may have cut short.
+        DeadRunListings.setAside(in: folder, names: names)
+        for name in leftovers where !name.hasSuffix(DeadRunListings.newSuffix) { try? folder.remove(name) }
         return true
     }
 
@@ -456,17 +523,20 @@ struct Session {
     private func syncAttributes(of local: String, name: String, excluded: Set<String>, into summary: inout UbiquitySync.Summary) throws(SyncError) {
         let manifestComponents = [".uti", "attributes", name + ".plist"]
         let basePath = statePath + "/attributes-" + name + ".plist"
-        let base = try AttributeManifest.decode((try? RegularFile.read(basePath, limit: 256 << 20)) ?? [], path: basePath)
-        let theirs = try AttributeManifest.decode(try remoteFile(manifestComponents) ?? [], path: remote.appending(manifestComponents))
+        let limit = AttributeManifest.limits.size
+        let base = try AttributeManifest.decode((try? RegularFile.read(basePath, limit: limit)) ?? [], path: basePath)
+        let theirs = try AttributeManifest.decode(try remoteFile(manifestComponents, limit: limit) ?? [], path: remote.appending(manifestComponents))
         let ours = AttributeManifest.collect(under: local, excluded: excluded)
         let merged = AttributeManifest.merged(ours: ours, theirs: theirs, base: base)
+        // Checked before anything changes: a merge no reader could take back is refused, here and there.
+        let encoded = try merged.encoded(path: remote.appending(manifestComponents))
         summary.attributesDown += AttributeManifest.apply(merged, over: ours, under: local, excluded: excluded)
         if merged.files != theirs.files {
             summary.attributesUp += merged.files.filter { theirs.files[$0.key] != $0.value }.count
-            try replaceRemoteFile(manifestComponents, with: merged.encoded)
+            try replaceRemoteFile(manifestComponents, with: encoded)
         }
         do {
-            try AtomicFile.replace(atPath: statePath + "/attributes-" + name + ".plist", with: merged.encoded, permissions: [.ownerReadWrite])
+            try AtomicFile.replace(atPath: basePath, with: encoded, permissions: [.ownerReadWrite])
         } catch {
             throw SyncError(path: statePath, reason: .system(error, while: "keeping the synced attributes"))
         }
@@ -474,33 +544,46 @@ struct Session {
 
     // MARK: The key-value store
 
+    /// Merges `store` with the remote's copy (`SyncedPreferences/<identifier>.plist`) key by key and writes
+    /// the result on both sides. A merge that would pass the store's limits writes nothing on either side and
+    /// is reported (`.mergePastLimits`): the machines keep their stores until keys are removed.
     func sync(keyValueStore store: UbiquitousKeyValueStore, identifier: String, into summary: inout UbiquitySync.Summary) throws(SyncError) {
         let components = ["SyncedPreferences", identifier + ".plist"]
-        let theirs: UbiquitousKeyValueStore.Contents
-        do {
-            theirs = try UbiquitousKeyValueStore.decode(try remoteFile(components) ?? Array(UbiquitousKeyValueStore.encode(.init())),
-                                                       path: remote.appending(components))
-        } catch let error as KeyValueStoreError {
-            throw SyncError(path: error.path, reason: .keyValueStore(error.message + "; nothing synced"))
-        } catch let error as SyncError {
-            throw error
-        } catch {
-            throw SyncError(path: remote.appending(components), reason: .engine(String(describing: error)))
+        let remotePath = remote.appending(components)
+        var theirs = UbiquitousKeyValueStore.Contents()
+        if let bytes = try remoteFile(components, limit: UbiquitousKeyValueStore.fileSizeLimit) {
+            do throws(KeyValueStoreError) {
+                theirs = try UbiquitousKeyValueStore.decode(bytes, path: remotePath)
+            } catch {
+                throw SyncError(path: error.path, reason: .keyValueStore(error.message + "; nothing synced"))
+            }
         }
         var merged = UbiquitousKeyValueStore.Contents()
+        var encoded: [UInt8] = []
         do throws(KeyValueStoreError) {
             try store.update { contents throws(KeyValueStoreError) in
-                merged = UbiquitousKeyValueStore.Contents.merged(contents, theirs)
+                let candidate = UbiquitousKeyValueStore.Contents.merged(contents, theirs, now: UbiquitousKeyValueStore.now())
+                if candidate.values.count > UbiquitousKeyValueStore.maximumKeyCount {
+                    throw KeyValueStoreError(path: store.path, reason: .mergePastLimits(
+                        "\(candidate.values.count) keys, past the limit of \(UbiquitousKeyValueStore.maximumKeyCount)"))
+                }
+                if candidate.totalSize > UbiquitousKeyValueStore.maximumTotalSize {
+                    throw KeyValueStoreError(path: store.path, reason: .mergePastLimits(
+                        "\(candidate.totalSize) bytes of keys and values, past the limit of \(UbiquitousKeyValueStore.maximumTotalSize) (1 MB)"))
+                }
+                // The file both sides would get, checked before either is written.
+                encoded = try UbiquitousKeyValueStore.encode(candidate, path: remotePath)
+                merged = candidate
                 summary.keysDown += Self.changedKeys(from: contents, to: merged)
                 contents = merged
             }
         } catch {
-            throw SyncError(path: error.path, reason: .keyValueStore(error.message + "; nothing synced"))
+            throw SyncError(path: error.path, reason: .keyValueStore(error.message))
         }
         let up = Self.changedKeys(from: theirs, to: merged)
         if up > 0 || merged != theirs {
             summary.keysUp += up
-            try replaceRemoteFile(components, with: UbiquitousKeyValueStore.encode(merged))
+            try replaceRemoteFile(components, with: encoded)
         }
     }
 

@@ -73,6 +73,20 @@ public final class FileIdentifier: Sendable {
                                                                  includesBuiltIn: options.usesBuiltInSharedMIMEInfo))
     }
 
+    private init(options: Options, magic: Magic?, sharedMIMEInfo: SharedMIMEInfo) {
+        self.options = options
+        self.magic = magic
+        self.sharedMIMEInfo = sharedMIMEInfo
+    }
+
+    /// This identifier with `usesModel` off, sharing its libmagic handles and databases: what a caller
+    /// identifies with where the model must not run (see `asksModel(after:head:)`).
+    package var withoutModel: FileIdentifier {
+        var options = options
+        options.usesModel = false
+        return FileIdentifier(options: options, magic: magic, sharedMIMEInfo: sharedMIMEInfo)
+    }
+
     // MARK: Entry points
 
     /// Identifies the file at `path`; see `identify(fileAt:)` taking a `RawFilePath`.
@@ -335,8 +349,7 @@ public final class FileIdentifier: Sendable {
     /// its type, when the label is a text format uti knows and the score reaches Magika's threshold for it.
     /// A `#!` line that names no interpreter uti knows is left alone: the file says what runs it.
     private func modelReading(_ source: some ByteSource, head: [UInt8], _ resolved: Identification) throws(IdentificationError.Reason) -> Identification? {
-        guard options.usesModel, resolved.type == .plainText, resolved.textEncoding != nil, !head.starts(with: [0x23, 0x21]),
-              resolved.evidence.name?.candidates.isEmpty ?? true, let model = MagikaModel.shared,
+        guard options.usesModel, Self.modelIsAsked(about: resolved, head: head), let model = MagikaModel.shared,
               let prediction = try model.predict(source), prediction.isConfident,
               let type = TypeDatabase.shared.declaredTypes(tag: prediction.label, tagClass: .magikaLabel).first,
               type != .plainText, type.conforms(to: .text) else { return nil }
@@ -349,6 +362,31 @@ public final class FileIdentifier: Sendable {
         evidence.rule = .contentOnly
         return Identification(type: type, evidence: evidence, confidence: .medium, isMismatch: resolved.isMismatch,
                               textEncoding: resolved.textEncoding)
+    }
+
+    /// The one rule for when the model is asked: text every other reader left plain, with no `#!` line, under
+    /// a name that names nothing.
+    private static func modelIsAsked(about resolved: Identification, head: some Collection<UInt8>) -> Bool {
+        resolved.type == .plainText && resolved.textEncoding != nil && !head.starts(with: [0x23, 0x21])
+            && resolved.evidence.name?.candidates.isEmpty ?? true
+    }
+
+    /// Whether this identifier would ask Magika's model about bytes that an identifier with `usesModel` off
+    /// identified as `identification`, starting with `head`: for a caller that must not run the model where
+    /// it is (an event loop), which identifies without it there and again with this identifier where it may.
+    package func asksModel(after identification: Identification, head: some Collection<UInt8>) -> Bool {
+        options.usesModel && Self.modelIsAsked(about: identification, head: head) && MagikaModel.shared != nil
+    }
+
+    /// Loads now what identification otherwise loads the first time it needs it, for a program that must
+    /// answer its first request as fast as the others (a service, before it says it listens): libmagic's
+    /// database, in `concurrency` handles (one for each identification running at once), the shared-mime-info
+    /// databases with their indexes, and Magika's model when `options.usesModel` (`MagikaModel.status` says
+    /// whether it loaded).
+    public func prepare(concurrency: Int = 1) {
+        magic?.preload(handles: max(1, concurrency))
+        sharedMIMEInfo.preload()
+        if options.usesModel { _ = MagikaModel.shared }
     }
 
     /// The language of text under an extension that only binary formats claim (`.gf`: TeX's generic font

@@ -76,6 +76,18 @@ final class Magic: Sendable {
         return trimmed.lowercased()
     }
 
+    /// Opens handles until `handles` are idle (each loads the database), so that as many identifications at
+    /// once find one ready; a failure to open one is left for the identification that needs it to report.
+    func preload(handles: Int) {
+        // Taken all at once (idle ones first, then new ones), then all given back.
+        var taken: [magic_t] = []
+        for _ in 0..<handles {
+            guard let cookie = try? take() else { break }
+            taken.append(cookie)
+        }
+        for cookie in taken { giveBack(cookie) }
+    }
+
     private func take() throws(Failure) -> magic_t {
         if let address = idle.withLock({ $0.popLast() }), let cookie = OpaquePointer(bitPattern: address) {
             return cookie

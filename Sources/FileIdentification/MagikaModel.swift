@@ -84,6 +84,7 @@ public final class MagikaModel: @unchecked Sendable {
         let head = try source.bytes(at: 0, length: window)
         let tail = source.count <= window ? head : try source.bytes(at: source.count - window, length: window)
         guard let features = configuration.features(head: head, tail: tail) else { return nil }
+        FaultInjection.passModelGate()
         guard let probabilities = run(features), probabilities.count == configuration.labels.count,
               let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }) else { return nil }
         let modelLabel = configuration.labels[best]

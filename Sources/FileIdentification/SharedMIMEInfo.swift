@@ -404,6 +404,21 @@ final class SharedMIMEInfo: Sendable {
     /// The databases that take part, the newer first.
     var sources: [Source] { [order.newer, order.older].compactMap { $0 } }
 
+    /// Reads and indexes now what lookups would read and index later: the names, the globs, the content
+    /// rules and the XML namespaces of both databases (`FileIdentifier.prepare`).
+    func preload() {
+        parts.withLock { parts in
+            parts.nameLookups = max(parts.nameLookups, Self.lookupsBeforeIndexing)
+            parts.globScans = max(parts.globScans, Self.lookupsBeforeIndexing)
+        }
+        _ = newerNames
+        _ = olderNames
+        _ = globs(of: [], older: false)
+        _ = globs(of: [], older: true)
+        _ = magic
+        _ = namespaces
+    }
+
     // MARK: Questions
 
     /// Whether `mimeType` (lower-cased) is known as a type of its own (not an alias): a type of the newer

@@ -11,6 +11,10 @@ package import SystemPackage
 /// a crash can interrupt a change, without timing. With `UTI_FAULT_INJECTION_FAIL_SYNC=N`, the N-th `fsync`
 /// fails with `EIO` instead, as a failing disk's would: what a command reports durable must then not be.
 ///
+/// With `UTI_FAULT_INJECTION_MODEL_GATE=PATH`, each inference of Magika's model first waits until it can
+/// take a shared lock of PATH: a test that holds it exclusively holds every inference there, and sees where
+/// they wait (which threads, while what else is answered), without timing.
+///
 /// Compiled into debug builds only (`UTI_FAULT_INJECTION`, which Package.swift defines for the debug
 /// configuration, as swift-system gates its mocking): the tests run the debug build; a release build, the one
 /// people install, has no such variable and no step. Without the variable, a step costs one comparison.
@@ -39,6 +43,17 @@ package enum FaultInjection {
         guard let killAt else { return }
         if steps.add(1, ordering: .relaxed).newValue == killAt { kill(getpid(), SIGKILL) }
     }
+
+    private static let modelGate: String? = getenv("UTI_FAULT_INJECTION_MODEL_GATE").map { String(cString: $0) }
+
+    /// Waits at the model's gate, if there is one (see above).
+    package static func passModelGate() {
+        guard let modelGate else { return }
+        let descriptor = open(modelGate, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
+        close(descriptor)
+    }
     #else
     /// Nothing: fault injection is not compiled into this build.
     @inline(__always)
@@ -47,5 +62,9 @@ package enum FaultInjection {
     /// Never: fault injection is not compiled into this build.
     @inline(__always)
     package static func syncFailure() -> Errno? { nil }
+
+    /// Nothing: fault injection is not compiled into this build.
+    @inline(__always)
+    package static func passModelGate() {}
     #endif
 }

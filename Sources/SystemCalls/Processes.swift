@@ -55,25 +55,35 @@ package enum Processes {
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
-    /// What a child run by `run(_:arguments:environment:standardInput:onStandardErrorLine:)` did.
+    /// What a child run by `run(_:arguments:environment:standardInput:standardOutputLimit:onStandardErrorLine:)` did.
     package struct Outcome: Sendable {
         /// Its exit status, as a shell gives it (128 + N when a signal N ended it).
         package var status: Int32
-        /// Everything it wrote on standard output.
+        /// What it wrote on standard output, up to the limit.
         package var standardOutput: [UInt8]
+        /// Whether it wrote more than the limit on standard output: it was stopped (SIGKILL) at that point,
+        /// and `standardOutput` holds no more than the limit.
+        package var exceededStandardOutputLimit = false
     }
+
+    /// The longest standard-error line handed on: the rest of a longer one is dropped (what is kept of a
+    /// child's messages is bounded however it writes them).
+    package static let standardErrorLineLimit = 64 << 10
 
     /// Runs `program` (looked up on `PATH`) with `arguments` (its whole `argv`, the name first) and this
     /// process's environment with `environment` added (replacing variables of the same names), standard input
-    /// `standardInput` (none: `/dev/null`), and waits for it: what it wrote on standard output, gathered, and
-    /// on standard error, handed to `onStandardErrorLine` a line at a time as it comes (both read as they
-    /// come, so that neither pipe fills). Descriptors this process holds without close-on-exec are inherited
-    /// (a lock the child should hold while it runs). Throws when it could not be started (`ENOENT`: not found)
-    /// or its output could not be read.
+    /// `standardInput` (none: `/dev/null`), and waits for it: what it wrote on standard output, gathered up to
+    /// `standardOutputLimit` bytes (past it the child is killed, and the outcome says so: the limit holds
+    /// while reading, never after), and on standard error, handed to `onStandardErrorLine` a line at a time
+    /// as it comes, each cut to `standardErrorLineLimit` bytes (both read as they come, so that neither pipe
+    /// fills). Descriptors this process holds without close-on-exec are inherited (a lock the child should
+    /// hold while it runs). Throws when it could not be started (`ENOENT`: not found) or its output could not
+    /// be read.
     ///
-    /// The corresponding C functions are `posix_spawnp`, `pipe2`, `poll`, `read` and `waitpid`.
+    /// The corresponding C functions are `posix_spawnp`, `pipe2`, `poll`, `read`, `kill` and `waitpid`.
     package static func run(_ program: String, arguments: [String], environment: [String: String] = [:],
-                            standardInput: [UInt8]? = nil, onStandardErrorLine: (String) -> Void) throws(Errno) -> Outcome {
+                            standardInput: [UInt8]? = nil, standardOutputLimit: Int = 64 << 20,
+                            onStandardErrorLine: (String) -> Void) throws(Errno) -> Outcome {
         // Close-on-exec at once (Glibc's module does not export pipe2): only the child's dup2 copies cross.
         func makePipe() throws(Errno) -> [Int32] {
             var ends: [Int32] = [-1, -1]
@@ -137,7 +147,9 @@ package enum Processes {
             input.closeQuietly()
         }
         var output: [UInt8] = []
+        var exceeded = false
         var pendingLine: [UInt8] = []
+        var droppingLine = false
         var open = [outputPipe[0], errorPipe[0]]
         var failure: Errno?
         while !open.isEmpty {
@@ -156,12 +168,33 @@ package enum Processes {
                     continue
                 }
                 if poller.fd == outputPipe[0] {
+                    guard !exceeded else { continue }  // drained until the killed child's pipe closes
+                    guard output.count + count <= standardOutputLimit else {
+                        exceeded = true
+                        output += buffer[0..<(standardOutputLimit - output.count)]
+                        kill(pid, SIGKILL)
+                        continue
+                    }
                     output += buffer[0..<count]
                 } else {
-                    pendingLine += buffer[0..<count]
-                    while let newline = pendingLine.firstIndex(of: 0x0A) {
-                        onStandardErrorLine(String(decoding: pendingLine[..<newline], as: UTF8.self))
-                        pendingLine.removeSubrange(...newline)
+                    var chunk = buffer[0..<count]
+                    while !chunk.isEmpty {
+                        let newline = chunk.firstIndex(of: 0x0A)
+                        let piece = chunk[..<(newline ?? chunk.endIndex)]
+                        if !droppingLine {
+                            pendingLine += piece.prefix(standardErrorLineLimit - pendingLine.count)
+                            if pendingLine.count == standardErrorLineLimit && newline == nil {
+                                // A line past the limit: handed on cut, the rest of it dropped.
+                                onStandardErrorLine(String(decoding: pendingLine, as: UTF8.self))
+                                pendingLine.removeAll(keepingCapacity: true)
+                                droppingLine = true
+                            }
+                        }
+                        guard let newline else { break }
+                        if !droppingLine { onStandardErrorLine(String(decoding: pendingLine, as: UTF8.self)) }
+                        pendingLine.removeAll(keepingCapacity: true)
+                        droppingLine = false
+                        chunk = chunk[(newline + 1)...]
                     }
                 }
             }
@@ -172,7 +205,7 @@ package enum Processes {
         _ = try retryingOnInterrupt { waitpid(pid, &status, 0) }
         if let failure { throw failure }
         let signal = status & 0x7F
-        return Outcome(status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal, standardOutput: output)
+        return Outcome(status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal, standardOutput: output, exceededStandardOutputLimit: exceeded)
     }
 
     /// Whether a process with this identifier exists and has not exited (it may be another user's).

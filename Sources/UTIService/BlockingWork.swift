@@ -1,3 +1,4 @@
+import NIOCore
 import NIOPosix
 
 /// Where the service's blocking work runs: never on SwiftNIO's event loops (`uti-server` makes them Swift
@@ -10,8 +11,19 @@ import NIOPosix
 /// - `registry`: what takes the registry lock, which another process may hold (routes, with their
 ///   deliveries and `fsync`s; Inbox listings): a pool of its own, so that requests waiting on the lock never
 ///   keep anything else waiting. Its waits are bounded by `Registry.lockTimeout` (`--lock-timeout`).
+/// - `model`: Magika's model's inferences (`IdentificationController`): a pool of its own, whose threads
+///   bound the inferences running at once (one per core); requests beyond wait there, not on a loop.
 enum BlockingWork {
     static let identification: NIOThreadPool = .singleton
+
+    /// Inferences at once: one per core.
+    static let modelThreads = System.coreCount
+
+    static let model: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: modelThreads)
+        pool.start()
+        return pool
+    }()
 
     /// Threads for the registry: enough for routes to wait on the lock while others read the registry.
     static let registryThreads = 4

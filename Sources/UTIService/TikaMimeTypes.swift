@@ -15,7 +15,12 @@ struct TikaMimeTypes: Sendable {
     }
 
     let mediaTypes: [MediaType]
+    /// Each media type's index in `mediaTypes`, by its name and by each of its aliases (the name's first).
     let byName: [String: Int]
+    /// The two listings, rendered once: the database does not change while serving, and a request answers
+    /// them without work proportional to it.
+    private let textListing: ByteBuffer
+    private let jsonListing: ByteBuffer
 
     init() {
         var mediaTypes: [MediaType] = []
@@ -32,36 +37,43 @@ struct TikaMimeTypes: Sendable {
             byName[preferred] = mediaTypes.count
             mediaTypes.append(MediaType(name: preferred, aliases: Array(Set(aliases)).sorted(), supertype: supertype, type: type))
         }
-        self.mediaTypes = mediaTypes.sorted { $0.name < $1.name }
-        self.byName = Dictionary(uniqueKeysWithValues: self.mediaTypes.enumerated().map { ($0.element.name, $0.offset) })
+        let sorted = mediaTypes.sorted { $0.name < $1.name }
+        self.mediaTypes = sorted
+        var index: [String: Int] = [:]
+        for (offset, type) in sorted.enumerated() { index[type.name] = offset }
+        for (offset, type) in sorted.enumerated() {
+            for alias in type.aliases where index[alias] == nil { index[alias] = offset }
+        }
+        self.byName = index
+        var text = ""
+        for type in sorted {
+            text += type.name + "\n"
+            for alias in type.aliases { text += "  alias:     \(alias)\n" }
+            if let supertype = type.supertype { text += "  supertype: \(supertype)\n" }
+        }
+        textListing = ByteBuffer(string: text)
+        let object = JSONValue.object(sorted.map { type in
+            var members: [(String, JSONValue)] = [("alias", JSONValue(type.aliases))]
+            if let supertype = type.supertype { members.append(("supertype", .string(supertype))) }
+            return (type.name, .object(members))
+        })
+        jsonListing = ByteBuffer(string: object.rendered + "\n")
     }
 
     /// `GET /mime-types`: JSON (`{"type/subtype": {"alias": [...], "supertype": "..."}}`) or, with
     /// `Accept: text/plain`, Tika's text listing.
     func list(plainText: Bool) -> Response {
         if plainText {
-            var text = ""
-            for type in mediaTypes {
-                text += type.name + "\n"
-                for alias in type.aliases { text += "  alias:     \(alias)\n" }
-                if let supertype = type.supertype { text += "  supertype: \(supertype)\n" }
-            }
-            return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+            return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: textListing))
         }
-        let object = JSONValue.object(mediaTypes.map { type in
-            var members: [(String, JSONValue)] = [("alias", JSONValue(type.aliases))]
-            if let supertype = type.supertype { members.append(("supertype", .string(supertype))) }
-            return (type.name, .object(members))
-        })
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: object.rendered + "\n")))
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: jsonListing))
     }
 
     /// `GET /mime-types/{type}/{subtype}`: one media type's details, as Tika gives them; 404 for one no
     /// declared type prefers (an alias is looked up as the type it is an alias of).
     func details(_ name: String) throws -> Response {
         let key = name.lowercased()
-        let found = byName[key].map { mediaTypes[$0] } ?? mediaTypes.first { $0.aliases.contains(key) }
-        guard let found else { throw HTTPError(.notFound, message: "no media type registered for \(name)") }
+        guard let found = byName[key].map({ mediaTypes[$0] }) else { throw HTTPError(.notFound, message: "no media type registered for \(name)") }
         var members: [(String, JSONValue)] = [("type", .string(found.name)), ("alias", JSONValue(found.aliases))]
         if let supertype = found.supertype { members.append(("supertype", .string(supertype))) }
         if let description = found.type.localizedDescription { members.append(("description", .string(description))) }

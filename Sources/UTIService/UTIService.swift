@@ -1,6 +1,7 @@
 package import Hummingbird
 package import Prometheus
 import HummingbirdCore
+import NIOCore
 import HTTPTypes
 import Synchronization
 package import FileIdentification
@@ -73,6 +74,8 @@ package struct UTIService: Sendable {
     package let metrics: ServiceMetrics
     /// How bodies are gathered.
     let body: BodySpooler
+    /// Tika's media types, made once.
+    let tikaMimeTypes = TikaMimeTypesCache()
 
     /// A service; `metricsRegistry` is where its metrics are kept (a registry of its own unless one is given).
     package init(configuration: Configuration, identifier: FileIdentifier = FileIdentifier(),
@@ -106,10 +109,21 @@ package struct UTIService: Sendable {
         let identification = IdentificationController<BasicRequestContext>(identifier: identifier, body: body, metrics: metrics)
         OperationsController(version: configuration.version, metrics: metrics).addRoutes(to: router)
         identification.addRoutes(to: router)
-        TikaController(identification: identification).addRoutes(to: router)
+        TikaController(identification: identification, tika: tikaMimeTypes).addRoutes(to: router)
         TypesController().addRoutes(to: router)
         RoutingController(routing: configuration.routing, identifier: identifier, body: body).addRoutes(to: router)
         return router
+    }
+
+    /// Loads now every part that would otherwise load at the first request that needs it, so that no request
+    /// does it on an event loop: libmagic's database (a handle for each identification that may run at once:
+    /// the event loops' and the blocking pools'), the shared-mime-info databases and their indexes, Magika's
+    /// model where it is installed and on, Tika's media types and the types' search index. Call it before the
+    /// service listens.
+    package func prepare() {
+        identifier.prepare(concurrency: 2 * System.coreCount + BlockingWork.modelThreads)
+        _ = tikaMimeTypes.value
+        _ = TypeQuery.SearchIndex.current
     }
 
     /// The application, listening where the configuration says; `onRunning` is told the port it got.

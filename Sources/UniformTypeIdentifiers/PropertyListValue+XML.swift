@@ -21,6 +21,15 @@ extension PropertyListValue {
         return Array(text.utf8)
     }
 
+    /// `xmlDocument`, refused with the reader's own words when `PropertyListParser` would refuse it under
+    /// `limits` (too large, too deep, too many values): what a writer checks before it replaces a file that a
+    /// reader with those limits reads, so that nothing it writes is a file nobody can read again.
+    package func xmlDocument(readableWithin limits: PropertyListLimits) throws(PropertyListError) -> [UInt8] {
+        let document = xmlDocument
+        _ = try PropertyListParser.parse(document, limits: limits)
+        return document
+    }
+
     private func write(into text: inout String, indent: Int) {
         let tabs = String(repeating: "\t", count: indent)
         switch self {

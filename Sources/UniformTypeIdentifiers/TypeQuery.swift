@@ -1,23 +1,58 @@
+internal import Synchronization
+
 /// The types a query names, as `uti types` and `GET /types` ask: those claiming an extension or a MIME
 /// type (best first; the dynamic type when nobody declares one), else every declared type; kept when they
 /// conform to `conformingTo` and hold every word in their identifier or description.
+///
+/// A query is bounded (`maximumWords` words of at most `maximumWordLength` bytes): what anyone may ask of a
+/// service costs at most that many passes over text folded once per database, never more.
 package enum TypeQuery {
     package struct Failure: Error {
         package var message: String
     }
 
+    /// The most words a query may hold.
+    package static let maximumWords = 16
+    /// The longest word, in bytes of UTF-8.
+    package static let maximumWordLength = 64
+
+    /// The words of a query as a service receives it (`q=`, words separated by spaces), checked against
+    /// the bounds before it is split.
+    package static func words(in query: String) throws(Failure) -> [String] {
+        guard query.utf8.count <= maximumWords * (maximumWordLength + 1) else {
+            throw Failure(message: "a query is at most \(maximumWords) words of at most \(maximumWordLength) bytes")
+        }
+        let words = query.split(separator: " ").map(String.init)
+        try check(words)
+        return words
+    }
+
+    private static func check(_ words: [String]) throws(Failure) {
+        guard words.count <= maximumWords else { throw Failure(message: "a query is at most \(maximumWords) words; this one has \(words.count)") }
+        if let long = words.first(where: { $0.utf8.count > maximumWordLength }) {
+            throw Failure(message: "a word of a query is at most \(maximumWordLength) bytes; '\(long.prefix(16))…' has \(long.utf8.count)")
+        }
+    }
+
     package static func types(filenameExtension: String? = nil, mimeType: String? = nil, conformingTo: String? = nil,
                               words: [String] = []) throws(Failure) -> [UTType] {
+        try check(words)
         var supertype: UTType?
         if let conformingTo {
             guard let type = UTType(conformingTo) else { throw Failure(message: "unknown type identifier '\(conformingTo)'") }
             supertype = type
         }
+        let needles = words.map { Array($0.lowercased().utf8) }
         var types: [UTType]
         if let filenameExtension {
             types = try tagged(filenameExtension.hasPrefix(".") ? String(filenameExtension.dropFirst()) : filenameExtension, .filenameExtension)
         } else if let mimeType {
             types = try tagged(mimeType, .mimeType)
+        } else if !needles.isEmpty {
+            // Every declared type: the folded text first, the types made only for those that hold the words.
+            types = SearchIndex.current.entries.compactMap { entry in
+                needles.allSatisfy { SearchIndex.contains(entry.text, $0) } ? entry.type : nil
+            }
         } else {
             types = TypeDatabase.shared.declarations.compactMap { UTType($0.identifier) }
         }
@@ -26,11 +61,10 @@ package enum TypeQuery {
             types = types.filter { claiming.contains($0) }
         }
         if let supertype { types = types.filter { $0.conforms(to: supertype) } }
-        let needles = words.map { $0.lowercased() }
-        if !needles.isEmpty {
+        if !needles.isEmpty && (filenameExtension != nil || mimeType != nil) {
             types = types.filter { type in
-                let haystack = (type.identifier + " " + (type.localizedDescription ?? "")).lowercased()
-                return needles.allSatisfy { haystack.contains($0) }
+                let text = SearchIndex.folded(type)
+                return needles.allSatisfy { SearchIndex.contains(text, $0) }
             }
         }
         return types
@@ -43,5 +77,43 @@ package enum TypeQuery {
             throw Failure(message: "'\(tag)' is not a valid \(tagClass == .filenameExtension ? "filename extension" : "tag")")
         }
         return [dynamic]
+    }
+
+    /// Each declared type's identifier and description (its own or inherited), lower-cased once per state
+    /// of the database (its `generation`), in declaration order.
+    package struct SearchIndex: Sendable {
+        let generation: Int
+        let entries: [(type: UTType, text: [UInt8])]
+
+        private static let cached = Mutex<SearchIndex?>(nil)
+
+        /// The index of `TypeDatabase.shared` as it is now: made again only when its declarations changed.
+        package static var current: SearchIndex {
+            let generation = TypeDatabase.shared.generation
+            if let index = cached.withLock({ $0 }), index.generation == generation { return index }
+            let entries = TypeDatabase.shared.declarations.compactMap { declaration in
+                UTType(declaration.identifier).map { ($0, folded($0)) }
+            }
+            let index = SearchIndex(generation: generation, entries: entries)
+            cached.withLock { $0 = index }
+            return index
+        }
+
+        static func folded(_ type: UTType) -> [UInt8] {
+            Array((type.identifier + " " + (type.localizedDescription ?? "")).lowercased().utf8)
+        }
+
+        /// Whether `needle` occurs in `haystack`.
+        static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+            guard let first = needle.first else { return true }
+            guard haystack.count >= needle.count else { return false }
+            var start = 0
+            let last = haystack.count - needle.count
+            while start <= last {
+                if haystack[start] == first, haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+                start += 1
+            }
+            return false
+        }
     }
 }

@@ -123,6 +123,8 @@ struct UTIServer: AsyncParsableCommand {
                                                       deadlines: RequestDeadlines(header: .seconds(headerTimeout), body: .seconds(bodyTimeout),
                                                                                   minimumBodyRate: minimumBodyRate),
                                                       bodyMemory: bodyMemory, spoolBudget: spoolBudget))
+        // Every lazy part loaded before the service says it listens (libmagic, shared-mime-info, the model).
+        service.prepare()
         let host = self.host
         let application = service.application { port in
             print("uti-server: listening on http://\(host):\(port)")

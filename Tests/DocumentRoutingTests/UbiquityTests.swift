@@ -231,6 +231,53 @@ struct UbiquityTests {
         try store.set(.boolean(false), forKey: String(repeating: "é", count: 32))
     }
 
+    @Test("what a value costs is what it costs in the file: a million empty strings are past 1 MB; a value too deep for the store's reader is refused; nothing is written")
+    func storeCostsAsEncoded() throws {
+        let workspace = try Workspace()
+        try workspace.registry.register(appAt: try Self.manifest(workspace, "com.example.notes", store: "com.example.notes"))
+        let store = try workspace.registry.keyValueStore(for: "com.example.notes")
+        try store.set(.string("v"), forKey: "k")
+        let before = try Data(contentsOf: URL(filePath: store.path))
+        let empties = UbiquitousKeyValueStore.Value.array(Array(repeating: .string(""), count: 900_000))
+        #expect(empties.size == 900_000 * UbiquitousKeyValueStore.Value.elementOverhead)
+        do {
+            try store.set(empties, forKey: "empties")
+            Issue.record("900,000 empty strings were accepted")
+        } catch {
+            #expect(error.kind == .tooLarge, "\(error)")
+        }
+        // 64 arrays within one another: a value the property-list reader takes (`kv set --plist` reads it), but
+        // not inside the store's file, where it sits two levels down.
+        let levels = 64
+        let xml = "<plist>" + String(repeating: "<array>", count: levels) + "<true/>" + String(repeating: "</array>", count: levels) + "</plist>"
+        let deep = try UbiquitousKeyValueStore.Value(propertyList: Array(xml.utf8))
+        do {
+            try store.set(deep, forKey: "deep")
+            Issue.record("a value the store could not read back was written")
+        } catch {
+            #expect(error.kind == .unreadable && error.path == store.path, "\(error)")
+        }
+        #expect(try Data(contentsOf: URL(filePath: store.path)) == before)
+        #expect(try store.values() == ["k": .string("v")])
+    }
+
+    @Test("a local write counts as later than what the store holds for its key, even a time from a clock that ran ahead")
+    func localWriteIsLater() throws {
+        let workspace = try Workspace()
+        try workspace.registry.register(appAt: try Self.manifest(workspace, "com.example.notes", store: "com.example.notes"))
+        let store = try workspace.registry.keyValueStore(for: "com.example.notes")
+        try store.set(.string("v"), forKey: "k")
+        let plist: [String: Any] = ["values": ["k": "ahead"], "modified": ["k": 1e300], "removed": ["r": 1e300]]
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: URL(filePath: store.path))
+        try store.set(.string("now"), forKey: "k")
+        try store.set(.string("again"), forKey: "r")
+        let read = try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(filePath: store.path)), format: nil) as? [String: Any]
+        let times = read?["modified"] as? [String: Double] ?? [:]
+        let now = Date().timeIntervalSince1970
+        #expect(try store.values() == ["k": .string("now"), "r": .string("again")])
+        #expect(times.values.allSatisfy { $0 <= now + 1 }, "\(times)")
+    }
+
     @Test("a store file edited by hand into garbage is refused with the file named, and nothing is changed", arguments: [
         "garbage", "<plist><array/></plist>", "<plist><dict><key>values</key><string>x</string></dict></plist>",
         "<plist><dict><key>modified</key><dict><key>k</key><string>yesterday</string></dict></dict></plist>",

@@ -54,6 +54,25 @@ public enum Tools {
 
     /// The package's root directory.
     public static let packageRoot: URL = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The site-packages directory of the repository's `.build-python` environment (which `.ci/run` makes)
+    /// when it holds both Magika's model and ONNX Runtime: what `PYTHONPATH` names for uti to find them.
+    public static let magikaPackages: String? = {
+        let lib = packageRoot.appending(path: ".build-python/lib")
+        guard let versions = try? FileManager.default.contentsOfDirectory(atPath: lib.path) else { return nil }
+        for version in versions.sorted() where version.hasPrefix("python3") {
+            let site = lib.appending(path: "\(version)/site-packages")
+            let models = site.appending(path: "magika/models")
+            let runtime = site.appending(path: "onnxruntime/capi")
+            let hasModel = ((try? FileManager.default.contentsOfDirectory(atPath: models.path)) ?? []).contains { $0.hasPrefix("standard_v3") }
+            let hasRuntime = ((try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []).contains { $0.hasPrefix("libonnxruntime.so") }
+            if hasModel && hasRuntime { return site.path }
+        }
+        return nil
+    }()
+
+    /// Why a test that needs Magika's model is skipped.
+    public static let needsMagika: Comment = "Python's magika and onnxruntime are not installed in .build-python (.ci/run installs them)"
 }
 
 extension Tools {

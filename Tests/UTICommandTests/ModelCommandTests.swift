@@ -8,20 +8,7 @@ import Testing
 @Suite("Magika's model from the command line")
 struct ModelCommandTests {
     /// The package directory holding both, or `nil`.
-    static let packages: String? = {
-        let repository = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let lib = repository.appending(path: ".build-python/lib")
-        guard let versions = try? FileManager.default.contentsOfDirectory(atPath: lib.path) else { return nil }
-        for version in versions.sorted() where version.hasPrefix("python3") {
-            let site = lib.appending(path: "\(version)/site-packages")
-            let models = site.appending(path: "magika/models")
-            let runtime = site.appending(path: "onnxruntime/capi")
-            let hasModel = ((try? FileManager.default.contentsOfDirectory(atPath: models.path)) ?? []).contains { $0.hasPrefix("standard_v3") }
-            let hasRuntime = ((try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []).contains { $0.hasPrefix("libonnxruntime.so") }
-            if hasModel && hasRuntime { return site.path }
-        }
-        return nil
-    }()
+    static let packages = Tools.magikaPackages
 
     private func identify(_ paths: [String], environment: [String: String]) throws -> [[String: Any]] {
         let result = try UTIBinary.run(["identify", "--json", "--"] + paths, environment: environment)

@@ -310,7 +310,17 @@ struct UbiquityCommandTests {
         ]
         for machine in [0, 1] {
             let documents = try machines.documents(machine)
-            #expect(documents.keys.sorted() == expected.keys.sorted(), "machine \(machine): \(documents.keys.sorted())")
+            // Anything else is a copy the crash cut short, kept as a conflict version of the whole one (listed
+            // by `conflicts`): the start of its document's bytes, never an edit of its own.
+            let listed = try machines.run(machine, ["ubiquity", "conflicts", "--json", Self.app]).lines.compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            for (path, contents) in documents where expected[path] == nil {
+                let conflict = listed.first { $0["version"] as? String == path }
+                let document = (conflict?["path"] as? String).flatMap { expected[$0] }
+                #expect(document.map { $0.starts(with: contents) && $0.count > contents.count } == true,
+                        "machine \(machine): \(path) (\(contents.count) bytes) is neither expected nor a listed conflict version cut short")
+            }
             for (path, contents) in expected {
                 let same = documents[path] == contents
                 #expect(same, "machine \(machine): \(path) is \(documents[path]?.count ?? -1) bytes, not the \(contents.count) expected")
@@ -375,6 +385,115 @@ struct UbiquityCommandTests {
             step = max(step + 1, step * 3 / 2)
         }
         #expect(finished && killed >= 8, "the sync was killed at \(killed) points before one finished")
+    }
+
+    @Test("a sync that failed once (rclone failing, as offline) is no crash: the next edits on both machines (a line cut here, one added there) are both kept")
+    func failedSyncThenEdits() throws {
+        let machines = try Machines()
+        try machines.write(0, "Documents/notes.txt", Array("one\ntwo\nthree\n".utf8))
+        try machines.sync(0)
+        try machines.sync(1)
+        // Machine A's next sync fails: rclone exits 1 before doing anything.
+        machines.rclone = "/bin/false"
+        try machines.sync(0, expecting: 1)
+        machines.rclone = "rclone"
+        try machines.write(0, "Documents/notes.txt", Array("one\ntwo\n".utf8))
+        try machines.write(1, "Documents/notes.txt", Array("one\ntwo\nthree\nfour\n".utf8))
+        // Edits a second and two apart, as two people make them (rclone 1.60 tells changes by their times alone:
+        // two writes within one tick of the clock would look alike to it).
+        let now = Int(Date().timeIntervalSince1970)
+        for (machine, offset) in [(0, 1), (1, 2)] {
+            var times = [timespec(tv_sec: now + offset, tv_nsec: 0), timespec(tv_sec: now + offset, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, machines.container(machine) + "/Documents/notes.txt", &times, 0) == 0)
+        }
+        try machines.sync(1)
+        try machines.sync(0)
+        try machines.sync(1)
+        for machine in [0, 1] {
+            let documents = try machines.documents(machine)
+            let versions = Set(documents.filter { $0.key.hasPrefix("Documents/notes") }.values)
+            #expect(versions == [Array("one\ntwo\n".utf8), Array("one\ntwo\nthree\nfour\n".utf8)], "machine \(machine): \(documents.keys.sorted())")
+        }
+        let listed = try machines.run(0, ["ubiquity", "conflicts", Self.app])
+        #expect(listed.lines.count == 1 && listed.standardOutput.contains("notes (conflict "), "\(listed.standardOutput)")
+    }
+
+    /// A wrapper around rclone that, at its first "Do queued copies to", kills rclone, writes the first half of
+    /// `UTI_TEST_SOURCE` over `UTI_TEST_DESTINATION` (what rclone 1.60, which writes in place, leaves of a copy
+    /// cut short), then kills uti (its parent), once (the mark file says it happened).
+    static let cuttingWrapper = """
+        #!/bin/bash
+        fifo=$(mktemp -u)
+        mkfifo "$fifo"
+        rclone "$@" 2>"$fifo" &
+        child=$!
+        while IFS= read -r line; do
+            printf '%s\\n' "$line" >&2
+            if [ ! -e "$UTI_TEST_KILL_MARK" ] && [[ "$line" == *"Do queued copies to"* ]]; then
+                : > "$UTI_TEST_KILL_MARK"
+                kill -9 "$child"
+                wait "$child"
+                size=$(stat -c %s "$UTI_TEST_SOURCE")
+                head -c $((size / 2)) "$UTI_TEST_SOURCE" > "$UTI_TEST_DESTINATION"
+                kill -9 "$PPID"
+            fi
+        done < "$fifo"
+        rm -f "$fifo"
+        wait "$child"
+        """
+
+    @Test("a copy a dead run of rclone cut short yields the name to the whole version, and is kept as a listed conflict version")
+    func copyCutShort() throws {
+        let machines = try Machines()
+        let first = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 >> 7) }
+        try machines.write(0, "Documents/doc.bin", first)
+        try machines.sync(0)
+        try machines.sync(1)
+        // B's edit, dated an hour ago, reaches the remote; A's sync dies while copying it down.
+        let second = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 11) }
+        try machines.write(1, "Documents/doc.bin", second)
+        var past = timespec(tv_sec: Int(Date().timeIntervalSince1970) - 3_600, tv_nsec: 0)
+        var times = [past, past]
+        #expect(utimensat(AT_FDCWD, machines.container(1) + "/Documents/doc.bin", &times, 0) == 0)
+        try machines.sync(1)
+        let wrapper = try machines.files.write(Self.cuttingWrapper, to: "rclone-cutting")
+        #expect(chmod(wrapper, 0o755) == 0)
+        let mark = machines.files.path + "/killed"
+        let killed = try machines.run(0, ["ubiquity", "sync", "--remote", machines.remote, "--rclone", wrapper, Self.app], environment: [
+            "UTI_TEST_KILL_MARK": mark, "UTI_TEST_SOURCE": machines.remote + "/Mobile Documents/\(Self.directoryName)/Documents/doc.bin",
+            "UTI_TEST_DESTINATION": machines.container(0) + "/Documents/doc.bin",
+        ])
+        #expect(FileManager.default.fileExists(atPath: mark) && killed.status != 0, "\(killed.standardError)")
+        #expect(try machines.documents(0)["Documents/doc.bin"]?.count == second.count / 2, "the copy was not cut short")
+        try machines.sync(0)
+        try machines.sync(1)
+        try machines.sync(0)
+        for machine in [0, 1] {
+            let documents = try machines.documents(machine)
+            #expect(documents["Documents/doc.bin"] == second, "machine \(machine): the whole version does not have the name")
+            let versions = documents.filter { $0.key.hasPrefix("Documents/doc (conflict ") }
+            #expect(versions.count == 1 && versions.first?.value == Array(second.prefix(second.count / 2)), "machine \(machine): \(documents.keys.sorted())")
+        }
+        let listed = try machines.run(0, ["ubiquity", "conflicts", Self.app])
+        #expect(listed.lines.count == 1, "\(listed.standardOutput)")
+        past = timespec()
+    }
+
+    @Test("a remote attributes' manifest past 256 MiB (sparse, 1.5 GiB) is refused while it is read: the sync fails naming it, in bounded memory")
+    func hugeRemoteManifest() throws {
+        let machines = try Machines()
+        try machines.write(0, "Documents/a.txt", Array("a\n".utf8))
+        try machines.sync(0)
+        let manifest = machines.remote + "/.uti/attributes/\(Self.directoryName).plist"
+        try FileManager.default.createDirectory(atPath: machines.remote + "/.uti/attributes", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: manifest, contents: nil) && truncate(manifest, 3 << 29) == 0)
+        // In 1 GiB of address space: a sync that gathered the whole manifest before its limit applied could not.
+        let script = "ulimit -v \(1 << 20); exec \"$UTI\" ubiquity sync --remote \"$REMOTE\" \(Self.app)"
+        let limited = try UTIBinary.run(executable: URL(filePath: "/bin/sh"), ["-c", script], environment: machines.environment.merging([
+            "UTI": UTIBinary.url.path, "UTI_ROOT": machines.roots[0], "REMOTE": machines.remote,
+        ]) { $1 })
+        #expect(limited.status == 1 || limited.status == 2, "\(limited.status): \(limited.standardError)")
+        #expect(limited.standardError.contains("larger than 256 MiB") && limited.standardError.contains(".uti/attributes"), "\(limited.standardError)")
     }
 
     @Test("rclone's lock is taken back when its process is gone: exited, exited and not yet reaped, or its number another program's; a running bisync's is respected")

@@ -84,7 +84,7 @@ struct BlockingTests {
                                ["-X", "POST", "--data-binary", "@" + image, "-H", "Authorization: Bearer \(setup.token)"])
         }
         // The routes have reached the lock: the server is waiting on it (a registry read answers without it).
-        var apps = try server.curl("/apps", ["--max-time", "60"])
+        var apps = try server.curl("/apps", ["--max-time", "60", "-H", "Authorization: Bearer \(setup.token)"])
         #expect(apps.status == 200, "\(apps)")
         let health = try server.curl("/healthz", ["--max-time", "60"])
         #expect(health.status == 200 && health.body == "ok\n", "\(health)")
@@ -140,6 +140,75 @@ struct BlockingTests {
         let detected = try server.curl("/detect/stream", ["--max-time", "60", "-X", "PUT", "--data-binary", "@" + image])
         #expect(detected.status == 200 && detected.body == "image/png", "\(detected)")
         #expect(stalled.allSatisfy { !$0.hasAnswered }, "the stalled requests are still waiting for their bodies")
+    }
+
+    @Test("with Magika's model, nameless text waits for its inference off the event loops, at most one per core: /healthz, a PNG and /types answer meanwhile; the model and libmagic were loaded before the server listened",
+          .enabled(if: Tools.magikaPackages != nil, Tools.needsMagika))
+    func modelOffTheLoops() throws {
+        let files = try TemporaryDirectory()
+        let gate = try files.write("", to: "gate")
+        let server = try RunningServer([], environment: ["PYTHONPATH": try #require(Tools.magikaPackages), "UTI_MAGIKA": "",
+                                                         "UTI_FAULT_INJECTION_MODEL_GATE": gate])
+        // Loaded before it said it listens, no request asked yet: libmagic's database and ONNX Runtime are mapped.
+        let maps = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/maps", encoding: .utf8)
+        #expect(maps.contains("magic.mgc") && maps.contains("libonnxruntime"), "the lazy parts were not loaded before listening")
+        let lock = try HeldLock(gate)
+        let script = try files.write(Self.nameless, to: "tool")
+        let image = try files.write(png, to: "photo.png")
+        // More requests than the machine has event loops (one per core) and than the model's pool has threads.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let pending = try (0..<(2 * cores + 2)).map { _ in
+            try PendingRequest(server.base + "/detect/stream", ["-X", "PUT", "--data-binary", "@" + script])
+        }
+        // Inferences wait at the gate: as many as the model's pool runs at once, no more.
+        #expect(Self.waitForWaiters(on: gate, count: cores), "the inferences never reached the gate")
+        let health = try server.curl("/healthz", ["--max-time", "60"])
+        #expect(health.status == 200 && health.body == "ok\n", "\(health)")
+        let detected = try server.curl("/detect/stream", ["--max-time", "60", "-X", "PUT", "--data-binary", "@" + image])
+        #expect(detected.status == 200 && detected.body == "image/png", "\(detected)")
+        let types = try server.curl("/types?q=python%20script", ["--max-time", "60"])
+        #expect(types.status == 200 && types.body.contains("public.python-script"), "\(types.status)")
+        #expect(Self.waiters(on: gate) == cores, "inferences at once: \(Self.waiters(on: gate)), not one per core")
+        #expect(pending.allSatisfy { $0.process.isRunning }, "the nameless texts wait for the model")
+        lock.release()
+        for request in pending {
+            let answer = request.finish()
+            #expect(answer.status == 200 && answer.body == "text/x-python", "the model's answer: \(answer)")
+        }
+    }
+
+    /// A Python program without `#!` or name: what only the model names.
+    static let nameless = """
+        import os
+        import sys
+
+
+        def main(arguments):
+            for argument in arguments:
+                print(os.path.basename(argument))
+            return 0
+
+
+        if __name__ == "__main__":
+            sys.exit(main(sys.argv[1:]))
+
+        """
+
+    /// How many processes wait for a lock of `path` (`/proc/locks`' blocked entries, `->`, on its inode).
+    static func waiters(on path: String) -> Int {
+        var status = stat()
+        guard stat(path, &status) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return 0 }
+        return locks.split(separator: "\n").filter { $0.contains("->") && $0.contains(":\(status.st_ino) ") }.count
+    }
+
+    /// Whether `count` processes or threads come to wait for a lock of `path` (polled for at most a minute:
+    /// the test waits for an event, it does not time one).
+    static func waitForWaiters(on path: String, count: Int) -> Bool {
+        for _ in 0..<6_000 {
+            if waiters(on: path) >= count { return true }
+            usleep(10_000)
+        }
+        return false
     }
 
     static func stalledRequest() -> [UInt8] {

@@ -159,6 +159,23 @@ struct ContractTests {
         }
     }
 
+    @Test("GET /types?q= is bounded before any work: 16 words of 64 bytes pass, one more word, one more byte or a 75 KB query is a 400 naming the bound")
+    func boundedQuery() async throws {
+        try await Contract().test { client in
+            let sixteen = Array(repeating: "a", count: 16).joined(separator: "%20")
+            #expect(try await client.execute(uri: "/types?q=\(sixteen)", method: .get).status == .ok)
+            let longest = String(repeating: "x", count: 64)
+            #expect(try await client.execute(uri: "/types?q=\(longest)", method: .get).status == .ok)
+            for query in [sixteen + "%20a", longest + "x", String(repeating: "ab", count: 38_000), Array(repeating: "ab", count: 25_000).joined(separator: "%20")] {
+                let refused = try await client.execute(uri: "/types?q=\(query)", method: .get)
+                #expect(refused.status == .badRequest && refused.text.contains("at most"), "\(query.prefix(20)): \(refused.text)")
+            }
+            // Words match as before: every word, in identifiers and descriptions, case folded.
+            let found = try await client.execute(uri: "/types?q=PYTHON%20Script", method: .get)
+            #expect(found.array?.contains { $0["identifier"] as? String == "public.python-script" } == true)
+        }
+    }
+
     @Test("unknown types, bad queries, unknown routes, wrong methods and bodies past --max-body: the right 4xx, as problem documents", arguments: [
         ("/types/com.example.nobody-declares-this", HTTPRequest.Method.get, 404),
         ("/types?conformingTo=no.such.type", .get, 404),
@@ -287,15 +304,23 @@ struct RoutingContractTests {
         #expect(FileManager.default.fileExists(atPath: abandoned), "a GET removed nothing")
     }
 
-    @Test("GET /apps and /apps/{bundleID}: the registry, bundle identifiers checked, no token needed")
+    @Test("GET /apps and /apps/{bundleID}: the registry, bundle identifiers checked; only with the token (they hold containers' paths)")
     func apps() async throws {
         let setup = try ServerRoutingTests.Setup()
+        let authorized: HTTPFields = [.authorization: "Bearer \(setup.token)"]
+        let root = setup.root
         try await contract(setup).test { client in
-            let list = try await client.execute(uri: "/apps", method: .get)
+            for uri in ["/apps", "/apps/com.example.viewer"] {
+                let without = try await client.execute(uri: uri, method: .get)
+                #expect(without.status == .unauthorized && !without.text.contains(root), "\(uri): \(without.text)")
+                let wrong = try await client.execute(uri: uri, method: .get, headers: [.authorization: "Bearer 0123456789abcdef-a-token-for-tesTS"])
+                #expect(wrong.status == .forbidden && !wrong.text.contains(root), "\(uri): \(wrong.text)")
+            }
+            let list = try await client.execute(uri: "/apps", method: .get, headers: authorized)
             #expect(list.status == .ok && list.array?.first?["bundleIdentifier"] as? String == "com.example.viewer", "\(list.text)")
-            #expect(try await client.execute(uri: "/apps/COM.example.VIEWER", method: .get).status == .ok, "compared without case")
-            #expect(try await client.execute(uri: "/apps/com.example.nobody", method: .get).status == .notFound)
-            #expect(try await client.execute(uri: "/apps/bad..identifier", method: .get).status == .badRequest)
+            #expect(try await client.execute(uri: "/apps/COM.example.VIEWER", method: .get, headers: authorized).status == .ok, "compared without case")
+            #expect(try await client.execute(uri: "/apps/com.example.nobody", method: .get, headers: authorized).status == .notFound)
+            #expect(try await client.execute(uri: "/apps/bad..identifier", method: .get, headers: authorized).status == .badRequest)
         }
     }
 }

@@ -17,9 +17,10 @@ final class RunningServer {
 
     static let binary = Tools.builtProduct("uti-server")
 
-    init(_ arguments: [String] = [], standardError: FileHandle = .nullDevice) throws {
+    init(_ arguments: [String] = [], environment: [String: String] = [:], standardError: FileHandle = .nullDevice) throws {
         process.executableURL = Self.binary
         process.arguments = ["--port", "0"] + arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = output
         process.standardError = standardError
         try process.run()

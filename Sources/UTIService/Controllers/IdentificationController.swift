@@ -7,8 +7,17 @@ import UTIReports
 /// `uti identify` does it (the same `FileIdentifier`, the same JSON object).
 struct IdentificationController<Context: RequestContext>: Sendable {
     let identifier: FileIdentifier
+    /// `identifier` without the model: what identifies where the model must not run.
+    let withoutModel: FileIdentifier
     let body: BodySpooler
     let metrics: ServiceMetrics
+
+    init(identifier: FileIdentifier, body: BodySpooler, metrics: ServiceMetrics) {
+        self.identifier = identifier
+        self.withoutModel = identifier.withoutModel
+        self.body = body
+        self.metrics = metrics
+    }
 
     func addRoutes(to routes: some RouterMethods<Context>) {
         routes.put("identify") { request, _ in try await identify(request) }
@@ -48,21 +57,31 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     }
 
     /// The request's body, gathered and identified; the MIME type in the names `?mime-names=` asks for.
+    ///
+    /// Identified first without Magika's model: a small body held in memory where it arrived (no file to
+    /// read, and its sample bounds the work: microseconds for most, less than the hop to a pool and back),
+    /// any other on the blocking pool. Only when the model would be asked about it (text nothing else names)
+    /// is it identified again, with the model, on the model's pool, which bounds the inferences at once: an
+    /// inference never runs on an event loop.
     func identification(of request: Request, named name: String?) async throws -> Identification {
         let names = try Responses.mimeNames(request)
         let spooled = HandedOver(value: try await body.spool(request))
         let (identifier, metrics) = (self.identifier, self.metrics)
-        @Sendable func identify() throws -> Identification {
-            var identification = try identifier.identify(spooled.value, filename: name)
-            if let names { identification.mimeType = identifier.mimeType(of: identification, in: names) }
-            metrics.identified(identification.type)
-            return identification
+        let withoutModel = self.withoutModel
+        @Sendable func identifyWithoutModel() throws -> (Identification, asksModel: Bool) {
+            let identification = try withoutModel.identify(spooled.value, filename: name)
+            let head = (try? spooled.value.source.bytes(at: 0, length: 2)) ?? []
+            return (identification, identifier.asksModel(after: identification, head: head))
         }
-        // A small body held in memory is identified where it arrived: no file to read, and its sample bounds
-        // the work (microseconds for most; the hop to the pool and back would cost more than that). Any
-        // other goes to the blocking pool.
-        if !spooled.value.isSpooledToFile && spooled.value.count <= Self.inlineIdentificationLimit { return try identify() }
-        return try await BlockingWork.identification.runIfActive { try identify() }
+        var (identification, asksModel) = !spooled.value.isSpooledToFile && spooled.value.count <= Self.inlineIdentificationLimit
+            ? try identifyWithoutModel()
+            : try await BlockingWork.identification.runIfActive { try identifyWithoutModel() }
+        if asksModel {
+            identification = try await BlockingWork.model.runIfActive { try identifier.identify(spooled.value, filename: name) }
+        }
+        if let names { identification.mimeType = identifier.mimeType(of: identification, in: names) }
+        metrics.identified(identification.type)
+        return identification
     }
 
     /// The largest body identified on the event loop that received it (when it is in memory): 16 KiB.
@@ -73,14 +92,15 @@ struct IdentificationController<Context: RequestContext>: Sendable {
 /// listing, `GET /mime-types` and `/mime-types/{type}/{subtype}`.
 struct TikaController<Context: RequestContext>: Sendable {
     let identification: IdentificationController<Context>
+    /// The media types, made once (`UTIService.prepare` makes them before the service listens).
+    let tika: TikaMimeTypesCache
 
     func addRoutes(to routes: some RouterMethods<Context>) {
         let identification = self.identification
         routes.put("detect/stream") { request, _ in
             Responses.text(try await identification.identification(of: request, named: Responses.uploadName(request)).mimeType)
         }
-        // Made once, at the first request that needs them: the database does not change while serving.
-        let tika = TikaMimeTypesCache()
+        let tika = self.tika
         routes.get("mime-types") { request, _ in tika.value.list(plainText: Responses.acceptsPlainText(request)) }
         routes.get("mime-types/:type/:subtype") { _, context in
             try tika.value.details(try context.parameters.require("type") + "/" + context.parameters.require("subtype"))

@@ -8,8 +8,9 @@ import SystemPackage
 
 /// The routing endpoints (`--routing`): `POST /route` delivers the body to the app that handles it, as
 /// `uti route -` does; `GET /apps`, `/apps/{bundleID}`, `/apps/{bundleID}/inbox` read the registry.
-/// `POST /route` and the Inbox listing (the names of an app's documents) are a group behind
-/// `BearerTokenMiddleware`. A `GET` changes nothing. With routing off, each answers 404 saying so.
+/// Every one is behind `BearerTokenMiddleware`: a route changes apps' data, the apps' records hold their
+/// containers' absolute paths, and an Inbox listing the names of their documents. A `GET` changes nothing.
+/// With routing off, each answers 404 saying so.
 struct RoutingController<Context: RequestContext>: Sendable {
     let routing: UTIService.Configuration.Routing?
     let identifier: FileIdentifier
@@ -27,12 +28,12 @@ struct RoutingController<Context: RequestContext>: Sendable {
         let handlers = RoutingHandlers(registry: routing.registry, identifier: identifier, body: body)
         // Off the event loops (BlockingWork): what takes the registry lock on the registry's pool; reads of
         // its state file, which need no lock, on the other, so that they never wait behind the lock.
-        routes.get("apps") { _, _ in try await BlockingWork.identification.runIfActive { try handlers.apps() } }
-        routes.get("apps/:bundleID") { _, context in
+        let authorized = routes.group().add(middleware: BearerTokenMiddleware(token: routing.token))
+        authorized.get("apps") { _, _ in try await BlockingWork.identification.runIfActive { try handlers.apps() } }
+        authorized.get("apps/:bundleID") { _, context in
             let bundleIdentifier = try context.parameters.require("bundleID")
             return try await BlockingWork.identification.runIfActive { try handlers.app(bundleIdentifier) }
         }
-        let authorized = routes.group().add(middleware: BearerTokenMiddleware(token: routing.token))
         authorized.post("route") { request, _ in try await handlers.route(request) }
         authorized.get("apps/:bundleID/inbox") { _, context in
             let bundleIdentifier = try context.parameters.require("bundleID")

@@ -6,7 +6,7 @@ import UTIReports
 struct TypesController<Context: RequestContext>: Sendable {
     func addRoutes(to routes: some RouterMethods<Context>) {
         routes.get("types/:identifier") { _, context in try Self.typeInfo(context.parameters.require("identifier")) }
-        routes.get("types") { request, _ in try Self.types(request) }
+        routes.get("types") { request, _ in try await Self.types(request) }
         routes.get("conforms") { request, _ in try Self.conforms(request) }
     }
 
@@ -17,17 +17,21 @@ struct TypesController<Context: RequestContext>: Sendable {
         return Responses.json(TypeReport(type).json)
     }
 
-    /// `?extension=&mime=&conformingTo=&q=`: `uti types --json`'s objects, as an array.
-    static func types(_ request: Request) throws -> Response {
+    /// `?extension=&mime=&conformingTo=&q=`: `uti types --json`'s objects, as an array. Open to anyone, so
+    /// bounded: `q` is at most `TypeQuery.maximumWords` words of `TypeQuery.maximumWordLength` bytes (400
+    /// past them, before any work), and the search, proportional to the database, runs on the blocking pool.
+    static func types(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
         for name in ["extension", "mime", "conformingTo"] where query.get(name)?.isEmpty == true {
             throw HTTPError(.badRequest, message: "\(name)= needs a value")
         }
-        if let conformingTo = query.get("conformingTo"), UTType(conformingTo) == nil { throw unknown(conformingTo) }
-        let words = query.get("q").map { $0.split(separator: " ").map(String.init) } ?? []
-        let types = try TypeQuery.types(filenameExtension: query.get("extension"), mimeType: query.get("mime"),
-                                        conformingTo: query.get("conformingTo"), words: words)
-        return Responses.json(.array(types.map { TypeReport($0).json }))
+        let words = try query.get("q").map { query throws(TypeQuery.Failure) in try TypeQuery.words(in: query) } ?? []
+        let (filenameExtension, mimeType, conformingTo) = (query.get("extension"), query.get("mime"), query.get("conformingTo"))
+        return try await BlockingWork.identification.runIfActive {
+            if let conformingTo, UTType(conformingTo) == nil { throw unknown(conformingTo) }
+            let types = try TypeQuery.types(filenameExtension: filenameExtension, mimeType: mimeType, conformingTo: conformingTo, words: words)
+            return Responses.json(.array(types.map { TypeReport($0).json }))
+        }
     }
 
     /// `?type=A&to=B`.
