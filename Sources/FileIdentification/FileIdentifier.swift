@@ -80,7 +80,7 @@ public final class FileIdentifier: Sendable {
     }
 
     /// This identifier with `usesModel` off, sharing its libmagic handles and databases: what a caller
-    /// identifies with where the model must not run (see `asksModel(after:head:)`).
+    /// identifies with where the model must not run (see `asksModel(after:of:)`).
     package var withoutModel: FileIdentifier {
         var options = options
         options.usesModel = false
@@ -367,15 +367,36 @@ public final class FileIdentifier: Sendable {
     /// The one rule for when the model is asked: text every other reader left plain, with no `#!` line, under
     /// a name that names nothing.
     private static func modelIsAsked(about resolved: Identification, head: some Collection<UInt8>) -> Bool {
-        resolved.type == .plainText && resolved.textEncoding != nil && !head.starts(with: [0x23, 0x21])
-            && resolved.evidence.name?.candidates.isEmpty ?? true
+        mayAskModel(about: resolved) && !head.starts(with: [0x23, 0x21])
     }
 
-    /// Whether this identifier would ask Magika's model about bytes that an identifier with `usesModel` off
-    /// identified as `identification`, starting with `head`: for a caller that must not run the model where
-    /// it is (an event loop), which identifies without it there and again with this identifier where it may.
-    package func asksModel(after identification: Identification, head: some Collection<UInt8>) -> Bool {
-        options.usesModel && Self.modelIsAsked(about: identification, head: head) && MagikaModel.shared != nil
+    /// The part of that rule the bytes need not be read for.
+    private static func mayAskModel(about resolved: Identification) -> Bool {
+        resolved.type == .plainText && resolved.textEncoding != nil && resolved.evidence.name?.candidates.isEmpty ?? true
+    }
+
+    /// Whether this identifier would ask Magika's model about `spooled`, which an identifier with `usesModel`
+    /// off identified as `identification`: for a caller that must not run the model where it is (an event
+    /// loop), which identifies without it there and asks `refinedByModel` where it may.
+    package func asksModel(after identification: Identification, of spooled: SpooledBytes) -> Bool {
+        guard options.usesModel, Self.mayAskModel(about: identification), MagikaModel.shared != nil else { return false }
+        return Self.modelIsAsked(about: identification, head: (try? spooled.source.bytes(at: 0, length: 2)) ?? [])
+    }
+
+    /// What identification with the model makes of `spooled`, given what `withoutModel` made of it
+    /// (`identification`): the model's reading when it is asked and confident, else `identification` as it is.
+    /// The rest of identification is not done again.
+    package func refinedByModel(_ identification: Identification, of spooled: SpooledBytes, filename: String?) throws(IdentificationError) -> Identification {
+        let source = spooled.source
+        do {
+            let head = try source.bytes(at: 0, length: min(4096, options.sampleSize))
+            guard options.usesModel, Self.modelIsAsked(about: identification, head: head),
+                  var refined = try modelReading(source, head: head, identification) else { return identification }
+            refined.fileSize = identification.fileSize
+            return reported(refined)
+        } catch {
+            throw IdentificationError(path: filename ?? "-", reason: error)
+        }
     }
 
     /// Loads now what identification otherwise loads the first time it needs it, for a program that must

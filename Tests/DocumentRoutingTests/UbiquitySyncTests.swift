@@ -153,19 +153,6 @@ struct UbiquitySyncTests {
         #expect(removals[0].contains("here999") && removals[0].contains("there999") && !removals[0].contains("here0"))
     }
 
-    @Test("a removed key in a store is checked like a live one: a 65-byte key there refuses the store, naming it")
-    func removedKeysChecked() throws {
-        let machines = try Machines()
-        let store = try machines.store(0)
-        try machines.writeStore(store.path, values: [:], modified: [:], removed: [String(repeating: "k", count: 65): 1])
-        do {
-            _ = try store.values()
-            Issue.record("a 65-byte removed key was read")
-        } catch {
-            #expect(error.kind == .keyTooLong && error.path == store.path, "\(error)")
-        }
-    }
-
     @Test("one remote spelled three ways (/r, /r/, /./r//.) is one sync state and one lock")
     func remoteSpellings() throws {
         let machines = try Machines()

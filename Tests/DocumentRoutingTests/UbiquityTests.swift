@@ -185,6 +185,7 @@ struct UbiquityTests {
         #expect((read?["values"] as? [String: Any])?["i"] as? Int == -42)
         do {
             _ = try workspace.registry.keyValueStore(for: "com.example.nothing")
+            Issue.record("an app not registered was given a store")
         } catch {
             #expect(error.kind == .notRegistered)
         }
@@ -276,6 +277,22 @@ struct UbiquityTests {
         let now = Date().timeIntervalSince1970
         #expect(try store.values() == ["k": .string("now"), "r": .string("again")])
         #expect(times.values.allSatisfy { $0 <= now + 1 }, "\(times)")
+    }
+
+    @Test("a removed key in a store is checked like a live one: a 65-byte key there refuses the store, naming it")
+    func removedKeysChecked() throws {
+        let workspace = try Workspace()
+        try workspace.registry.register(appAt: try Self.manifest(workspace, "com.example.notes", store: "com.example.notes"))
+        let store = try workspace.registry.keyValueStore(for: "com.example.notes")
+        try store.set(.string("v"), forKey: "k")
+        let plist: [String: Any] = ["values": [String: Any](), "modified": [String: Any](), "removed": [String(repeating: "k", count: 65): 1.0]]
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: URL(filePath: store.path))
+        do {
+            _ = try store.values()
+            Issue.record("a 65-byte removed key was read")
+        } catch {
+            #expect(error.kind == .keyTooLong && error.path == store.path, "\(error)")
+        }
     }
 
     @Test("a store file edited by hand into garbage is refused with the file named, and nothing is changed", arguments: [

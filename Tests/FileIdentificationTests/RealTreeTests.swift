@@ -44,7 +44,7 @@ struct RealTreeTests {
         #expect(!found.isMismatch)
     }
 
-    @Test("a directory named .key is the Keynote package", .enabled(if: true))
+    @Test("a directory named .key is the Keynote package")
     func directoriesKeepPackages() throws {
         let directory = try TemporaryDirectory()
         let package = try directory.makeDirectory("talk.key")

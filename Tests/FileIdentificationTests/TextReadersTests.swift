@@ -3,7 +3,8 @@ import Testing
 
 /// The text readers that work on bytes (the encoding, eight bytes at a time; the markup head, the HTML
 /// prefix and CSV lines), each against the rule it implements by characters or byte by byte, kept here as
-/// the specification, on text, binary data and the boundaries between them.
+/// the specification (UTF-8 itself by the standard library's validation), on text, binary data and the
+/// boundaries between them.
 @Suite("Text readers by bytes")
 struct TextReadersTests {
     /// The rule, one byte at a time.
@@ -26,32 +27,59 @@ struct TextReadersTests {
         return controls * 50 > bytes.count ? nil : .eightBit
     }
 
+    /// Whether bytes are UTF-8 as the readers take them, decided by the standard library's validation (an
+    /// oracle that shares none of the readers' code): valid, or valid but for a sequence the sample's end cut,
+    /// which some continuation bytes would complete.
     static func referenceIsUTF8(_ bytes: [UInt8]) -> Bool {
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            let length: Int
-            switch byte {
-            case 0x00...0x7F: index += 1; continue
-            case 0xC2...0xDF: length = 2
-            case 0xE0...0xEF: length = 3
-            case 0xF0...0xF4: length = 4
-            default: return false
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var consumed = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                consumed += encoded.count
+            case .emptyInput:
+                return true
+            case .error(let length):
+                // Only the sample's end may cut a sequence: then some continuation bytes complete what is left.
+                guard consumed + length == bytes.count, length <= 3 else { return false }
+                let tail = Array(bytes[consumed...])
+                let continuations: [UInt8] = [0x80, 0x90, 0xA0, 0xBF]  // each bound a second byte may have to meet
+                var completions: [[UInt8]] = [[]]
+                for _ in 0..<(4 - tail.count) {
+                    completions = completions.flatMap { prefix in continuations.map { prefix + [$0] } }
+                    if completions.contains(where: { String(validating: tail + $0, as: UTF8.self) != nil }) { return true }
+                }
+                return false
             }
-            for offset in 1..<length {
-                guard index + offset < bytes.count else { return true }
-                let continuation = bytes[index + offset]
-                guard continuation & 0xC0 == 0x80 else { return false }
-                if offset == 1 {
-                    if byte == 0xE0 && continuation < 0xA0 { return false }
-                    if byte == 0xED && continuation > 0x9F { return false }
-                    if byte == 0xF0 && continuation < 0x90 { return false }
-                    if byte == 0xF4 && continuation > 0x8F { return false }
+        }
+    }
+
+    @Test("every pair of bytes, and every lead byte with each kind of continuation, inside text and at its end, as the standard library validates UTF-8")
+    func everySequence() {
+        let text = Array("words ".utf8)
+        let kinds: [UInt8] = [0x41, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0]
+        var compared = 0
+        var disagreements: [String] = []
+        func check(_ sequence: [UInt8]) {
+            for bytes in [text + sequence, text + sequence + text] {
+                if TextAnalysis.isUTF8(bytes[...]) != Self.referenceIsUTF8(bytes) {
+                    disagreements.append(sequence.map { String($0, radix: 16) }.joined(separator: " ") + (bytes.count > text.count + sequence.count ? " inside" : " at the end"))
+                }
+                compared += 1
+            }
+        }
+        defer { #expect(disagreements.isEmpty, "\(disagreements.count) disagreements, among them \(disagreements.prefix(8))") }
+        for first in 0...255 {
+            for second in 0...255 { check([UInt8(first), UInt8(second)]) }
+            for second in kinds {
+                for third in kinds {
+                    check([UInt8(first), second, third])
+                    for fourth: UInt8 in [0x41, 0x80, 0xBF] { check([UInt8(first), second, third, fourth]) }
                 }
             }
-            index += length
         }
-        return true
+        #expect(compared > 250_000)
     }
 
     @Test("one odd byte at every offset of printable text, in slices that start anywhere")

@@ -19,21 +19,17 @@ public enum Tools {
     public static var canTakePermissionsAway: Bool { !isRoot || has("setpriv") }
 
     /// Whether a small tmpfs can be mounted here: tried once, on a directory of its own, and unmounted.
-    public static let canMountTmpfs: Bool = {
-        guard isRoot, has("mount"), has("umount"), let directory = try? TemporaryDirectory(prefix: "uti-mount-probe") else { return false }
-        let mounted = directory.file("probe")
-        guard mkdir(mounted, 0o700) == 0, run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mounted]) else { return false }
-        return run("/bin/umount", [mounted])
-    }()
+    public static let canMountTmpfs: Bool = canMount(.tmpfs(size: "64k"))
 
     /// Whether a ramfs can be mounted here (a file system that keeps no user extended attributes): tried
     /// once, on a directory of its own, and unmounted.
-    public static let canMountRamfs: Bool = {
+    public static let canMountRamfs: Bool = canMount(.ramfs)
+
+    /// Whether a file system of `kind` can be mounted here: tried once, on a directory of its own, and unmounted.
+    private static func canMount(_ kind: TemporaryMount.Kind) -> Bool {
         guard isRoot, has("mount"), has("umount"), let directory = try? TemporaryDirectory(prefix: "uti-mount-probe") else { return false }
-        let mounted = directory.file("probe")
-        guard mkdir(mounted, 0o700) == 0, run("/bin/mount", ["-t", "ramfs", "ramfs", mounted]) else { return false }
-        return run("/bin/umount", [mounted])
-    }()
+        return (try? TemporaryMount(kind, in: directory)) != nil
+    }
 
     /// Runs a program to its end, output discarded; whether it exited 0.
     public static func run(_ executable: String, _ arguments: [String]) -> Bool {
@@ -54,6 +50,26 @@ public enum Tools {
 
     /// The package's root directory.
     public static let packageRoot: URL = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The Python of the repository's `.build-python` environment (which `.ci/run` makes: Tika's client,
+    /// schemathesis, pyspark, Magika), `nil` when there is none.
+    public static let buildPython: String? = {
+        let python = packageRoot.appending(path: ".build-python/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: python) ? python : nil
+    }()
+
+    /// Whether `.build-python` can import `module`.
+    public static func buildPython(hasModule module: String) -> Bool {
+        guard let buildPython else { return false }
+        let process = Process()
+        process.executableURL = URL(filePath: buildPython)
+        process.arguments = ["-c", "import \(module)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
 
     /// The site-packages directory of the repository's `.build-python` environment (which `.ci/run` makes)
     /// when it holds both Magika's model and ONNX Runtime: what `PYTHONPATH` names for uti to find them.
@@ -94,6 +110,18 @@ extension Tag {
     /// Long stress tests (large trees, many processes, kill -9, big deliveries): the whole suite runs them,
     /// the fast lane leaves them out (see `Tools.wholeSuiteOnly`).
     @Tag public static var stress: Tag
+}
+
+extension Tools {
+    /// Enables a test that runs rclone (Debian's package, which `.ci/run` installs).
+    public static var needsRclone: ConditionTrait {
+        .enabled(if: has("rclone"), "needs rclone (apt-get install rclone)")
+    }
+
+    /// Enables a test that asks a server with curl.
+    public static var needsCurl: ConditionTrait {
+        .enabled(if: has("curl"), "needs curl (apt-get install curl)")
+    }
 }
 
 extension Tools {

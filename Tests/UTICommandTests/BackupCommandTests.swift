@@ -144,9 +144,8 @@ struct BackupCommandTests {
           .enabled(if: Tools.canMountRamfs, "needs root to mount a ramfs (which keeps no user.* attributes)"))
     func noExtendedAttributes() throws {
         let files = try TemporaryDirectory()
-        let mount = try files.makeDirectory("ramfs")
-        #expect(Tools.run("/bin/mount", ["-t", "ramfs", "-o", "mode=0700", "ramfs", mount]))
-        defer { _ = Tools.run("/bin/umount", [mount]) }
+        let ramfs = try TemporaryMount(.ramfs, in: files, name: "ramfs")
+        let mount = ramfs.path
         try files.write("""
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.plain</string></dict></plist>

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import uti
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -121,12 +122,21 @@ struct IdentifyCommandTests {
     func bothParsersAgree() throws {
         let files = try TemporaryDirectory()
         let image = try files.write(Self.png, to: "image.png")
-        let fast = try UTIBinary.run(["identify", "--json", image])
-        // `--json=` is not the fast path's form: swift-argument-parser takes this one.
-        let parsed = try UTIBinary.run(["identify", "--types=/dev/null", "--json", image])
-        #expect(parsed.status == 2, "/dev/null is no declaration file")
-        let parsedOK = try UTIBinary.run(["identify", "--json", "--", image])
-        #expect(fast.standardOutput == parsedOK.standardOutput)
+        let text = try files.write("words\n", to: "notes.txt")
+        // The same request in the fast path's form and in one it leaves to swift-argument-parser (`--name=value`
+        // is not the fast path's): each checked to take the path it is meant to, then their outputs compared.
+        for (fast, parsed) in [
+            (["identify", "--json", image, text], ["identify", "--mime-names=standard", "--json", image, text]),
+            (["identify", "--mime", image], ["identify", "--mime-names=standard", "--mime", image]),
+        ] {
+            #expect(FastPath.parse(fast) != nil && FastPath.parse(parsed) == nil, "\(fast) / \(parsed)")
+            let (viaFastPath, viaParser) = (try UTIBinary.run(fast), try UTIBinary.run(parsed))
+            #expect(viaFastPath.status == 0 && viaParser.status == 0, "\(viaParser.standardError)")
+            #expect(!viaFastPath.standardOutput.isEmpty && viaFastPath.standardOutput == viaParser.standardOutput, "\(parsed)")
+        }
+        // A usage error reads the same through swift-argument-parser whatever the order.
+        let refused = try UTIBinary.run(["identify", "--types=/dev/null", "--json", image])
+        #expect(refused.status == 2, "/dev/null is no declaration file")
         let help = try UTIBinary.run(["identify", "--help"])
         #expect(help.standardOutput.contains("USAGE: uti identify"))
     }

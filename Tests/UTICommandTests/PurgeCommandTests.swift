@@ -84,9 +84,8 @@ struct PurgeCommandTests {
           .enabled(if: Tools.canMountTmpfs, "needs root to mount a tmpfs whose free space nothing else changes"))
     func belowFreeStops() throws {
         let files = try TemporaryDirectory()
-        let mount = try files.makeDirectory("tmpfs")
-        #expect(Tools.run("/bin/mount", ["-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", mount]))
-        defer { _ = Tools.run("/bin/umount", [mount]) }
+        let tmpfs = try TemporaryMount(.tmpfs(size: "8m"), in: files, name: "tmpfs")
+        let mount = tmpfs.path
         try files.write("""
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.plain</string></dict></plist>

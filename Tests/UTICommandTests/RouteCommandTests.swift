@@ -171,6 +171,8 @@ struct RouteCommandTests {
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        // Killed in the middle: a delivery that had already ended would test nothing.
+        #expect(process.terminationReason == .uncaughtSignal, "the delivery ended before it was killed")
 
         let delivered = try FileManager.default.contentsOfDirectory(atPath: setup.inbox)
         // Nothing, or the whole file: never a part.
@@ -220,11 +222,8 @@ struct RouteCommandTests {
           .enabled(if: Tools.canMountTmpfs, "needs to mount a tmpfs (root, outside a restricted container)"))
     func fullFileSystem() throws {
         let files = try TemporaryDirectory()
-        let mountPoint = files.path + "/small"
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        let mounted = try UTIBinary.run(executable: URL(filePath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint])
-        try #require(mounted.status == 0, "mount: \(mounted.standardError)")
-        defer { _ = try? UTIBinary.run(executable: URL(filePath: "/bin/umount"), [mountPoint]) }
+        let small = try TemporaryMount(.tmpfs(size: "256k"), in: files, name: "small")
+        let mountPoint = small.path
         try FileManager.default.createDirectory(atPath: files.path + "/Viewer.app", withIntermediateDirectories: true)
         try Data("<plist version=\"1.0\"><dict><key>CFBundleIdentifier</key><string>com.example.viewer</string><key>CFBundleDocumentTypes</key><array><dict><key>LSItemContentTypes</key><array><string>public.data</string></array></dict></array></dict></plist>".utf8)
             .write(to: URL(filePath: files.path + "/Viewer.app/Info.plist"))
@@ -272,24 +271,11 @@ struct RouteCommandTests {
 struct ServeCommandTests {
     @Test("uti serve runs uti-server with its arguments: it listens where it says")
     func serveRunsTheServer() throws {
-        let process = Process()
-        process.executableURL = UTIBinary.url
-        process.arguments = ["serve", "--port", "0"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        var line = Data()
-        while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        #expect(text.hasPrefix("uti-server: listening on http://127.0.0.1:"), "\(text)")
-        #expect(Int(text.split(separator: ":").last ?? "") ?? 0 > 0)
-        process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let server = try RunningServer(binary: UTIBinary.url, command: ["serve"])
+        #expect(server.firstLine.hasPrefix("uti-server: listening on http://127.0.0.1:"), "\(server.firstLine)")
+        #expect(try server.port > 0 && server.rawStatus("/healthz") == 200)
+        server.process.terminate()
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
     }
 }

@@ -42,6 +42,7 @@ struct SnippetTests {
         for snippet in snippets {
             #expect(FileManager.default.isExecutableFile(atPath: Tools.builtProduct(snippet).path), "\(snippet) was not built")
         }
+        var references = 0
         for module in ["UniformTypeIdentifiers", "FileIdentification", "DocumentRouting"] {
             let catalog = Tools.packageRoot.appending(path: "Sources/\(module)/\(module).docc")
             for article in try FileManager.default.contentsOfDirectory(atPath: catalog.path) where article.hasSuffix(".md") {
@@ -49,9 +50,11 @@ struct SnippetTests {
                 for reference in text.components(separatedBy: "@Snippet(path: \"uti/Snippets/").dropFirst() {
                     let name = reference.components(separatedBy: "\"")[0]
                     #expect(snippets.contains(name), "\(module)/\(article) shows the snippet \(name), which is not in Snippets/")
+                    references += 1
                 }
             }
         }
+        #expect(references > 0, "no article shows a snippet: the @Snippet directives were not found")
     }
 
     @Test("the upload handler, run: a PNG uploaded as holiday.txt is flagged and lands in the viewer's Inbox")

@@ -9,7 +9,7 @@ import Glibc
 /// iCloud containers through the command line, and their sync through real rclone (Debian's rclone, which
 /// `.ci/run` installs): two machines (two registry roots) through a local directory and through `rclone serve
 /// sftp` on loopback, conflicts, SIGKILL at many points, hostile input.
-@Suite("uti ubiquity", .enabled(if: Tools.has("rclone"), "needs rclone (apt-get install rclone)"))
+@Suite("uti ubiquity")
 struct UbiquityCommandTests {
     static let app = "com.example.notes"
     static let container = "iCloud.com.example.notes"
@@ -203,12 +203,12 @@ struct UbiquityCommandTests {
         #expect(try machines.documents(1) == expected)
     }
 
-    @Test("two machines converge through a local remote: files, packages, attributes and keys cross; caches, tmp/ and excluded items stay")
+    @Test("two machines converge through a local remote: files, packages, attributes and keys cross; caches, tmp/ and excluded items stay", Tools.needsRclone)
     func localRemote() throws {
         try crossing(try Machines())
     }
 
-    @Test("two machines converge through rclone serve sftp on loopback, a real protocol", .timeLimit(.minutes(5)))
+    @Test("two machines converge through rclone serve sftp on loopback, a real protocol", .timeLimit(.minutes(5)), Tools.needsRclone)
     func sftpRemote() throws {
         let machines = try Machines()
         let served = try machines.files.makeDirectory("served")
@@ -233,7 +233,7 @@ struct UbiquityCommandTests {
         #expect(FileManager.default.fileExists(atPath: served + "/uti/SyncedPreferences/com.example.notes.plist"))
     }
 
-    @Test("a file changed on both machines keeps both versions: the newer under its name, the other listed as a conflict, then resolved")
+    @Test("a file changed on both machines keeps both versions: the newer under its name, the other listed as a conflict, then resolved", Tools.needsRclone)
     func conflicts() throws {
         let machines = try Machines()
         try machines.write(0, "Documents/report.txt", Array("first\n".utf8))
@@ -352,7 +352,7 @@ struct UbiquityCommandTests {
         """
 
     @Test("a sync killed with SIGKILL inside rclone (while copying, deleting, writing its listings, after it) loses nothing; the next sync finishes it",
-          Tools.wholeSuiteOnly, .tags(.stress), arguments: [
+          Tools.wholeSuiteOnly, .tags(.stress), Tools.needsRclone, arguments: [
             "Do queued copies to", "Copied (new)", "Do queued deletes on", "Updating listings", "Bisync successful",
           ])
     func killedInsideRclone(at pattern: String) throws {
@@ -368,7 +368,7 @@ struct UbiquityCommandTests {
     }
 
     @Test("a sync killed with SIGKILL before each of uti's own changes (its journal, listings' copies, attributes, the store) loses nothing",
-          Tools.wholeSuiteOnly, .tags(.stress), Tools.needsFaultInjection)
+          Tools.wholeSuiteOnly, .tags(.stress), Tools.needsFaultInjection, Tools.needsRclone)
     func killedInsideUTI() throws {
         // Every point would be a hundred syncs of a few seconds each: the first changes, then ever further apart
         // (each half again as far as the last), to the end of the sync.
@@ -387,7 +387,7 @@ struct UbiquityCommandTests {
         #expect(finished && killed >= 8, "the sync was killed at \(killed) points before one finished")
     }
 
-    @Test("a sync that failed once (rclone failing, as offline) is no crash: the next edits on both machines (a line cut here, one added there) are both kept")
+    @Test("a sync that failed once (rclone failing, as offline) is no crash: the next edits on both machines (a line cut here, one added there) are both kept", Tools.needsRclone)
     func failedSyncThenEdits() throws {
         let machines = try Machines()
         try machines.write(0, "Documents/notes.txt", Array("one\ntwo\nthree\n".utf8))
@@ -442,7 +442,7 @@ struct UbiquityCommandTests {
         wait "$child"
         """
 
-    @Test("a copy a dead run of rclone cut short yields the name to the whole version, and is kept as a listed conflict version")
+    @Test("a copy a dead run of rclone cut short yields the name to the whole version, and is kept as a listed conflict version", Tools.needsRclone)
     func copyCutShort() throws {
         let machines = try Machines()
         let first = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 >> 7) }
@@ -479,7 +479,7 @@ struct UbiquityCommandTests {
         past = timespec()
     }
 
-    @Test("a remote attributes' manifest past 256 MiB (sparse, 1.5 GiB) is refused while it is read: the sync fails naming it, in bounded memory")
+    @Test("a remote attributes' manifest past 256 MiB (sparse, 1.5 GiB) is refused while it is read: the sync fails naming it, in bounded memory", Tools.needsRclone)
     func hugeRemoteManifest() throws {
         let machines = try Machines()
         try machines.write(0, "Documents/a.txt", Array("a\n".utf8))
@@ -496,7 +496,7 @@ struct UbiquityCommandTests {
         #expect(limited.standardError.contains("larger than 256 MiB") && limited.standardError.contains(".uti/attributes"), "\(limited.standardError)")
     }
 
-    @Test("rclone's lock is taken back when its process is gone: exited, exited and not yet reaped, or its number another program's; a running bisync's is respected")
+    @Test("rclone's lock is taken back when its process is gone: exited, exited and not yet reaped, or its number another program's; a running bisync's is respected", Tools.needsRclone)
     func staleLocks() throws {
         let machines = try Machines()
         try machines.write(0, "Documents/a.txt", Array("a\n".utf8))
@@ -550,7 +550,7 @@ struct UbiquityCommandTests {
         #expect(try machines.sync(0, expecting: 2).standardError.contains("control characters"))
     }
 
-    @Test("a key-value store edited into garbage (here or on the remote) stops the sync with the file named, and nothing changes")
+    @Test("a key-value store edited into garbage (here or on the remote) stops the sync with the file named, and nothing changes", Tools.needsRclone)
     func garbageStore() throws {
         let machines = try Machines()
         #expect(try machines.run(0, ["ubiquity", "kv", "set", Self.app, "k", "v"]).status == 0)
@@ -573,7 +573,7 @@ struct UbiquityCommandTests {
         #expect(try Data(contentsOf: URL(filePath: localB)) == storeB)
     }
 
-    @Test("a container wiped since its last sync (its .uti-sync gone) is not synced, so its emptiness reaches nowhere; --force syncs it")
+    @Test("a container wiped since its last sync (its .uti-sync gone) is not synced, so its emptiness reaches nowhere; --force syncs it", Tools.needsRclone)
     func wipedContainer() throws {
         let machines = try Machines()
         try machines.write(0, "Documents/note.txt", Array("kept\n".utf8))

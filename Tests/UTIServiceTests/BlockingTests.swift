@@ -11,8 +11,7 @@ import Testing
 /// only after they are), so a server whose event loops wait on the lock can never pass. Each request has a
 /// generous ceiling (`--max-time 60`) so that a failing server fails the test rather than hanging it.
 @Suite("uti-server: nothing blocks the event loops",
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"),
-                "needs curl and flock(1)"))
+       Tools.needsCurl, .enabled(if: Tools.has("flock"), "needs flock(1)"))
 struct BlockingTests {
     /// `flock(1)` holding the registry lock exclusively until stopped; returns once it holds it.
     final class HeldLock {
@@ -27,20 +26,25 @@ struct BlockingTests {
             try process.run()
             // Held once a non-blocking attempt from here fails (within a minute, or flock(1) failed).
             var tries = 0
-            while process.isRunning, tries < 12_000, Self.isFree(path) {
+            while process.isRunning, tries < 12_000, try Self.isFree(path) {
                 tries += 1
                 usleep(5_000)
             }
-            try #require(process.isRunning && !Self.isFree(path), "flock(1) holds \(path)")
+            try #require(try process.isRunning && !Self.isFree(path), "flock(1) holds \(path)")
         }
 
-        static func isFree(_ path: String) -> Bool {
-            let probe = Process()
-            probe.executableURL = URL(filePath: "/usr/bin/flock")
-            probe.arguments = ["--nonblock", "--shared", path, "true"]
-            guard (try? probe.run()) != nil else { return false }
-            probe.waitUntilExit()
-            return probe.terminationStatus == 0
+        /// Whether nobody holds `path` exclusively: a shared lock of it can be taken at once (and is let go).
+        /// Asked in this process with flock(2), so that a probe that cannot run never reads as "held".
+        static func isFree(_ path: String) throws -> Bool {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            defer { close(descriptor) }
+            guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else {
+                guard errno == EWOULDBLOCK else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                return false
+            }
+            flock(descriptor, LOCK_UN)
+            return true
         }
 
         func release() {
@@ -93,7 +97,7 @@ struct BlockingTests {
         let types = try server.curl("/types/public.png", ["--max-time", "60"])
         #expect(types.status == 200, "\(types)")
         // All of that while the lock was held and the routes were still waiting on it.
-        #expect(!HeldLock.isFree(setup.root + "/registry.lock"))
+        #expect(try !HeldLock.isFree(setup.root + "/registry.lock"))
         #expect(routes.allSatisfy { $0.process.isRunning }, "the routes wait for the lock")
         lock.release()
         for route in routes {
@@ -115,7 +119,7 @@ struct BlockingTests {
         #expect(answer.status == 503, "\(answer)")
         #expect(answer.headers.lowercased().contains("retry-after: 5"), "\(answer.headers)")
         #expect(answer.body.contains("registry lock"), "\(answer.body)")
-        #expect(!HeldLock.isFree(setup.root + "/registry.lock"), "answered while the lock was still held")
+        #expect(try !HeldLock.isFree(setup.root + "/registry.lock"), "answered while the lock was still held")
         lock.release()
         let inbox = try server.curl("/apps/com.example.viewer/inbox", ["-H", "Authorization: Bearer \(setup.token)"])
         #expect(inbox.status == 200 && !inbox.body.contains("photo.png"), "\(inbox)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The browser Chromium finds on this machine, if any (`.ci/run` installs Debian's `chromium`).

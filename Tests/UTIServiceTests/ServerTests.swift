@@ -9,92 +9,9 @@ import FileIdentification
 @testable import UTIService
 import UTIReports
 
-/// The real server, started on a free port, asked with a real HTTP client (curl).
-final class RunningServer {
-    let process = Process()
-    let port: Int
-    private let output = Pipe()
-
-    static let binary = Tools.builtProduct("uti-server")
-
-    init(_ arguments: [String] = [], environment: [String: String] = [:], standardError: FileHandle = .nullDevice) throws {
-        process.executableURL = Self.binary
-        process.arguments = ["--port", "0"] + arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        process.standardOutput = output
-        process.standardError = standardError
-        try process.run()
-        // The first line says where it listens.
-        var line = Data()
-        while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let port = text.split(separator: ":").last.flatMap({ Int($0) }) else {
-            process.terminate()
-            throw POSIXError(.ECONNREFUSED)
-        }
-        self.port = port
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
-    /// The status of a `GET` of `path` over a connection of its own (0 if there was no answer).
-    func rawStatus(_ path: String) throws -> Int {
-        let connection = try RawConnection(port: port)
-        connection.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        let answer = connection.readToEnd()
-        guard answer.hasPrefix("HTTP/1.1 ") else { return 0 }
-        return Int(answer.dropFirst(9).prefix(3)) ?? 0
-    }
-
-    /// A connection whose request (`bytes`, a head and not all of its body) is in the server's hands:
-    /// for a server started with `--max-concurrent 1`, asked by no one else. Known to be in flight when a
-    /// probe of `/healthz` is turned away; a probe that came first turns the request itself away, which
-    /// is then sent again on a new connection. `nil` if that never happened (a bounded number of tries).
-    func requestInFlight(_ bytes: [UInt8]) throws -> RawConnection? {
-        for _ in 0..<20 {
-            let connection = try RawConnection(port: port)
-            connection.send(bytes)
-            for _ in 0..<500 {
-                if try rawStatus("/healthz") == 503 { return connection }
-                if connection.hasAnswered { break }
-                usleep(10_000)
-            }
-        }
-        return nil
-    }
-
-    /// Connection timers no test outlasts: for tests that hold a request in flight while they ask other
-    /// things, so that only what the test does ends it.
-    static let patientTimers = ["--idle-timeout", "3600", "--header-timeout", "3600", "--body-timeout", "3600"]
-
-    var base: String { "http://127.0.0.1:\(port)" }
-
-    /// `curl` with `arguments`; the body, and the status code on the last line.
-    func curl(_ path: String, _ arguments: [String] = []) throws -> (status: Int, body: String, headers: String) {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/curl")
-        let headers = try TemporaryDirectory()
-        process.arguments = ["-s", "-D", headers.file("h"), "-w", "\n%{http_code}"] + arguments + [base + path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        var lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\n")
-        let status = Int(lines.removeLast()) ?? 0
-        return (status, lines.joined(separator: "\n"), (try? String(contentsOfFile: headers.file("h"), encoding: .utf8)) ?? "")
-    }
-}
-
 let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]
 
-@Suite("uti-server", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+@Suite("uti-server")
 struct ServerTests {
     @Test("SIGTERM stops the server, exit status 0")
     func gracefulStop() throws {
@@ -103,7 +20,11 @@ struct ServerTests {
         server.process.waitUntilExit()
         #expect(server.process.terminationStatus == 0)
     }
+}
 
+/// A parser, asked in process: nothing of the machine is needed (no curl, no server).
+@Suite("Upload names")
+struct UploadNameTests {
     @Test("file names from Content-Disposition (RFC 6266 and 8187)", arguments: [
         ("attachment; filename=plain.txt", "plain.txt"),
         ("attachment; filename=\"quoted \\\"name\\\".txt\"", "quoted \"name\".txt"),
@@ -187,7 +108,7 @@ struct SystemdUnitTests {
     }
 }
 
-@Suite("uti-server: logs and metrics", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+@Suite("uti-server: logs and metrics", Tools.needsCurl)
 struct ServerObservabilityTests {
     @Test("one structured log line per request, without its headers; metrics by route, status and family")
     func logsAndMetrics() throws {
@@ -237,7 +158,7 @@ struct ServerObservabilityTests {
     }
 }
 
-@Suite("uti-server: routing", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+@Suite("uti-server: routing", Tools.needsCurl)
 struct ServerRoutingTests {
     /// A registry with one viewer of images, and a token file.
     final class Setup {
@@ -332,7 +253,7 @@ struct ServerRoutingTests {
     }
 }
 
-@Suite("uti-server: extra declarations", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+@Suite("uti-server: extra declarations", Tools.needsCurl)
 struct ServerDeclarationTests {
     @Test("--types adds declarations as the command line does; a refused file stops the server, exit 2")
     func types() throws {
@@ -361,58 +282,7 @@ struct ServerDeclarationTests {
     }
 }
 
-/// A raw TCP connection to the server, for clients no HTTP library would be: silent, or stalled mid-request.
-final class RawConnection {
-    let socket: Int32
-
-    init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-    }
-
-    deinit { close(socket) }
-
-    func send(_ text: String) {
-        send(Array(text.utf8))
-    }
-
-    /// Sends all of `bytes` (or as much as the server takes before it closes).
-    func send(_ bytes: [UInt8]) {
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if count <= 0 { return }
-            sent += count
-        }
-    }
-
-    /// Whether the server has sent something or closed the connection (without waiting).
-    var hasAnswered: Bool {
-        var pending = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        return poll(&pending, 1, 0) > 0
-    }
-
-    /// Reads until the server closes the connection; what it sent.
-    func readToEnd() -> String {
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            received += buffer[0..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
-    }
-}
-
-@Suite("uti-server: limits", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+@Suite("uti-server: limits", Tools.needsCurl)
 struct ServerLimitTests {
     @Test("a connection that stays silent is closed (--idle-timeout)")
     func idleConnectionsAreClosed() throws {
@@ -462,19 +332,9 @@ struct MultipartTests {
 /// Apache Tika's own Python client (`tika` from PyPI, in client-only mode), from the virtual environment
 /// `.ci/run` makes in `.build-python`.
 enum TikaClient {
-    static let python = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appending(path: ".build-python/bin/python").path
+    static let python = Tools.buildPython ?? "/nonexistent/.build-python/bin/python"
 
-    static var isAvailable: Bool {
-        guard FileManager.default.isExecutableFile(atPath: python) else { return false }
-        let process = Process()
-        process.executableURL = URL(filePath: python)
-        process.arguments = ["-c", "import tika"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
+    static let isAvailable = Tools.buildPython(hasModule: "tika")
 }
 
 @Suite("A Tika client pointed at uti", .enabled(if: TikaClient.isAvailable, "needs .build-python with PyPI's tika (.ci/run makes it)"))

@@ -4,7 +4,8 @@ standalone cluster (a master and two workers started here on 127.0.0.1, stopped 
 
     python3 Integrations/spark/tests/check_spark.py --uti PATH [--files 20000] [--no-cluster] [--expect-unreadable]
 
-The tree holds files of many types, empty files, names that are not UTF-8 and files nobody may read (mode 000:
+The tree holds files of many types, empty files, names with spaces and line breaks, names that are not UTF-8,
+links among the root's own entries, and files nobody may read (mode 000:
 unreadable unless the process may override file permissions; the test suite runs this without that
 capability). For every input, the rows must be exactly the records of `uti classify --format ndjson --details`
 of the same tree: the same paths, each once, each with the same identifier (or the same error). The content
@@ -66,6 +67,9 @@ def make_tree(root, count):
             path = os.fsencode(directory) + b"/bad\xff\xfe-%d.txt" % index    # not UTF-8
         if index % 499 == 3:
             name = f"nl\n{index}.txt"                            # a line break in the name
+            path = os.path.join(directory, name)
+        if index % 251 == 9:
+            name = f"with  spaces {index} .txt"                  # spaces, two together and one before the dot
             path = os.path.join(directory, name)
         with open(path, "wb") as handle:
             handle.write(data)

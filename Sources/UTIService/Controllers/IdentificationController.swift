@@ -61,8 +61,8 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     /// Identified first without Magika's model: a small body held in memory where it arrived (no file to
     /// read, and its sample bounds the work: microseconds for most, less than the hop to a pool and back),
     /// any other on the blocking pool. Only when the model would be asked about it (text nothing else names)
-    /// is it identified again, with the model, on the model's pool, which bounds the inferences at once: an
-    /// inference never runs on an event loop.
+    /// does the model read it, on the model's pool, which bounds the inferences at once: an inference never
+    /// runs on an event loop.
     func identification(of request: Request, named name: String?) async throws -> Identification {
         let names = try Responses.mimeNames(request)
         let spooled = HandedOver(value: try await body.spool(request))
@@ -70,14 +70,14 @@ struct IdentificationController<Context: RequestContext>: Sendable {
         let withoutModel = self.withoutModel
         @Sendable func identifyWithoutModel() throws -> (Identification, asksModel: Bool) {
             let identification = try withoutModel.identify(spooled.value, filename: name)
-            let head = (try? spooled.value.source.bytes(at: 0, length: 2)) ?? []
-            return (identification, identifier.asksModel(after: identification, head: head))
+            return (identification, identifier.asksModel(after: identification, of: spooled.value))
         }
         var (identification, asksModel) = !spooled.value.isSpooledToFile && spooled.value.count <= Self.inlineIdentificationLimit
             ? try identifyWithoutModel()
             : try await BlockingWork.identification.runIfActive { try identifyWithoutModel() }
         if asksModel {
-            identification = try await BlockingWork.model.runIfActive { try identifier.identify(spooled.value, filename: name) }
+            let first = identification
+            identification = try await BlockingWork.model.runIfActive { try identifier.refinedByModel(first, of: spooled.value, filename: name) }
         }
         if let names { identification.mimeType = identifier.mimeType(of: identification, in: names) }
         metrics.identified(identification.type)
