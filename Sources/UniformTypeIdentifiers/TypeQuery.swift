@@ -4,7 +4,7 @@ internal import Synchronization
 /// type (best first; the dynamic type when nobody declares one), else every declared type; kept when they
 /// conform to `conformingTo` and hold every word in their identifier or description.
 ///
-/// A query is bounded (`maximumWords` words of at most `maximumWordLength` bytes): what anyone may ask of a
+/// A query is bounded (`maximumWords` words of at most `maximumWordLength` characters): what anyone may ask of a
 /// service costs at most that many passes over text folded once per database, never more.
 package enum TypeQuery {
     package struct Failure: Error {
@@ -13,24 +13,26 @@ package enum TypeQuery {
 
     /// The most words a query may hold.
     package static let maximumWords = 16
-    /// The longest word, in bytes of UTF-8.
+    /// The longest word, in characters (Unicode scalars, as JSON Schema's `maxLength` counts them).
     package static let maximumWordLength = 64
+    /// The longest query as a service receives it, separators included.
+    package static let maximumQueryLength = maximumWords * (maximumWordLength + 1)
 
-    /// The words of a query as a service receives it (`q=`, words separated by spaces), checked against
-    /// the bounds before it is split.
+    /// The words of a query as a service receives it (`q=`, words separated by spaces, or by `+` as HTML
+    /// forms and most HTTP libraries send spaces), checked against the bounds before it is split.
     package static func words(in query: String) throws(Failure) -> [String] {
-        guard query.utf8.count <= maximumWords * (maximumWordLength + 1) else {
-            throw Failure(message: "a query is at most \(maximumWords) words of at most \(maximumWordLength) bytes")
+        guard query.unicodeScalars.count <= maximumQueryLength else {
+            throw Failure(message: "a query is at most \(maximumQueryLength) characters: \(maximumWords) words of at most \(maximumWordLength)")
         }
-        let words = query.split(separator: " ").map(String.init)
+        let words = query.split(whereSeparator: { $0 == " " || $0 == "+" }).map(String.init)
         try check(words)
         return words
     }
 
     private static func check(_ words: [String]) throws(Failure) {
         guard words.count <= maximumWords else { throw Failure(message: "a query is at most \(maximumWords) words; this one has \(words.count)") }
-        if let long = words.first(where: { $0.utf8.count > maximumWordLength }) {
-            throw Failure(message: "a word of a query is at most \(maximumWordLength) bytes; '\(long.prefix(16))…' has \(long.utf8.count)")
+        if let long = words.first(where: { $0.unicodeScalars.count > maximumWordLength }) {
+            throw Failure(message: "a word of a query is at most \(maximumWordLength) characters; '\(long.prefix(16))…' has \(long.unicodeScalars.count)")
         }
     }
 

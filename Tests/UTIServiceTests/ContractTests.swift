@@ -159,7 +159,7 @@ struct ContractTests {
         }
     }
 
-    @Test("GET /types?q= is bounded before any work: 16 words of 64 bytes pass, one more word, one more byte or a 75 KB query is a 400 naming the bound")
+    @Test("GET /types?q= is bounded before any work: 16 words of 64 characters pass (spaces or + between them), one more word, one more character or a 75 KB query is a 400 naming the bound")
     func boundedQuery() async throws {
         try await Contract().test { client in
             let sixteen = Array(repeating: "a", count: 16).joined(separator: "%20")
@@ -170,9 +170,14 @@ struct ContractTests {
                 let refused = try await client.execute(uri: "/types?q=\(query)", method: .get)
                 #expect(refused.status == .badRequest && refused.text.contains("at most"), "\(query.prefix(20)): \(refused.text)")
             }
+            // 16 words of 64 characters, two bytes each, between +: what the document allows, accepted.
+            let wide = Array(repeating: String(repeating: "%C3%A9", count: 64), count: 16).joined(separator: "+")
+            #expect(try await client.execute(uri: "/types?q=\(wide)", method: .get).status == .ok)
             // Words match as before: every word, in identifiers and descriptions, case folded.
-            let found = try await client.execute(uri: "/types?q=PYTHON%20Script", method: .get)
-            #expect(found.array?.contains { $0["identifier"] as? String == "public.python-script" } == true)
+            for query in ["PYTHON%20Script", "python+script"] {
+                let found = try await client.execute(uri: "/types?q=\(query)", method: .get)
+                #expect(found.array?.contains { $0["identifier"] as? String == "public.python-script" } == true, "\(query)")
+            }
         }
     }
 

@@ -18,8 +18,8 @@ struct TypesController<Context: RequestContext>: Sendable {
     }
 
     /// `?extension=&mime=&conformingTo=&q=`: `uti types --json`'s objects, as an array. Open to anyone, so
-    /// bounded: `q` is at most `TypeQuery.maximumWords` words of `TypeQuery.maximumWordLength` bytes (400
-    /// past them, before any work), and the search, proportional to the database, runs on the blocking pool.
+    /// bounded: `q` is at most `TypeQuery.maximumWords` words of `TypeQuery.maximumWordLength` characters
+    /// (400 past them, before any work), and the search, proportional to the database, runs on the blocking pool.
     static func types(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
         for name in ["extension", "mime", "conformingTo"] where query.get(name)?.isEmpty == true {
