@@ -1,5 +1,6 @@
 internal import SystemCalls
 internal import SystemPackage
+internal import UniformTypeIdentifiers
 
 /// What a run of rclone that died (killed, or the machine lost) was about to change: the listings of both
 /// sides it wrote before its first transfer (`<name>.path1.lst-new` and `.path2.lst-new`, rclone 1.60's
@@ -89,14 +90,7 @@ struct DeadRunListings {
         guard bytes[zone] == UInt8(ascii: "+") || bytes[zone] == UInt8(ascii: "-"), let zoneHours = number((zone + 1)..<(zone + 3)),
               let zoneMinutes = number((zone + 3)..<(zone + 5)) else { return nil }
         let offset = (zoneHours * 3_600 + zoneMinutes * 60) * (bytes[zone] == UInt8(ascii: "-") ? -1 : 1)
-        // Days from the civil date (Howard Hinnant's days-from-civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return days * 86_400 + hour * 3_600 + minute * 60 + second - offset
+        return CivilTime.secondsSince1970(year: year, month: month, day: day, hour: hour, minute: minute, second: second) - offset
     }
 
     /// A string quoted as Go's `%q` writes one (`"a\"b\n\u00e9\xff"`), its bytes as they were; `nil` when it

@@ -113,4 +113,16 @@ package struct CivilTime: Sendable, Hashable {
 
     /// `7` as `07`.
     package static func twoDigits(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    /// Seconds since 1970 of a date and time of day in UTC, in the proleptic Gregorian calendar (Howard
+    /// Hinnant's days-from-civil); a date that does not exist (30 February) comes out as another.
+    package static func secondsSince1970(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return days * 86_400 + hour * 3_600 + minute * 60 + second
+    }
 }

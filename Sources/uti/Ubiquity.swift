@@ -340,14 +340,7 @@ enum StoreValues {
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
               let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
               hour < 24, minute < 60, second < 61 else { return nil }
-        // Howard Hinnant's days-from-civil.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        let result = Double(days * 86_400 + hour * 3_600 + minute * 60 + second)
+        let result = Double(CivilTime.secondsSince1970(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
         // A date that does not exist (30 February) comes back as another: refused.
         return iso8601(result) == text ? result : nil
     }
