@@ -4638,7 +4638,7 @@ size_t uti_media_type_canonical(size_t index) { return index < sizeof(bits) ? ca
 const char *uti_media_type_name(size_t index) { return index < sizeof(bits) ? names[index] : 0; }
 unsigned char uti_media_type_vocabularies(size_t index) { return index < sizeof(bits) ? bits[index] : 0; }
 
-static const char *const extensions[364] = {
+static const char *const extensions[365] = {
     "3ds",
     "4xa",
     "4xm",
@@ -4802,6 +4802,7 @@ static const char *const extensions[364] = {
     "jar",
     "jls",
     "jpx",
+    "json",
     "jsonlz4",
     "key",
     "latex",
@@ -5005,25 +5006,25 @@ static const char *const extensions[364] = {
     "zabw",
 };
 
-static const unsigned char extension_bits[364] = {
+static const unsigned char extension_bits[365] = {
     1,2,2,2,1,2,2,2,2,2,2,2,1,2,2,2,1,2,2,2,1,1,1,1,
     1,2,1,2,2,2,1,2,2,1,1,2,2,1,1,2,2,1,2,2,2,2,1,1,
     2,1,1,1,2,1,3,3,1,1,2,2,2,1,1,2,2,1,1,3,1,2,2,2,
     1,3,1,2,2,2,1,1,2,2,2,1,1,1,1,2,1,2,1,1,1,1,1,2,
     2,2,2,2,2,2,1,2,1,1,2,2,2,2,1,1,1,2,2,2,1,2,2,2,
     1,2,2,2,2,2,1,2,2,1,1,2,1,2,2,2,2,1,2,3,2,2,2,1,
-    2,1,2,2,2,2,2,1,1,1,1,2,1,2,2,2,1,2,1,2,1,1,2,1,
-    1,2,1,2,1,1,1,1,1,2,1,2,1,2,2,1,2,1,1,1,2,1,1,2,
-    1,1,1,1,1,1,2,2,2,1,1,2,1,2,1,2,2,2,2,1,2,2,2,1,
-    1,1,1,1,2,1,2,1,2,2,1,1,2,1,1,2,2,2,2,1,2,2,2,1,
-    1,1,1,3,1,2,2,1,2,1,2,1,3,2,2,1,1,1,2,1,1,1,2,1,
-    2,1,2,1,2,1,3,2,1,2,2,1,2,1,1,2,2,1,1,3,2,2,1,1,
-    1,1,1,2,1,1,1,1,1,2,1,1,2,1,2,1,1,1,1,1,1,1,1,2,
-    2,1,2,1,2,2,2,1,2,2,2,2,2,2,1,1,2,1,1,1,2,1,2,2,
-    2,1,1,2,2,1,1,1,1,1,1,1,2,2,2,1,1,2,1,2,2,2,2,1,
-    1,1,1,1,
+    2,1,2,2,2,2,2,1,1,1,1,2,1,2,2,2,1,2,1,1,2,1,1,2,
+    1,1,2,1,2,1,1,1,1,1,2,1,2,1,2,2,1,2,1,1,1,2,1,1,
+    2,1,1,1,1,1,1,2,2,2,1,1,2,1,2,1,2,2,2,2,1,2,2,2,
+    1,1,1,1,1,2,1,2,1,2,2,1,1,2,1,1,2,2,2,2,1,2,2,2,
+    1,1,1,1,3,1,2,2,1,2,1,2,1,3,2,2,1,1,1,2,1,1,1,2,
+    1,2,1,2,1,2,1,3,2,1,2,2,1,2,1,1,2,2,1,1,3,2,2,1,
+    1,1,1,1,2,1,1,1,1,1,2,1,1,2,1,2,1,1,1,1,1,1,1,1,
+    2,2,1,2,1,2,2,2,1,2,2,2,2,2,2,1,1,2,1,1,1,2,1,2,
+    2,2,1,1,2,2,1,1,1,1,1,1,1,2,2,2,1,1,2,1,2,2,2,2,
+    1,1,1,1,1,
 };
 
-size_t uti_extension_count(void) { return 364; }
-const char *uti_extension(size_t index) { return index < 364 ? extensions[index] : 0; }
-unsigned char uti_extension_kinds(size_t index) { return index < 364 ? extension_bits[index] : 0; }
+size_t uti_extension_count(void) { return 365; }
+const char *uti_extension(size_t index) { return index < 365 ? extensions[index] : 0; }
+unsigned char uti_extension_kinds(size_t index) { return index < 365 ? extension_bits[index] : 0; }

@@ -13,7 +13,7 @@ enum NameAgreement: Hashable {
     case none
 
     static func of(_ candidate: UTType, with reading: ContentEvidence) -> NameAgreement {
-        if reading.source != .bytes && candidate.conforms(to: reading.type) { return .strict }
+        if reading.source != .bytes && candidate.isKind(of: reading.type) { return .strict }
         return Resolution.refines(candidate, reading) ? .loose : .none
     }
 

@@ -66,9 +66,9 @@ enum Resolution {
         // A suggestion cannot displace a proof, though, unless what was proved is only a container or an
         // encoding (a ZIP, gzip, XML): a #! line saying shell script stands against a pattern saying Perl.
         let specific: [ContentEvidence] = readings.compactMap { reading in
-            let generalizations = readings.filter { $0.type != reading.type && reading.type.conforms(to: $0.type) }
+            let generalizations = readings.filter { $0.type != reading.type && reading.type.isKind(of: $0.type) }
             let displaced = readings.contains { other in
-                other.type != reading.type && other.type.conforms(to: reading.type)
+                other.type != reading.type && other.type.isKind(of: reading.type)
                     && (other.isConclusive || !reading.isConclusive || isContainer(reading.type))
             }
             if displaced { return nil }
@@ -98,7 +98,7 @@ enum Resolution {
         for candidate in candidates {
             for reading in specific where reading.source != .bytes && NameAgreement.of(candidate, with: reading) == .strict {
                 guard let current = agreement else { agreement = (candidate, reading); continue }
-                let moreSpecific = reading.type != current.reading.type && reading.type.conforms(to: current.reading.type)
+                let moreSpecific = reading.type != current.reading.type && reading.type.isKind(of: current.reading.type)
                 let exact = reading.type == current.reading.type && candidate == reading.type && current.candidate != reading.type
                 if moreSpecific || exact { agreement = (candidate, reading) }
             }
@@ -111,13 +111,13 @@ enum Resolution {
         // its rules (the strict pass above).
         let extensionKinds = name.map { $0.match == .filenameExtension ? MediaTypeNames.extensionKinds($0.tag) : [] } ?? []
         let weakName = extensionKinds.contains(.libmagicOnly)
-        for candidate in candidates where !weakName || candidate.conforms(to: .text) {
+        for candidate in candidates where !weakName || candidate.isKind(of: .text) {
             if let reading = considered.first(where: { NameAgreement.of(candidate, with: $0) != .none }) {
                 return answer(candidate, .nameRefinesContent, reading.isConclusive ? .high : .medium, by: reading)
             }
         }
         for reading in considered {
-            if candidates.contains(where: { reading.type.conforms(to: $0) }) {
+            if candidates.contains(where: { reading.type.isKind(of: $0) }) {
                 return answer(reading.type, .contentRefinesName, reading.isConclusive ? .high : .medium, by: reading)
             }
         }
@@ -130,18 +130,18 @@ enum Resolution {
             // says what they are.
             let named = candidates.prefix(3).map(\.identifier).joined(separator: ", ")
             let tag = name?.tag ?? ""
-            if weakName, !candidates.contains(where: { $0.conforms(to: .text) }) {
+            if weakName, !candidates.contains(where: { $0.isKind(of: .text) }) {
                 return answer(primary.type, .contentOverrulesName, .medium, by: primary, mismatch: true,
                               overruled: "only libmagic's lists of extensions seen give .\(tag) to \(named), and the bytes do not meet \(candidates.count == 1 ? "its" : "their") rules")
             }
-            if encoding != nil, extensionKinds.contains(.shared), !candidates.contains(where: { $0.conforms(to: .text) }) {
+            if encoding != nil, extensionKinds.contains(.shared), !candidates.contains(where: { $0.isKind(of: .text) }) {
                 return answer(primary.type, .contentOverrulesName, .medium, by: primary, mismatch: true,
                               overruled: "formats of different kinds share the extension .\(tag), and the bytes are text, which none the name offers (\(named)) is")
             }
             // Binary bytes under text formats' names that a reader names as a binary format: that format
             // (an EFI disk image named `.gpt`, which Gerber's text also uses).
-            if encoding == nil, candidates.allSatisfy({ $0.conforms(to: .text) }),
-               let other = considered.first(where: { $0.source != .bytes && !$0.type.conforms(to: .text) }) {
+            if encoding == nil, candidates.allSatisfy({ $0.isKind(of: .text) }),
+               let other = considered.first(where: { $0.source != .bytes && !$0.type.isKind(of: .text) }) {
                 return answer(other.type, .contentOverrulesName, .medium, by: other, mismatch: true,
                               overruled: "the name's \(named) \(candidates.count == 1 ? "is a text format" : "are text formats"), and the bytes are not text: they read as \(other.type.identifier)")
             }
@@ -152,7 +152,7 @@ enum Resolution {
                 return answer(primary.type, .contentOverrulesName, .medium, by: primary, mismatch: true,
                               overruled: "the name promises plain text, and the bytes are not text")
             }
-            return answer(best, .nameOnly, encoding != nil && !best.conforms(to: .text) ? .low : .medium, by: primary)
+            return answer(best, .nameOnly, encoding != nil && !best.isKind(of: .text) ? .low : .medium, by: primary)
         }
         if primary.type == .plainText || primary.type == .data {
             return answer(primary.type, .textOrBinary, .low, by: primary)
@@ -169,7 +169,7 @@ enum Resolution {
 
     /// Languages, which may hold or start like others: source code, scripts, markup.
     static func nests(_ type: UTType) -> Bool {
-        type.conforms(to: .sourceCode) || type.conforms(to: .script) || type.conforms(to: .xml) || type.conforms(to: .html)
+        type.isKind(of: .sourceCode) || type.isKind(of: .script) || type.isKind(of: .xml) || type.isKind(of: .html)
     }
 
     /// Whether the name's type `candidate` is the content's type or a more specific kind of it, in the
@@ -178,21 +178,21 @@ enum Resolution {
         let type = content.type
         // Text or binary, from the bytes alone: any text format is text, any other format is data.
         if content.source == .bytes {
-            return type == .data ? !candidate.conforms(to: .text) : candidate.conforms(to: .text)
+            return type == .data ? !candidate.isKind(of: .text) : candidate.isKind(of: .text)
         }
-        if candidate.conforms(to: type) { return true }
+        if candidate.isKind(of: type) { return true }
         // Text formats nest (PHP holds HTML, a Python file may start with #!python3): when the content
         // is text of any kind, a name that promises a text format says more than the bytes can. A name
         // that promises only plain text (.txt) says less than any format the content shows.
         // Only languages nest, though: a format its first line declares that is no language (a PGP key
         // block, a certificate, a vCard) is that format under any other text format's name (a PGP key
         // named `.pub`, which names an SSH key).
-        if candidate.conforms(to: .text) && candidate != .plainText && (type.conforms(to: .text) || content.source == .text)
+        if candidate.isKind(of: .text) && candidate != .plainText && (type.isKind(of: .text) || content.source == .text)
             && (!content.isConclusive || nests(candidate) || nests(type)) { return true }
         // A container's generic type: a ZIP- or OLE2-based format the entries did not single out.
         if content.source == .container {
-            if type.conforms(to: .zip) || type == .zip { return candidate.conforms(to: .zip) }
-            if type.conforms(to: KnownTypes.oleStorage) { return candidate.conforms(to: KnownTypes.oleStorage) }
+            if type.isKind(of: .zip) || type == .zip { return candidate.isKind(of: .zip) }
+            if type.isKind(of: KnownTypes.oleStorage) { return candidate.isKind(of: KnownTypes.oleStorage) }
         }
         // Structured-syntax suffixes (RFC 6839): image/svg+xml is XML, application/ld+json is JSON.
         let suffixes: [(suffix: String, base: UTType)] = [("+xml", .xml), ("+json", .json), ("+zip", .zip)]

@@ -51,7 +51,7 @@ struct CoverageTests {
         let url = Reference.directory.appending(path: file)
         let types = try Reference.freedesktopTypes(at: url)
         #expect(types.count > 800)
-        let appleTypes = Set(try Reference.table("apple-system-types.tsv").compactMap { $0["identifier"] })
+        let appleTypes = Set(try (Reference.table("apple-system-types.tsv") + Reference.table("macos-system-bundle-types.tsv")).compactMap { $0["identifier"] })
         let apple = try Self.appleTagOwners()
         // The older copy (2.2, as Debian 12 installs it) must resolve, aliases and globs included, but where 2.4 moved a
         // glob, split an alias into a type of its own or changed a sub-class-of relation (2.2 had C#
@@ -79,10 +79,16 @@ struct CoverageTests {
                     Issue.record("parent \(parent) of \(mime.name) does not resolve")
                     continue
                 }
-                // Between two Apple formats Apple's answer stands (public.html is not public.plain-text),
-                // except containment (an EPUB is a ZIP archive).
-                let bothApple = appleTypes.contains(type.identifier) && appleTypes.contains(parentType.identifier)
-                if bothApple && !parentType.conforms(to: .archive) { continue }
+                // An Apple type keeps exactly Apple's parents: freedesktop's parent is no conformance, and where
+                // it is a container format (an EPUB is stored in a ZIP archive, an .xls file in an OLE2 compound
+                // file), the type's `uti.container` tags name that container.
+                if appleTypes.contains(type.identifier) {
+                    if !type.conforms(to: parentType), let container = Self.container(of: parentType) {
+                        #expect(Self.containers(of: type).contains { $0.conforms(to: container) },
+                                "\(mime.name) (\(type.identifier)) sub-class-of \(parent): its container \(container.identifier) is not among its tags")
+                    }
+                    continue
+                }
                 // freedesktop files scripts under application/x-executable ("runnable"); a script is an
                 // executable but not a Unix binary.
                 if parentType == .unixExecutable && type.conforms(to: .text) { parentType = .executable }
@@ -91,6 +97,19 @@ struct CoverageTests {
                         "\(mime.name) (\(type.identifier)) sub-class-of \(parent) (\(parentType.identifier))")
             }
         }
+    }
+
+    static let containerFormats = ["public.zip-archive", "uti.mime.application.x-ole-storage", "uti.mime.application.x-riff",
+                                   "uti.mime.application.x-iff", "org.tukaani.xz-archive", "public.tiff"].compactMap { UTType($0) }
+
+    /// The container format `type` is or is stored in by its conformance, if any.
+    static func container(of type: UTType) -> UTType? {
+        containerFormats.first { type.conforms(to: $0) }
+    }
+
+    /// The containers a type's own and its supertypes' `uti.container` tags name.
+    static func containers(of type: UTType) -> [UTType] {
+        ([type] + type.orderedSupertypes).flatMap { $0.tags(of: UTTagClass(rawValue: "uti.container")) }.compactMap { UTType($0) }
     }
 
     @Test("conformance answers real questions")

@@ -124,6 +124,8 @@ INTERPRETER_TAG = "uti.interpreter"    # a program a #! line names: python3, nod
 LANGUAGE_TAG = "uti.linguist-language" # Linguist's name of the language, then its aliases: Zig; C++, cpp
 MAGIKA_TAG = "uti.magika-label"        # Magika's label of the content type: zig, yara
 MAGIKA_MIME_TAG = "uti.magika-mime-type"  # the MIME name Magika gives it: text/x-msdos-batch, inode/x-empty
+# And what identification's readers need of a format beyond its conformance.
+CONTAINER_TAG = "uti.container"        # the container format its files are stored in, where its parents (Apple's) do not say: public.zip-archive
 LIBMAGIC_EXT_RE = re.compile(r"^[a-z0-9][a-z0-9_+-]*$")
 
 
@@ -157,6 +159,7 @@ class TypeDecl:
         self.languages = []             # Linguist's language name and aliases
         self.magika_labels = []         # Magika's content-type labels
         self.magika_mimes = []          # the MIME names Magika gives those labels
+        self.containers = []            # container formats its files are stored in, beyond its parents (CONTAINER_TAG)
 
     @property
     def is_apple(self):
@@ -856,35 +859,55 @@ def derive_freedesktop_conformance(db, by_mime):
             derive(decl)
 
 
-def extend_apple_conformance(db, by_mime):
-    """freedesktop's sub-class-of relations for Apple's types: a parent that Apple's own hierarchy
-    does not already imply is appended after Apple's parents (which stay first, in Apple's order)
-    when it is a type Apple does not declare or a container format, unless it would close a cycle.
-    These are the edges identification relies on: an EPUB is a ZIP archive, an .xls file an OLE2
-    compound file. Between two Apple formats Apple's answer stands."""
+# The container formats a type's files may be stored in, for identification: a container reader's proof (a ZIP's
+# directory, an OLE2 compound file's streams, a RIFF or IFF chunk, an xz stream, a TIFF's directory of a camera's
+# raw image) is a first step towards these formats. Beyond these, freedesktop's parents of Apple's types say
+# nothing identification needs.
+CONTAINER_FORMATS = {"public.zip-archive", "com.pkware.zip-archive", "uti.mime.application.x-ole-storage", "uti.mime.application.x-riff",
+                     "uti.mime.application.x-iff", "org.tukaani.xz-archive", "org.gnu.gnu-zip-archive", "public.bzip2-archive",
+                     "public.tiff"}
+
+
+def record_apple_containers(db, by_mime):
+    """Apple's types keep exactly Apple's parents: freedesktop's sub-class-of relations for them become no
+    conformance. Where such a parent is a container format (an EPUB is stored in a ZIP archive, an .xls file
+    in an OLE2 compound file, AIFF in IFF), it is recorded as the type's container (`uti.container`), which
+    identification's readers use; any other (JSON as JavaScript, a macro-enabled document as the one
+    without macros) is left out, noted."""
+    left_out = {}
     for decl in list(db.types.values()):
         if not decl.is_apple or not decl.fdo:
             continue
         for record in decl.fdo:
             for parent_mime in record["parents"]:
                 parent = by_mime.get(parent_mime.lower())
-                if parent is None or parent is decl:
+                if parent is None or parent is decl or db.conforms_to(decl, parent.identifier):
                     continue
-                if db.conforms_to(decl, parent.identifier):
-                    continue
-                # The macOS types beyond CoreTypes come with no conformance between formats in their records
-                # (a TIFF-based RAW format is a TIFF file to freedesktop): they take freedesktop's.
-                core = decl.apple_index is not None and decl.apple_index < MACOS_FIRST_INDEX
-                if core and parent.is_apple and not db.conforms_to(parent, "public.archive"):
-                    # Between two Apple types, Apple's answer stands (HTML is not public.plain-text, C
-                    # source not C++ source); only containment (an EPUB is a ZIP) is added.
-                    db.notes["freedesktop parents left to Apple"].append(f"{decl.identifier} -> {parent.identifier}")
-                    continue
-                if decl.identifier.lower() in db.ancestors(parent):
-                    db.notes["skipped (cycle)"].append(f"{decl.identifier} -> {parent.identifier}")
-                    continue
-                decl.conforms.append(parent.identifier)
-                db.notes["freedesktop parents added to Apple types"].append(f"{decl.identifier} -> {parent.identifier}")
+                containers = [c for c in [parent.identifier] + sorted(db.ancestors(parent)) if c in {f.lower() for f in CONTAINER_FORMATS}]
+                if containers:
+                    container = db.get(containers[0]).identifier
+                    if container not in decl.containers and not db.conforms_to(decl, container):
+                        decl.containers.append(container)
+                        db.notes["containers of Apple types (not parents)"].append(f"{decl.identifier} in {container}")
+                else:
+                    left_out.setdefault(decl.identifier, []).append(parent)
+                    db.notes["freedesktop parents of Apple types left out"].append(f"{decl.identifier} -> {parent.identifier}")
+    # A parent left out still says where the files are stored: a macro-enabled Word document is stored as
+    # the document without macros is, in a ZIP archive.
+    def containers_of(decl, seen):
+        found = list(decl.containers) + [c for c in CONTAINER_FORMATS if db.conforms_to(decl, c)]
+        for parent in left_out.get(decl.identifier, []) + [db.get(p) for p in decl.conforms if db.get(p)]:
+            if parent.identifier not in seen:
+                seen.add(parent.identifier)
+                found += containers_of(parent, seen)
+        return found
+    for identifier in left_out:
+        decl = db.get(identifier)
+        for container in containers_of(decl, {identifier}):
+            container = db.get(container).identifier if db.get(container) else container
+            if container not in decl.containers and not db.conforms_to(decl, container) and container.lower() in {c.lower() for c in CONTAINER_FORMATS}:
+                decl.containers.append(container)
+                db.notes["containers of Apple types (not parents)"].append(f"{decl.identifier} in {container} (through a parent left out)")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1753,11 +1776,11 @@ def check_tag_preference(db):
 # --------------------------------------------------------------------------------------------------
 
 def validate(db, apple_rows, all_mimes):
-    # Apple types unchanged but for freedesktop parents appended after Apple's own
+    # Apple types keep exactly Apple's parents (other sources' knowledge of their formats is in their tags)
     for row in apple_rows:
         decl = db.get(row["identifier"])
         assert decl.identifier == row["identifier"]
-        assert decl.conforms[:len(row["conformsTo"].split())] == row["conformsTo"].split(), decl.identifier
+        assert decl.conforms == row["conformsTo"].split(), f"{decl.identifier}: {decl.conforms}, Apple says {row['conformsTo']}"
         assert decl.extensions[:len(row["filenameExtensions"].split())] == row["filenameExtensions"].split()
         assert decl.mimes[:len(row["mimeTypes"].split())] == row["mimeTypes"].split()
         assert decl.exported == (row["group"] == "system")
@@ -1824,6 +1847,8 @@ def declaration(decl):
         tags[MAGIKA_TAG] = list(decl.magika_labels)
     if decl.magika_mimes:
         tags[MAGIKA_MIME_TAG] = list(decl.magika_mimes)
+    if decl.containers:
+        tags[CONTAINER_TAG] = list(decl.containers)
     if tags:
         entry["UTTypeTagSpecification"] = tags
     return entry
@@ -2079,7 +2104,7 @@ def generate(root, verbose):
     add_other_globs(db, records, by_mime)
     add_system_globs(db, system, by_mime)
     derive_freedesktop_conformance(db, by_mime)
-    extend_apple_conformance(db, by_mime)
+    record_apple_containers(db, by_mime)
     all_mimes, rules, builtin = load_libmagic(SOURCES)
     created = add_libmagic(db, all_mimes, rules, builtin)
     add_tika_names_for_apple_types(db, tika_names_for_apple)
