@@ -283,117 +283,80 @@ public final class FileIdentifier: Sendable {
     ///
     /// The kind of a file bounds its type, as on Apple's platforms: the name's candidates that are
     /// directories (packages, bundles: a Keynote document `x.key`) do not stand for a regular file, whose
-    /// flat form (`com.apple.iWork.Keynote.sffkey`) does; when none is left, the content decides and the
-    /// evidence says why the name was set aside.
+    /// flat form (`com.apple.iWork.Keynote.sffkey`) does. The readers are asked about the flat forms; the
+    /// resolver rules the directory types out, saying why.
     private func identifyContent(_ source: some ByteSource, name: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
         var flat = name
-        var setAside: [UTType] = []
-        if var evidence = name {
-            setAside = evidence.candidates.filter { $0.conforms(to: .directory) }
-            evidence.candidates.removeAll { $0.conforms(to: .directory) }
-            flat = evidence
-        }
-        var identification = try identifyBytes(source, name: flat)
+        flat?.candidates.removeAll { $0.conforms(to: .directory) }
+        var identification = try identifyBytes(source, name: name, flat: flat)
         identification.fileSize = source.count
-        // The name's evidence as it was, the set-aside candidates with the others (in their resolved order).
-        if !setAside.isEmpty, var resolved = identification.evidence.name {
-            resolved.candidates += setAside
-            identification.evidence.name = resolved
-        }
-        // A name whose first sense is a package, left with a flat binary form the bytes did not confirm,
-        // says nothing of text (a `Makevars.template` is no Pages template): the content decides.
-        if !setAside.isEmpty, identification.evidence.rule == .nameOnly, identification.textEncoding != nil,
-           !identification.type.conforms(to: .text), let content = identification.evidence.content {
-            identification = Identification(type: content.type,
-                                            evidence: Evidence(name: identification.evidence.name, content: content,
-                                                               otherReadings: identification.evidence.otherReadings, rule: .contentOverrulesName),
-                                            confidence: .medium, isMismatch: true, textEncoding: identification.textEncoding)
-            identification.fileSize = source.count
-        }
-        if !setAside.isEmpty, !(flat?.candidates.contains(identification.type) ?? false) {
-            let kinds = setAside.map(\.identifier).joined(separator: ", ")
-            let reason = "the name's \(kinds) \(setAside.count == 1 ? "is a directory type" : "are directory types") (a package or bundle), and this is a regular file"
-            identification.evidence.nameOverruled = [reason, identification.evidence.nameOverruled].compactMap { $0 }.joined(separator: "; ")
-            identification.isMismatch = true
-        }
         return identification
     }
 
-    private func identifyBytes(_ source: some ByteSource, name: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
-        guard source.count > 0 else { return Resolution.empty(name: name) }
+    /// The readers' part: the name's languages chosen by the text (GitHub Linguist's), the content read,
+    /// then one resolver (`Resolution.resolve`) for every rule, Magika's model asked by it when it needs it.
+    private func identifyBytes(_ source: some ByteSource, name: NameEvidence?, flat: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
+        guard source.count > 0 else { return Resolution.empty(name: flat) }
         // The first 4 KiB carry every signature and container header; most files are settled by them,
         // and only the others are read as far as the sample size.
         let head = try source.bytes(at: 0, length: min(4096, options.sampleSize))
-        guard !head.isEmpty else { return Resolution.empty(name: name) }
-        var name = name
-        if let evidence = name, let language = try textLanguage(source, head: head, name: evidence) {
+        guard !head.isEmpty else { return Resolution.empty(name: flat) }
+        var name = name, flat = flat
+        if let evidence = flat, let language = try textLanguage(source, head: head, name: evidence) {
             // Text under an extension whose types are all binary formats, where Linguist writes a language.
-            var languageFirst = evidence
-            languageFirst.candidates.insert(language, at: 0)
-            languageFirst.decidedBy = "the bytes are text, which none of the types of .\(evidence.tag) is; GitHub Linguist writes \(language.tags(of: .linguistLanguage).first ?? language.identifier) in it"
-            name = languageFirst
-        } else if let evidence = name, let chosen = try linguistChoice(source, head: head, name: evidence) {
+            let decided = "the bytes are text, which none of the types of .\(evidence.tag) is; GitHub Linguist writes \(language.tags(of: .linguistLanguage).first ?? language.identifier) in it"
+            flat?.candidates.insert(language, at: 0)
+            flat?.decidedBy = decided
+            name?.candidates.insert(language, at: 0)
+            name?.decidedBy = decided
+        } else if let evidence = flat, let chosen = try linguistChoice(source, head: head, name: evidence) {
             // The language the text shows, first among the name's.
-            var chosenFirst = evidence
-            chosenFirst.candidates.removeAll { $0 == chosen }
-            chosenFirst.candidates.insert(chosen, at: 0)
-            chosenFirst.decidedBy = "GitHub Linguist's heuristics for .\(evidence.tag): \(chosen.tags[.linguistLanguage]?.first ?? chosen.identifier)"
-            name = chosenFirst
+            let decided = "GitHub Linguist's heuristics for .\(evidence.tag): \(chosen.tags[.linguistLanguage]?.first ?? chosen.identifier)"
+            for index in [0, 1] {
+                var evidence = index == 0 ? flat : name
+                evidence?.candidates.removeAll { $0 == chosen }
+                evidence?.candidates.insert(chosen, at: 0)
+                evidence?.decidedBy = decided
+                if index == 0 { flat = evidence } else { name = evidence }
+            }
         }
-        let (readings, encoding) = try sniff(source, head: head, name: name)
-        let resolved = Resolution.resolve(name: name, readings: readings, encoding: encoding)
-        return try modelReading(source, head: head, resolved) ?? resolved
+        let (readings, encoding, provenBinary) = try sniff(source, head: head, name: flat)
+        let model = { () throws(IdentificationError.Reason) -> ContentEvidence? in try self.modelReading(source, head: head) }
+        return try Resolution.resolve(name: name, readings: readings, encoding: encoding, provenBinary: provenBinary,
+                                      model: options.usesModel ? model : nil)
     }
 
-    /// What Magika's model says of text that every other reader left plain and whose name names nothing:
-    /// its type, when the label is a text format uti knows and the score reaches Magika's threshold for it.
-    /// A `#!` line that names no interpreter uti knows is left alone: the file says what runs it.
-    private func modelReading(_ source: some ByteSource, head: [UInt8], _ resolved: Identification) throws(IdentificationError.Reason) -> Identification? {
-        guard options.usesModel, Self.modelIsAsked(about: resolved, head: head), let model = MagikaModel.shared,
-              let prediction = try model.predict(source), prediction.isConfident,
+    /// What Magika's model says of text that every other reader left plain and whose name names nothing (the
+    /// resolver asks, `Resolution.resolve`): its reading, when the label is a text format uti knows and the
+    /// score reaches Magika's threshold for it. A `#!` line that names no interpreter uti knows is left alone:
+    /// the file says what runs it.
+    private func modelReading(_ source: some ByteSource, head: [UInt8]) throws(IdentificationError.Reason) -> ContentEvidence? {
+        guard !head.starts(with: [0x23, 0x21]), let model = MagikaModel.shared, let prediction = try model.predict(source), prediction.isConfident,
               let type = TypeDatabase.shared.declaredTypes(tag: prediction.label, tagClass: .magikaLabel).first,
               type != .plainText, type.conforms(to: .text) else { return nil }
         let score = (prediction.score * 1000).rounded() / 1000
-        let reading = ContentEvidence(type: type, source: .model, mimeType: type.preferredMIMEType, isConclusive: false,
-                                      detail: "Magika \(model.name): \(prediction.label) (score \(score))", score: prediction.score)
-        var evidence = resolved.evidence
-        evidence.otherReadings = ([evidence.content].compactMap { $0 }) + evidence.otherReadings
-        evidence.content = reading
-        evidence.rule = .contentOnly
-        return Identification(type: type, evidence: evidence, confidence: .medium, isMismatch: resolved.isMismatch,
-                              textEncoding: resolved.textEncoding)
-    }
-
-    /// The one rule for when the model is asked: text every other reader left plain, with no `#!` line, under
-    /// a name that names nothing.
-    private static func modelIsAsked(about resolved: Identification, head: some Collection<UInt8>) -> Bool {
-        mayAskModel(about: resolved) && !head.starts(with: [0x23, 0x21])
-    }
-
-    /// The part of that rule the bytes need not be read for.
-    private static func mayAskModel(about resolved: Identification) -> Bool {
-        resolved.type == .plainText && resolved.textEncoding != nil && resolved.evidence.name?.candidates.isEmpty ?? true
+        return ContentEvidence(type: type, source: .model, mimeType: type.preferredMIMEType, isConclusive: false,
+                               detail: "Magika \(model.name): \(prediction.label) (score \(score))", score: prediction.score)
     }
 
     /// Whether this identifier would ask Magika's model about `spooled`, which an identifier with `usesModel`
     /// off identified as `identification`: for a caller that must not run the model where it is (an event
     /// loop), which identifies without it there and asks `refinedByModel` where it may.
     package func asksModel(after identification: Identification, of spooled: SpooledBytes) -> Bool {
-        guard options.usesModel, Self.mayAskModel(about: identification), MagikaModel.shared != nil else { return false }
-        return Self.modelIsAsked(about: identification, head: (try? spooled.source.bytes(at: 0, length: 2)) ?? [])
+        guard options.usesModel, Resolution.asksModel(identification), MagikaModel.shared != nil else { return false }
+        return !((try? spooled.source.bytes(at: 0, length: 2)) ?? []).starts(with: [0x23, 0x21])
     }
 
     /// What identification with the model makes of `spooled`, given what `withoutModel` made of it
-    /// (`identification`): the model's reading when it is asked and confident, else `identification` as it is.
-    /// The rest of identification is not done again.
+    /// (`identification`): the resolver's answer with the model's reading when it is asked and confident,
+    /// else `identification` as it is. The rest of identification is not done again.
     package func refinedByModel(_ identification: Identification, of spooled: SpooledBytes, filename: String?) throws(IdentificationError) -> Identification {
+        guard options.usesModel, Resolution.asksModel(identification) else { return identification }
         let source = spooled.source
         do {
             let head = try source.bytes(at: 0, length: min(4096, options.sampleSize))
-            guard options.usesModel, Self.modelIsAsked(about: identification, head: head),
-                  var refined = try modelReading(source, head: head, identification) else { return identification }
-            refined.fileSize = identification.fileSize
-            return reported(refined)
+            guard let reading = try modelReading(source, head: head) else { return identification }
+            return reported(Resolution.withModel(identification, reading))
         } catch {
             throw IdentificationError(path: filename ?? "-", reason: error)
         }
@@ -445,17 +408,12 @@ public final class FileIdentifier: Sendable {
     /// signature, freedesktop's magic, the text and its format, libmagic. libmagic (the slowest) is
     /// asked only when nothing conclusive has been seen that a name candidate agrees with.
     private func sniff(_ source: some ByteSource, head: [UInt8], name: NameEvidence?) throws(IdentificationError.Reason)
-        -> ([ContentEvidence], TextEncoding?) {
+        -> (readings: [ContentEvidence], encoding: TextEncoding?, provenBinary: Bool) {
         var readings: [ContentEvidence] = []
         var encoding = TextAnalysis.encoding(of: head[...])
         func add(_ verdict: Verdict?, _ source: ContentEvidence.Source, conclusive: Bool) {
             guard let verdict else { return }
             let type = verdict.type
-            // A text format is not what binary bytes are, whatever a pattern found in them, unless the name
-            // names that format too (an encoded VBScript, G-code with a thumbnail: text formats that hold
-            // binary bytes, proven by their own magic).
-            if encoding == nil, source != .container, source != .signature, type.conforms(to: .text),
-               !(source == .freedesktopMagic && (name?.candidates ?? []).contains(where: { $0.conforms(to: type) })) { return }
             let reading = ContentEvidence(type: type, source: source, mimeType: verdict.mimeType ?? type.preferredMIMEType,
                                           isConclusive: conclusive, detail: verdict.detail)
             if let existing = readings.firstIndex(where: { $0.type == type }) {
@@ -474,14 +432,14 @@ public final class FileIdentifier: Sendable {
         // and so does text under a name with one candidate, a text format (a .py file that is valid
         // UTF-8): the slower readers are not asked.
         if readings.contains(where: { NameAgreement.settles(candidates, $0) }) {
-            return (readings, encoding)
+            return (readings, encoding, encoding == nil && TextAnalysis.isProvenBinary(head[...]))
         }
         let prefix = head.count < min(options.sampleSize, source.count) ? try source.bytes(at: 0, length: options.sampleSize) : head
         let sample = prefix[...]
         if prefix.count > head.count { encoding = TextAnalysis.encoding(of: sample) }
         if let encoding, readings.isEmpty, candidates.count == 1, candidates[0].conforms(to: .text), candidates[0] != .plainText {
             add(Verdict(mimeType: "text/plain", detail: "\(encoding.rawValue) text"), .bytes, conclusive: false)
-            return (readings, encoding)
+            return (readings, encoding, false)
         }
         for match in sharedMIMEInfo.magic.matches(prefix) {
             let verdict = Verdict(mimeType: match.mimeType, detail: "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))")
@@ -520,7 +478,7 @@ public final class FileIdentifier: Sendable {
         }
         // Conclusive readings first, each group in the order of authority above.
         let ordered = readings.filter(\.isConclusive) + readings.filter { !$0.isConclusive }
-        return (ordered, encoding)
+        return (ordered, encoding, encoding == nil && TextAnalysis.isProvenBinary(sample))
     }
 
     /// shared-mime-info magic below this priority is a resemblance, not evidence (TypeScript for `/*`).

@@ -2,53 +2,73 @@ internal import Synchronization
 public import UniformTypeIdentifiers
 
 extension UTTagClass {
-    /// The container formats a type's files are stored in, where its declared parents do not say so
-    /// (`public.zip-archive` for an EPUB, `uti.mime.application.x-ole-storage` for an `.xls` file): Apple's
-    /// types keep exactly Apple's parents, and what other sources know of their formats is kept here.
-    public static let container = UTTagClass(rawValue: "uti.container")
+    /// The formats a type's files also are, where its declared parents do not say so: Apple's types keep
+    /// exactly Apple's parents, and what other sources say of their formats (freedesktop's `sub-class-of`: an
+    /// EPUB is a ZIP archive, an `.xls` file an OLE2 compound file, a macro-enabled workbook a workbook) is kept
+    /// here, for identification's readers.
+    public static let kindOf = UTTagClass(rawValue: "uti.kind-of")
 }
 
 extension UTType {
     /// Whether this format is `other` or a kind of it, as identification's readers see formats: it conforms
-    /// to `other`, or its files are stored in a container format that is `other` or conforms to it (an EPUB
-    /// is a kind of ZIP archive to a reader of ZIP directories, though Apple's EPUB is no `public.zip-archive`).
+    /// to `other`, or what its files also are (`UTTagClass.kindOf`, followed through) conforms to it (an EPUB is
+    /// a kind of ZIP archive to a reader of ZIP directories, though Apple's EPUB is no `public.zip-archive`).
     func isKind(of other: UTType) -> Bool {
         if conforms(to: other) { return true }
-        let stored = FormatKinds.current
-        guard !stored.containers.isEmpty, stored.containerSupertypes.contains(other) else { return false }
-        for (format, containers) in stored.containers where conforms(to: format) {
-            if containers.contains(where: { $0.conforms(to: other) }) { return true }
+        let kinds = FormatKinds.current
+        guard !kinds.kinds.isEmpty, kinds.reachable.contains(other) else { return false }
+        for (format, alsoAre) in kinds.kinds where conforms(to: format) {
+            if alsoAre.contains(where: { $0.conforms(to: other) }) { return true }
         }
         return false
     }
 }
 
-/// The formats with containers (`UTTagClass.container`), read once per state of the type database.
+/// The formats with kinds beyond their conformance (`UTTagClass.kindOf`), read once per state of the type
+/// database, each with every format its files also are (the tags followed through, and the supertypes of
+/// those).
 struct FormatKinds: Sendable {
     let generation: Int
-    /// Each format that names containers, with them.
-    let containers: [(format: UTType, containers: [UTType])]
-    /// Every container and each of its supertypes: what `isKind(of:)` may answer through a container.
-    let containerSupertypes: Set<UTType>
+    /// Each format that names kinds, with what its files also are, followed through.
+    let kinds: [(format: UTType, alsoAre: [UTType])]
+    /// Every format named and each of its supertypes: what `isKind(of:)` may answer through a kind.
+    let reachable: Set<UTType>
 
     private static let cached = Mutex<FormatKinds?>(nil)
 
     static var current: FormatKinds {
         let generation = TypeDatabase.shared.generation
         if let kinds = cached.withLock({ $0 }), kinds.generation == generation { return kinds }
-        var containers: [(UTType, [UTType])] = []
-        var supertypes = Set<UTType>()
-        for format in TypeDatabase.shared.types(havingTagClass: .container) {
-            let named = TypeDatabase.shared.tags(of: format, tagClass: .container).compactMap { UTType($0) }
+        var direct: [UTType: [UTType]] = [:]
+        var order: [UTType] = []
+        for format in TypeDatabase.shared.types(havingTagClass: .kindOf) {
+            let named = TypeDatabase.shared.tags(of: format, tagClass: .kindOf).compactMap { UTType($0) }
             guard !named.isEmpty else { continue }
-            containers.append((format, named))
-            for container in named {
-                supertypes.insert(container)
-                supertypes.formUnion(container.supertypes)
+            direct[format] = named
+            order.append(format)
+        }
+        // Followed through: a macro-enabled document is a document, which is a ZIP archive.
+        func closure(_ format: UTType, _ seen: inout Set<UTType>) -> [UTType] {
+            var found: [UTType] = []
+            for kind in direct[format] ?? [] where seen.insert(kind).inserted {
+                found.append(kind)
+                for (other, _) in direct where kind.conforms(to: other) { found += closure(other, &seen) }
+            }
+            return found
+        }
+        var kinds: [(UTType, [UTType])] = []
+        var reachable = Set<UTType>()
+        for format in order {
+            var seen: Set<UTType> = [format]
+            let alsoAre = closure(format, &seen)
+            kinds.append((format, alsoAre))
+            for kind in alsoAre {
+                reachable.insert(kind)
+                reachable.formUnion(kind.supertypes)
             }
         }
-        let kinds = FormatKinds(generation: generation, containers: containers, containerSupertypes: supertypes)
-        cached.withLock { $0 = kinds }
-        return kinds
+        let made = FormatKinds(generation: generation, kinds: kinds, reachable: reachable)
+        cached.withLock { $0 = made }
+        return made
     }
 }

@@ -24,6 +24,11 @@ struct ExtensionKinds: OptionSet, Sendable {
     static let shared = Self(rawValue: 1)
     /// The types that carry it carry it only from libmagic's lists of extensions seen.
     static let libmagicOnly = Self(rawValue: 2)
+    /// The database's claimants are all binary formats, and a text format claims it in some source (a
+    /// shared-mime-info glob, libmagic's lists, GitHub Linguist's extensions): Jetty's text `.mod` files.
+    static let textElsewhere = Self(rawValue: 4)
+    /// The database's claimants are all text formats, and a binary format claims it in some source.
+    static let binaryElsewhere = Self(rawValue: 8)
 }
 
 /// One name per format: of the MIME names a type carries, the one identification reports.

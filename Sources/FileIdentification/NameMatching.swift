@@ -62,6 +62,12 @@ enum NameMatching {
         if !literal.isEmpty {
             return NameEvidence(filename: filename, match: .filename, tag: filename, candidates: literal)
         }
+        // A shared object's version after its `.so` (`libc.so.6`, `libnghttp2.so.14.24.1`): the name of a
+        // shared object, as ld.so names them, not an extension of its own (`.6` is no manual page here).
+        if let version = sharedObjectVersion(filename) {
+            let types = declared("so", .filenameExtension)
+            if !types.isEmpty { return NameEvidence(filename: filename, match: .suffix, tag: "so." + version, candidates: types) }
+        }
         // Multi-dot suffixes, longest first: a.b.tar.gz tries b.tar.gz, then tar.gz.
         var dots = filename.indices.filter { filename[$0] == "." }
         if dots.first == filename.startIndex { dots.removeFirst() }
@@ -72,7 +78,9 @@ enum NameMatching {
                 return NameEvidence(filename: filename, match: .suffix, tag: suffix, candidates: types)
             }
         }
-        if let ext = UTType.filenameExtension(ofPath: filename) {
+        // Digits after digits are a version (`tclsh8.6`, `linux2.6`, `st-0.8`), not an extension: the patterns
+        // below still see them (`*.[1-9]`), as a pattern, which promises nothing.
+        if let ext = UTType.filenameExtension(ofPath: filename), !Self.isVersion(ext, in: filename) {
             let types = declared(ext, .filenameExtension)
             if !types.isEmpty {
                 // A pattern that is a whole name before `.*` says more (freedesktop's longest glob):
@@ -87,6 +95,28 @@ enum NameMatching {
             return NameEvidence(filename: filename, match: .pattern, tag: pattern.glob, candidates: pattern.types)
         }
         return nil
+    }
+
+    /// Whether `ext`, the extension of `filename`, is the last part of a version number: digits only, after a
+    /// digit (`8.6` in `tclsh8.6`), where `b.1`'s `1` is a manual page's section.
+    static func isVersion(_ ext: String, in filename: String) -> Bool {
+        guard !ext.isEmpty, ext.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return false }
+        let before = filename.utf8.dropLast(ext.utf8.count + 1).last
+        return before.map { (0x30...0x39).contains($0) } ?? false
+    }
+
+    /// The version after a shared object's `.so` in `filename` (`6` in `libc.so.6`, `14.24.1` in
+    /// `libnghttp2.so.14.24.1`), `nil` when there is none: digits and dots, a digit first and last.
+    static func sharedObjectVersion(_ filename: String) -> String? {
+        let bytes = Array(filename.utf8)
+        let marker = Array(".so.".utf8)
+        guard bytes.count > marker.count + 1,
+              let start = (1...(bytes.count - marker.count - 1)).last(where: { bytes[$0..<($0 + marker.count)].elementsEqual(marker) })
+        else { return nil }
+        let version = bytes[(start + marker.count)...]
+        guard let first = version.first, let last = version.last, (0x30...0x39).contains(first), (0x30...0x39).contains(last),
+              version.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }) else { return nil }
+        return String(decoding: version, as: UTF8.self)
     }
 
     /// The other patterns (`*.[1-9]`, `Makefile*`) that match `filename`: the first that matches, with the

@@ -17,11 +17,80 @@ enum TextAnalysis {
         if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return .utf32BigEndian }
         if bytes.starts(with: [0xFF, 0xFE]) { return .utf16LittleEndian }
         if bytes.starts(with: [0xFE, 0xFF]) { return .utf16BigEndian }
-        guard let (controls, highBit) = bytes.withUnsafeBufferPointer(scan) else { return nil }
+        guard let (controls, highBit) = bytes.withUnsafeBufferPointer(scan) else { return wideEncoding(of: bytes) }
         if !highBit { return controls * 100 > bytes.count ? nil : .ascii }
         if isUTF8(bytes) { return controls * 100 > bytes.count ? nil : .utf8 }
         // Eight-bit text: few C0 controls and few C1 bytes (0x80-0x9F are printable in Windows-1252 only).
         return controls * 50 > bytes.count ? nil : .eightBit
+    }
+
+    /// UTF-32 or UTF-16, either byte order, without a byte-order mark, for bytes with NULs in them: every code
+    /// unit valid (no NUL unit, surrogates paired, scalars in range; a unit cut by the sample's end is left),
+    /// sixteen characters at least, few control characters, half of them below U+0100 and those nearly all
+    /// printable ASCII (markup, Latin text), which tables of binary numbers do not pass. `nil` for anything
+    /// else. (What chardet's BOM-less test files are.)
+    static func wideEncoding(of bytes: ArraySlice<UInt8>) -> TextEncoding? {
+        guard bytes.count >= 8 else { return nil }
+        let bytes = Array(bytes)
+        func plausible(_ scalars: [UInt32]) -> Bool {
+            guard scalars.count >= 16 else { return false }
+            var controls = 0, latin = 0, printable = 0
+            for scalar in scalars {
+                if scalar == 0 { return false }
+                if scalar < 0x20, scalar != 0x09, scalar != 0x0A, scalar != 0x0D, scalar != 0x0C { controls += 1 }
+                if scalar < 0x100 { latin += 1 }
+                if (0x20...0x7E).contains(scalar) || scalar == 0x09 || scalar == 0x0A || scalar == 0x0D { printable += 1 }
+            }
+            return controls * 100 <= scalars.count && latin * 2 >= scalars.count && printable * 10 >= latin * 9
+        }
+        for bigEndian in [false, true] {
+            var scalars: [UInt32] = []
+            var valid = true
+            var index = 0
+            while index + 3 < bytes.count {
+                let value = bigEndian
+                    ? UInt32(bytes[index]) << 24 | UInt32(bytes[index + 1]) << 16 | UInt32(bytes[index + 2]) << 8 | UInt32(bytes[index + 3])
+                    : UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
+                if value == 0 || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { valid = false; break }
+                scalars.append(value)
+                index += 4
+            }
+            if valid && plausible(scalars) { return bigEndian ? .utf32BigEndian : .utf32LittleEndian }
+        }
+        for bigEndian in [false, true] {
+            var scalars: [UInt32] = []
+            var valid = true
+            var index = 0
+            var pendingHigh: UInt32?
+            while index + 1 < bytes.count {
+                let unit = bigEndian ? UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1]) : UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
+                index += 2
+                if unit == 0 { valid = false; break }
+                if let high = pendingHigh {
+                    guard (0xDC00...0xDFFF).contains(unit) else { valid = false; break }
+                    scalars.append(0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00))
+                    pendingHigh = nil
+                } else if (0xD800...0xDBFF).contains(unit) {
+                    pendingHigh = unit
+                } else if (0xDC00...0xDFFF).contains(unit) {
+                    valid = false
+                    break
+                } else {
+                    scalars.append(unit)
+                }
+            }
+            if valid && plausible(scalars) { return bigEndian ? .utf16BigEndian : .utf16LittleEndian }
+        }
+        return nil
+    }
+
+    /// Whether bytes that are no text in any encoding (`encoding(of:)` gave `nil`) are proven binary: a NUL
+    /// among them, or control characters more than one in ten. A few control characters in text (a Vim
+    /// keymap's ^K, ISO-2022's shifts) leave it text to a name that says so.
+    static func isProvenBinary(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard !bytes.contains(0) else { return true }
+        let controls = bytes.count { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C && $0 != 0x1B && $0 != 0x08 }
+        return controls * 10 > bytes.count
     }
 
     /// The C0 control characters in `bytes` (tab, line feed, carriage return, form feed, escape and
@@ -119,7 +188,8 @@ enum TextAnalysis {
         case .eightBit:
             return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
         case .utf16LittleEndian, .utf16BigEndian:
-            let body = Array(bytes.dropFirst(2))
+            let hasMark = bytes.starts(with: encoding == .utf16LittleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF])
+            let body = Array(bytes.dropFirst(hasMark ? 2 : 0))
             var units: [UInt16] = []
             units.reserveCapacity(body.count / 2)
             var index = 0
@@ -132,7 +202,8 @@ enum TextAnalysis {
             }
             return String(decoding: units, as: UTF16.self)
         case .utf32LittleEndian, .utf32BigEndian:
-            let body = Array(bytes.dropFirst(4))
+            let hasMark = bytes.starts(with: encoding == .utf32LittleEndian ? [0xFF, 0xFE, 0x00, 0x00] : [0x00, 0x00, 0xFE, 0xFF])
+            let body = Array(bytes.dropFirst(hasMark ? 4 : 0))
             var scalars = String.UnicodeScalarView()
             var index = 0
             while index + 3 < body.count {

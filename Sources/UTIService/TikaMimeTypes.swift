@@ -33,10 +33,10 @@ struct TikaMimeTypes: Sendable {
             let aliases = mimeTypes.dropFirst().map { $0.lowercased() }.filter { $0 != preferred && !claimed.contains($0) }
             claimed.insert(preferred)
             aliases.forEach { claimed.insert($0) }
-            // The nearest supertype's media type; else the container its files are stored in (a Word document in
-            // a ZIP archive), which Apple's hierarchy does not make a supertype.
-            let containers = ([type] + type.orderedSupertypes).flatMap { $0.tags(of: .container) }.compactMap { UTType($0) }
-            let supertype = (type.orderedSupertypes + containers).lazy.compactMap { $0.preferredMIMEType?.lowercased() }
+            // The nearest supertype's media type, what the type's files also are counting (a Word document is a
+            // ZIP archive to freedesktop and Tika, though Apple's hierarchy does not make it one).
+            let kinds = ([type] + type.orderedSupertypes).flatMap { $0.tags(of: .kindOf) }.compactMap { UTType($0) }
+            let supertype = (kinds + type.orderedSupertypes).lazy.compactMap { $0.preferredMIMEType?.lowercased() }
                 .first { $0 != preferred && $0 != "application/octet-stream" }
             byName[preferred] = mediaTypes.count
             mediaTypes.append(MediaType(name: preferred, aliases: Array(Set(aliases)).sorted(), supertype: supertype, type: type))

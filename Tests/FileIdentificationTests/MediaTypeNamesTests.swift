@@ -53,8 +53,10 @@ struct MediaTypeNamesTests {
 
     @Test("a name that points to one format of a type keeps that format's name")
     func formatOfTheName() throws {
-        // The OpenOffice spreadsheet type also covers StarOffice's .sdc; the name says which.
-        let sdc = try identifier.identify(data: [UInt8](repeating: 0x11, count: 64), filename: "sheet.sdc")
+        // The OpenOffice spreadsheet type also covers StarOffice's .sdc; the name says which. (An OLE2 compound
+        // file's header: a StarOffice document is one, and bytes without it would rule the name out.)
+        let header: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
+        let sdc = try identifier.identify(data: header + [UInt8](repeating: 0, count: 504), filename: "sheet.sdc")
         #expect(sdc.type.tags[.mimeType]?.contains("application/vnd.sun.xml.calc") == true, "the type covers .sxc too: \(sdc.type.identifier)")
         #expect(sdc.mimeType == "application/vnd.stardivision.calc", "\(sdc.type.identifier)")
         let preferred = MediaTypeNames.preferred(among: ["application/vnd.sun.xml.calc", "application/vnd.stardivision.calc"],

@@ -74,7 +74,7 @@ def load_curation(directory):
         with open(os.path.join(directory, name + ".toml"), "rb") as f:
             return tomllib.load(f)
 
-    identifiers, parents, libmagic, families, tika, languages = (table(n) for n in ("identifiers", "parents", "libmagic", "families", "tika", "languages"))
+    identifiers, parents, libmagic, families, tika, languages, content = (table(n) for n in ("identifiers", "parents", "libmagic", "families", "tika", "languages", "content"))
     rules = families["rules"]
     return {
         "CURATED_IDENTIFIERS": identifiers["freedesktop"],
@@ -103,6 +103,11 @@ def load_curation(directory):
         "LANGUAGES_OF_THEIR_OWN": set(languages["own-types"]["names"]),
         "LANGUAGE_DIALECTS": languages["parents"],
         "CURATED_MAGIKA_LABELS": languages["magika-labels"],
+        "CONTENT_TEXT": content["text"],
+        "CONTENT_EITHER": content["text-or-binary"],
+        "CONTENT_BINARY": content["binary"],
+        "CONTENT_SIGNATURE": content["signature"],
+        "CONTENT_KINDS": content["kind-of"],
     }
 
 
@@ -125,7 +130,9 @@ LANGUAGE_TAG = "uti.linguist-language" # Linguist's name of the language, then i
 MAGIKA_TAG = "uti.magika-label"        # Magika's label of the content type: zig, yara
 MAGIKA_MIME_TAG = "uti.magika-mime-type"  # the MIME name Magika gives it: text/x-msdos-batch, inode/x-empty
 # And what identification's readers need of a format beyond its conformance.
-CONTAINER_TAG = "uti.container"        # the container format its files are stored in, where its parents (Apple's) do not say: public.zip-archive
+KIND_TAG = "uti.kind-of"               # what its files also are, where its parents (Apple's) do not say: public.zip-archive for EPUB
+CONTENT_TAG = "uti.content"            # text (its files are text, though its parents are not public.text), text-or-binary, or binary
+SIGNATURE_TAG = "uti.signature"        # required: every file carries a signature the readers check
 LIBMAGIC_EXT_RE = re.compile(r"^[a-z0-9][a-z0-9_+-]*$")
 
 
@@ -159,7 +166,9 @@ class TypeDecl:
         self.languages = []             # Linguist's language name and aliases
         self.magika_labels = []         # Magika's content-type labels
         self.magika_mimes = []          # the MIME names Magika gives those labels
-        self.containers = []            # container formats its files are stored in, beyond its parents (CONTAINER_TAG)
+        self.kinds = []                 # formats its files also are, beyond its parents (KIND_TAG)
+        self.content = None             # "text" or "text-or-binary" (CONTENT_TAG), where conformance does not say
+        self.signature = None           # "required" (SIGNATURE_TAG)
 
     @property
     def is_apple(self):
@@ -859,55 +868,71 @@ def derive_freedesktop_conformance(db, by_mime):
             derive(decl)
 
 
-# The container formats a type's files may be stored in, for identification: a container reader's proof (a ZIP's
-# directory, an OLE2 compound file's streams, a RIFF or IFF chunk, an xz stream, a TIFF's directory of a camera's
-# raw image) is a first step towards these formats. Beyond these, freedesktop's parents of Apple's types say
-# nothing identification needs.
-CONTAINER_FORMATS = {"public.zip-archive", "com.pkware.zip-archive", "uti.mime.application.x-ole-storage", "uti.mime.application.x-riff",
-                     "uti.mime.application.x-iff", "org.tukaani.xz-archive", "org.gnu.gnu-zip-archive", "public.bzip2-archive",
-                     "public.tiff"}
-
-
-def record_apple_containers(db, by_mime):
+def record_apple_kinds(db, by_mime):
     """Apple's types keep exactly Apple's parents: freedesktop's sub-class-of relations for them become no
-    conformance. Where such a parent is a container format (an EPUB is stored in a ZIP archive, an .xls file
-    in an OLE2 compound file, AIFF in IFF), it is recorded as the type's container (`uti.container`), which
-    identification's readers use; any other (JSON as JavaScript, a macro-enabled document as the one
-    without macros) is left out, noted."""
-    left_out = {}
-    for decl in list(db.types.values()):
-        if not decl.is_apple or not decl.fdo:
-            continue
-        for record in decl.fdo:
-            for parent_mime in record["parents"]:
-                parent = by_mime.get(parent_mime.lower())
-                if parent is None or parent is decl or db.conforms_to(decl, parent.identifier):
-                    continue
-                containers = [c for c in [parent.identifier] + sorted(db.ancestors(parent)) if c in {f.lower() for f in CONTAINER_FORMATS}]
-                if containers:
-                    container = db.get(containers[0]).identifier
-                    if container not in decl.containers and not db.conforms_to(decl, container):
-                        decl.containers.append(container)
-                        db.notes["containers of Apple types (not parents)"].append(f"{decl.identifier} in {container}")
-                else:
-                    left_out.setdefault(decl.identifier, []).append(parent)
-                    db.notes["freedesktop parents of Apple types left out"].append(f"{decl.identifier} -> {parent.identifier}")
-    # A parent left out still says where the files are stored: a macro-enabled Word document is stored as
-    # the document without macros is, in a ZIP archive.
-    def containers_of(decl, seen):
-        found = list(decl.containers) + [c for c in CONTAINER_FORMATS if db.conforms_to(decl, c)]
-        for parent in left_out.get(decl.identifier, []) + [db.get(p) for p in decl.conforms if db.get(p)]:
-            if parent.identifier not in seen:
-                seen.add(parent.identifier)
-                found += containers_of(parent, seen)
-        return found
-    for identifier in left_out:
+    conformance. Those that say what a reader may find the files to be (an EPUB is a ZIP archive, an .xls file
+    an OLE2 compound file, AIFF an IFF file, a camera's raw image a TIFF file, a macro-enabled workbook a
+    workbook, JSON JavaScript) become the type's `uti.kind-of` tags, which identification's readers follow and
+    Tika's media-type listing reports as supertypes. Between two of Apple's CoreTypes formats Apple's answer
+    stands, as it always did (HTML is no plain text, C source no C++ source), but for containment; an edge
+    that would close a cycle is left out."""
+    def archive_like(decl, seen=()):
+        """An archive, or a kind of one (an OpenDocument text, which is a ZIP archive)."""
+        return db.conforms_to(decl, "public.archive") or any(
+            kind not in seen and db.get(kind) is not None and archive_like(db.get(kind), seen + (kind,)) for kind in decl.kinds)
+
+    changed = True
+    while changed:  # until a kind recorded in one pass lets no other through (a template of a ZIP-based document)
+        changed = False
+        for decl in list(db.types.values()):
+            if not decl.is_apple or not decl.fdo:
+                continue
+            for record in decl.fdo:
+                for parent_mime in record["parents"]:
+                    parent = by_mime.get(parent_mime.lower())
+                    if parent is None or parent is decl or db.conforms_to(decl, parent.identifier) or parent.identifier in decl.kinds:
+                        continue
+                    core = decl.apple_index is not None and decl.apple_index < MACOS_FIRST_INDEX
+                    if core and parent.is_apple and not archive_like(parent):
+                        continue
+                    if decl.identifier.lower() in db.ancestors(parent):
+                        continue
+                    decl.kinds.append(parent.identifier)
+                    changed = True
+    for identifier, kinds in CONTENT_KINDS.items():
         decl = db.get(identifier)
-        for container in containers_of(decl, {identifier}):
-            container = db.get(container).identifier if db.get(container) else container
-            if container not in decl.containers and not db.conforms_to(decl, container) and container.lower() in {c.lower() for c in CONTAINER_FORMATS}:
-                decl.containers.append(container)
-                db.notes["containers of Apple types (not parents)"].append(f"{decl.identifier} in {container} (through a parent left out)")
+        assert decl is not None and all(db.get(k) is not None for k in kinds), f"curated/content.toml [kind-of]: {identifier} {kinds}"
+        decl.kinds += [db.get(k).identifier for k in kinds if db.get(k).identifier not in decl.kinds]
+    for decl in db.types.values():
+        for kind in decl.kinds:
+            db.notes["kinds of Apple types (not parents)"].append(f"{decl.identifier} -> {kind}")
+
+
+def record_content(db):
+    """What identification may hold a format's bytes to (`uti.content`, `uti.signature`): text for a type whose
+    files are text though it does not conform to public.text (freedesktop or Tika file it under text/plain, or
+    curated/content.toml says so), text-or-binary for one with both forms; a required
+    signature for the formats curated/content.toml lists. Every curated identifier must be declared."""
+    for table, name in ((CONTENT_TEXT, "text"), (CONTENT_EITHER, "text-or-binary"), (CONTENT_BINARY, "binary"), (CONTENT_SIGNATURE, "signature")):
+        for identifier in table:
+            assert db.get(identifier) is not None, f"curated/content.toml [{name}]: {identifier} is not declared"
+    for decl in db.types.values():
+        if decl.identifier in CONTENT_EITHER:
+            decl.content = "text-or-binary"
+            db.notes["text or binary (curated)"].append(decl.identifier)
+        elif decl.identifier in CONTENT_BINARY:
+            decl.content = "binary"
+            db.notes["binary, in a family of text (curated)"].append(decl.identifier)
+        elif db.conforms_to(decl, "public.text"):
+            pass
+        elif decl.identifier in CONTENT_TEXT:
+            decl.content = "text"
+            db.notes["text, beyond conformance (curated)"].append(decl.identifier)
+        elif any("text/plain" in (p.lower() for p in record["parents"]) for record in decl.fdo):
+            decl.content = "text"
+            db.notes["text, beyond conformance (a source's sub-class-of text/plain)"].append(decl.identifier)
+        if decl.identifier in CONTENT_SIGNATURE:
+            decl.signature = "required"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1847,8 +1872,12 @@ def declaration(decl):
         tags[MAGIKA_TAG] = list(decl.magika_labels)
     if decl.magika_mimes:
         tags[MAGIKA_MIME_TAG] = list(decl.magika_mimes)
-    if decl.containers:
-        tags[CONTAINER_TAG] = list(decl.containers)
+    if decl.kinds:
+        tags[KIND_TAG] = list(decl.kinds)
+    if decl.content:
+        tags[CONTENT_TAG] = [decl.content]
+    if decl.signature:
+        tags[SIGNATURE_TAG] = [decl.signature]
     if tags:
         entry["UTTypeTagSpecification"] = tags
     return entry
@@ -1985,9 +2014,24 @@ def media_type_vocabularies(db, freedesktop_names, records, all_mimes):
 
 SHARED_EXTENSION = 1
 LIBMAGIC_ONLY_EXTENSION = 2
+TEXT_ELSEWHERE_EXTENSION = 4     # the database's claimants are all binary; a text format claims it in a source
+BINARY_ELSEWHERE_EXTENSION = 8   # the database's claimants are all text; a binary format claims it in a source
 
 
-def extension_kinds(db, records, rules):
+def content_of(db, decl):
+    """What a declaration's files may be, as identification's FormatFacts says: {"text"}, {"binary"} or both."""
+    if decl.identifier in ("public.data", "public.item", "public.content", "public.composite-content"):
+        return {"text", "binary"}
+    lineage = [decl] + [db.get(a) for a in sorted(db.ancestors(decl))]
+    tag = next((d.content for d in lineage if d is not None and d.content), None)
+    if tag == "text-or-binary":
+        return {"text", "binary"}
+    if tag in ("text", "binary"):
+        return {tag}
+    return {"text"} if db.conforms_to(decl, "public.text") else {"binary"}
+
+
+def extension_kinds(db, records, rules, languages=None):
     """{extension: bits} for the filename extensions whose name alone does not settle a format:
     SHARED_EXTENSION when formats of different families claim it, across the sources (the database's own
     extension tags, shared-mime-info's `*.ext` globs and libmagic's `!:ext` lists, of which only the first
@@ -1996,11 +2040,14 @@ def extension_kinds(db, records, rules):
     format were seen with, not a claim."""
     kinds = collections.defaultdict(int)
     families = collections.defaultdict(set)
+    contents = collections.defaultdict(set)   # what the claimants in every source may be: text, binary
 
     def claim(ext, decl):
         ext = ext.lower()
         if decl is not None and decl.family and LIBMAGIC_EXT_RE.match(ext):
             families[ext].add(decl.family)
+        if decl is not None and LIBMAGIC_EXT_RE.match(ext):
+            contents[ext] |= content_of(db, decl)
     for decl in db.types.values():
         for ext in decl.extensions:
             claim(ext, decl)
@@ -2013,9 +2060,23 @@ def extension_kinds(db, records, rules):
         owner, _ = find_libmagic_owner(db, mime)
         for ext in exts:
             claim(ext, owner)
+    for entry in (languages or {}).values():   # GitHub Linguist's languages are text
+        for ext in entry.get("extensions") or []:
+            ext = ext.lstrip(".").lower()
+            if LIBMAGIC_EXT_RE.match(ext):
+                contents[ext].add("text")
     for ext, claimed in families.items():
         if len(claimed) >= 2:
             kinds[ext] |= SHARED_EXTENSION
+    own = collections.defaultdict(set)
+    for decl in db.types.values():
+        for ext in decl.extensions:
+            own[ext.lower()] |= content_of(db, decl)
+    for ext, mine in own.items():
+        if mine == {"binary"} and "text" in contents[ext]:
+            kinds[ext] |= TEXT_ELSEWHERE_EXTENSION
+        if mine == {"text"} and "binary" in contents[ext]:
+            kinds[ext] |= BINARY_ELSEWHERE_EXTENSION
     carriers = collections.defaultdict(list)
     for decl in db.types.values():
         for ext in decl.extensions:
@@ -2039,7 +2100,8 @@ def write_media_type_vocabularies(vocabularies, canonicals, root, extensions):
              "// vocabularies know it (bits: 1 IANA, 2 freedesktop type, 4 freedesktop alias, 8 Tika type,",
              "// 16 Tika alias, 32 libmagic, 64 Magika), and the index of the name the format goes by (an alias's type);",
              "// and the filename extensions whose name alone settles no format (bits: 1 shared by formats of",
-             "// different families, 2 carried only from libmagic's extension lists; see extension_kinds).",
+             "// different families, 2 carried only from libmagic's extension lists, 4 claimed by a text format in",
+             "// some source though the database's claimants are binary, 8 the other way; see extension_kinds).",
              '#include "CTypeDatabase.h"', "",
              f"static const char *const names[{len(names)}] = {{"]
     lines += [f'    "{name}",' for name in names]
@@ -2104,12 +2166,13 @@ def generate(root, verbose):
     add_other_globs(db, records, by_mime)
     add_system_globs(db, system, by_mime)
     derive_freedesktop_conformance(db, by_mime)
-    record_apple_containers(db, by_mime)
+    record_apple_kinds(db, by_mime)
     all_mimes, rules, builtin = load_libmagic(SOURCES)
     created = add_libmagic(db, all_mimes, rules, builtin)
     add_tika_names_for_apple_types(db, tika_names_for_apple)
     add_curated_declarations(db, os.path.join(SOURCES, "curated", "declarations.plist"))
     languages, further_candidates = load_linguist(db)
+    record_content(db)
     assign_families(db)
     checked = check_tag_preference(db)
     validate(db, apple_rows, all_mimes)
@@ -2133,7 +2196,7 @@ def generate(root, verbose):
     subprocess.run(["swift", "run", "--package-path", REPOSITORY, "compile-typedb",
                     "--typedb", typedb, "--sources", os.path.join(root, "Sources")], check=True)
     vocabularies, canonicals = media_type_vocabularies(db, freedesktop_names, records, all_mimes)
-    extensions = extension_kinds(db, records, rules)
+    extensions = extension_kinds(db, records, rules, read_yaml(os.path.join(SOURCES, "linguist-languages.yml")))
     count = write_media_type_vocabularies(vocabularies, canonicals, root, extensions)
     print(f"  media type names: {count} ({sum(1 for bits in vocabularies.values() if bits & IANA)} registered with IANA); "
           f"extensions {sum(1 for bits in extensions.values() if bits & SHARED_EXTENSION)} shared by formats of different families, "

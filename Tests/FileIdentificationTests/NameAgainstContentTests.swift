@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import UniformTypeIdentifiers
+@testable import FileIdentification
+
+/// Name against content over the whole type database, not a list someone saw: every filename extension a
+/// declared type claims, derived here from the database itself.
+///
+/// - Three lines of plain text under every extension whose claimants' files can never be text: a text type,
+///   and a mismatch (the name lies).
+/// - 3,000 random bytes under every extension whose claimants' files are always text: not a text type, and a
+///   mismatch.
+///
+/// The data says where a name promises nothing, and there the answer is still the content's but no mismatch:
+/// an extension whose first sense is a package (a regular file named `.key` is no Keynote package, and the
+/// name says nothing sure of its bytes), one that only libmagic's lists of extensions seen give a format
+/// (`.dat`), one a format of the content's kind claims in another source (Jetty's text `.mod` files, where the
+/// database has tracker modules), and one GitHub Linguist writes a language in (text under `.gf` is
+/// Grammatical Framework).
+@Suite("Name against content, over the whole database")
+struct NameAgainstContentTests {
+    static let identifier = FileIdentifier(options: .init(usesModel: false))
+
+    /// Every extension (lower-cased) with the declared types claiming it.
+    static let extensions: [String: [UTType]] = {
+        var claims: [String: [UTType]] = [:]
+        for declaration in TypeDatabase.shared.declarations {
+            guard let type = UTType(declaration.identifier) else { continue }
+            for tag in declaration.tags[.filenameExtension] ?? [] where !tag.contains("/") && !tag.contains(".") {
+                claims[tag.lowercased(), default: []].append(type)
+            }
+        }
+        return claims
+    }()
+
+    /// Why the name promises nothing about bytes of this kind, `nil` when it does.
+    static func exemption(_ ext: String, text: Bool) -> String? {
+        let kinds = MediaTypeNames.extensionKinds(ext)
+        let claimants = TypeDatabase.shared.declaredTypes(tag: ext, tagClass: .filenameExtension)
+        if let first = claimants.first, first.conforms(to: .directory) { return "its first sense is a package" }
+        if kinds.contains(.libmagicOnly) { return "only libmagic's lists give it" }
+        if text && kinds.contains(.textElsewhere) { return "a text format claims it in another source" }
+        if !text && kinds.contains(.binaryElsewhere) { return "a binary format claims it in another source" }
+        return nil
+    }
+
+    @Test("three lines of text under every extension only binary formats claim: a text type, and a mismatch where the name promises a format")
+    func textUnderBinaryNames() throws {
+        let text = Array("The first line of a note.\nA second line, with a comma, and a number: 42.\nThe last line.\n".utf8)
+        var checked = 0, exempt: [String: Int] = [:], wrong: [String] = []
+        for (ext, claimants) in Self.extensions where claimants.allSatisfy({ !FormatFacts.canBeText($0) }) {
+            let found = try Self.identifier.identify(data: text, filename: "t." + ext)
+            checked += 1
+            let linguist = found.evidence.name?.decidedBy?.contains("Linguist") == true
+            let reason = Self.exemption(ext, text: true)
+            if let reason { exempt[reason, default: 0] += 1 }
+            let flagRight = found.isMismatch || linguist || reason != nil
+            if !found.type.conforms(to: .text) || !flagRight {
+                wrong.append("t.\(ext): \(found.type.identifier) (\(found.evidence.rule), mismatch \(found.isMismatch))")
+            }
+        }
+        #expect(checked > 1_000, "\(checked) extensions")
+        #expect(wrong.isEmpty, "\(wrong.count) of \(checked) wrong: \(wrong.prefix(12))")
+        #expect(exempt.values.reduce(0, +) * 4 < checked, "names that promise nothing: \(exempt)")
+    }
+
+    @Test("3,000 random bytes under every extension only text formats claim: no text type, and a mismatch where the name promises a format")
+    func bytesUnderTextNames() throws {
+        var generator = SplitMix(seed: 42)
+        let noise = (0..<3_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        var checked = 0, exempt: [String: Int] = [:], wrong: [String] = []
+        for (ext, claimants) in Self.extensions where claimants.allSatisfy({ !FormatFacts.canBeBinary($0) }) {
+            let found = try Self.identifier.identify(data: noise, filename: "b." + ext)
+            checked += 1
+            let reason = Self.exemption(ext, text: false)
+            if let reason { exempt[reason, default: 0] += 1 }
+            if found.type.conforms(to: .text) || !(found.isMismatch || reason != nil) {
+                wrong.append("b.\(ext): \(found.type.identifier) (\(found.evidence.rule), mismatch \(found.isMismatch))")
+            }
+        }
+        #expect(checked > 1_000, "\(checked) extensions")
+        #expect(wrong.isEmpty, "\(wrong.count) of \(checked) wrong: \(wrong.prefix(12))")
+        #expect(exempt.values.reduce(0, +) * 10 < checked, "names that promise nothing: \(exempt)")
+    }
+
+    @Test("a shared object's version, a version after digits and a whole name many formats share promise nothing; an extension does")
+    func namesThatPromise() throws {
+        let elf = Array(try Data(contentsOf: URL(filePath: "/bin/true")))
+        for name in ["libc.so.6", "libnghttp2.so.14.24.1", "tclsh8.6", "linux2.6", "login", "rename.ul", "valgrind.bin"] {
+            let found = try Self.identifier.identify(data: elf, filename: name)
+            #expect(!found.isMismatch, "\(name): \(found.type.identifier), \(found.evidence.nameOverruled ?? "")")
+            #expect(!found.type.conforms(to: .text), "\(name): \(found.type.identifier)")
+        }
+        for name in ["invoice.pdf", "photo.jpg", "notes.txt", "b.1", "tool.exe", "data.json"] {
+            let found = try Self.identifier.identify(data: elf, filename: name)
+            #expect(found.isMismatch && found.evidence.nameOverruled != nil, "\(name): \(found.type.identifier)")
+        }
+    }
+
+    @Test("text without a byte-order mark in UTF-16 or UTF-32, either order, is text in that encoding; tables of numbers are not")
+    func wideTextWithoutMark() throws {
+        let text = "<html><body>Grüße, 𝄞 and plain words.</body></html>\n"
+        let units = Array(text.utf16), scalars = text.unicodeScalars.map(\.value)
+        let encodings: [(TextEncoding, [UInt8])] = [
+            (.utf16LittleEndian, units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+            (.utf16BigEndian, units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }),
+            (.utf32LittleEndian, scalars.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8 & 0xFF), UInt8($0 >> 16 & 0xFF), 0] }),
+            (.utf32BigEndian, scalars.flatMap { [0, UInt8($0 >> 16 & 0xFF), UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)] }),
+        ]
+        for (encoding, bytes) in encodings {
+            let found = try Self.identifier.identify(data: bytes, filename: "page.html")
+            #expect(found.textEncoding == encoding, "\(encoding)")
+            #expect(found.type == .html && !found.isMismatch, "\(encoding): \(found.type.identifier)")
+        }
+        // Little-endian 16-bit numbers with zero high bytes now and then: binary, as before.
+        let table = (0..<64).flatMap { index -> [UInt8] in [UInt8(truncatingIfNeeded: index &* 37), UInt8(index % 3 == 0 ? 0 : 0x90)] }
+        #expect(try Self.identifier.identify(data: table).type == .data)
+    }
+
+    @Test("a few control characters in text (a Vim keymap's ^K) do not prove it binary: the name stands")
+    func fewControlsAreNoProof() throws {
+        let keymap = Array("\" Croatian keymap\nlet b:keymap_name = \"hr\"\nloadkeymap\n".utf8) + [0x0B, 0x0B] + Array(" a\n".utf8)
+        let found = try Self.identifier.identify(data: keymap, filename: "croatian.vim")
+        #expect(found.type.conforms(to: .text) && !found.isMismatch, "\(found.type.identifier)")
+    }
+
+    /// A small deterministic generator (SplitMix64), so the random bytes are the same in every run.
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
