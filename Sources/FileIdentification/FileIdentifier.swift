@@ -293,36 +293,24 @@ public final class FileIdentifier: Sendable {
         return identification
     }
 
-    /// The readers' part: the name's languages chosen by the text (GitHub Linguist's), the content read,
-    /// then one resolver (`Resolution.resolve`) for every rule, Magika's model asked by it when it needs it.
+    /// The readers' part, over one `Sample` of the bytes (read and decoded once, for every reader): what the
+    /// bytes are (`read`), then one resolver (`Resolution.resolve`) for every rule, which asks Magika's model
+    /// when it needs it.
     private func identifyBytes(_ source: some ByteSource, name: NameEvidence?, flat: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
         guard source.count > 0 else { return Resolution.empty(name: flat) }
-        // The first 4 KiB carry every signature and container header; most files are settled by them,
-        // and only the others are read as far as the sample size.
-        let head = try source.bytes(at: 0, length: min(4096, options.sampleSize))
-        guard !head.isEmpty else { return Resolution.empty(name: flat) }
-        var name = name, flat = flat
-        if let evidence = flat, let language = try textLanguage(source, head: head, name: evidence) {
-            // Text under an extension whose types are all binary formats, where Linguist writes a language.
-            let decided = "the bytes are text, which none of the types of .\(evidence.tag) is; GitHub Linguist writes \(language.tags(of: .linguistLanguage).first ?? language.identifier) in it"
-            flat?.candidates.insert(language, at: 0)
-            flat?.decidedBy = decided
-            name?.candidates.insert(language, at: 0)
-            name?.decidedBy = decided
-        } else if let evidence = flat, let chosen = try linguistChoice(source, head: head, name: evidence) {
-            // The language the text shows, first among the name's.
-            let decided = "GitHub Linguist's heuristics for .\(evidence.tag): \(chosen.tags[.linguistLanguage]?.first ?? chosen.identifier)"
-            for index in [0, 1] {
-                var evidence = index == 0 ? flat : name
-                evidence?.candidates.removeAll { $0 == chosen }
-                evidence?.candidates.insert(chosen, at: 0)
-                evidence?.decidedBy = decided
-                if index == 0 { flat = evidence } else { name = evidence }
-            }
+        let sample = try Sample(source, sampleSize: options.sampleSize)
+        guard !sample.head.isEmpty else { return Resolution.empty(name: flat) }
+        let reading = try read(sample, name: flat)
+        var name = name
+        if let chosen = reading.language {
+            // The language the text shows, first among the name's (GitHub Linguist's heuristics, or the one
+            // language Linguist writes in an extension only binary formats claim).
+            name?.candidates.removeAll { $0 == chosen.type }
+            name?.candidates.insert(chosen.type, at: 0)
+            name?.decidedBy = chosen.why
         }
-        let (readings, encoding, provenBinary) = try sniff(source, head: head, name: flat)
-        let model = { () throws(IdentificationError.Reason) -> ContentEvidence? in try self.modelReading(source, head: head) }
-        return try Resolution.resolve(name: name, readings: readings, encoding: encoding, provenBinary: provenBinary,
+        let model = { () throws(IdentificationError.Reason) -> ContentEvidence? in try self.modelReading(source, head: sample.head) }
+        return try Resolution.resolve(name: name, readings: reading.readings, encoding: reading.encoding, provenBinary: reading.provenBinary,
                                       model: options.usesModel ? model : nil)
     }
 
@@ -376,88 +364,90 @@ public final class FileIdentifier: Sendable {
     /// The language of text under an extension that only binary formats claim (`.gf`: TeX's generic font
     /// files) and that GitHub Linguist gives one or more languages (Grammatical Framework): the one language,
     /// or the one Linguist's heuristics choose among several; `nil` when they choose none.
-    private func textLanguage(_ source: some ByteSource, head: [UInt8], name: NameEvidence) throws(IdentificationError.Reason) -> UTType? {
+    private func textLanguage(_ text: String, name: NameEvidence) -> (type: UTType, why: String)? {
         guard name.match == .filenameExtension, !name.candidates.isEmpty,
               !name.candidates.contains(where: { $0.conforms(to: .text) }) else { return nil }
         let languages = Languages.furtherCandidates(forExtension: name.tag).filter { $0.conforms(to: .text) }
-        guard !languages.isEmpty, let encoding = TextAnalysis.encoding(of: head[...]) else { return nil }
-        if languages.count == 1 { return languages[0] }
-        let length = min(options.sampleSize, TextAnalysis.formatSampleSize)
-        let sample = head.count < min(length, source.count) ? try source.bytes(at: 0, length: length) : Array(head.prefix(length))
-        return Languages.choice(forExtension: name.tag, text: TextAnalysis.decode(sample[...], as: encoding), among: languages)
+        guard !languages.isEmpty else { return nil }
+        let language = languages.count == 1 ? languages[0] : Languages.choice(forExtension: name.tag, text: text, among: languages)
+        return language.map { ($0, "the bytes are text, which none of the types of .\(name.tag) is; GitHub Linguist writes \($0.tags(of: .linguistLanguage).first ?? $0.identifier) in it") }
     }
 
     /// What GitHub Linguist's heuristics choose for text under an extension several languages share (`.m`:
     /// Objective-C, MATLAB, Mercury ...), when the name's first type is one of them (a `.h`, which Apple calls
     /// a C header, is left alone): a language of the extension's, which the name's evidence then puts first.
-    private func linguistChoice(_ source: some ByteSource, head: [UInt8], name: NameEvidence) throws(IdentificationError.Reason) -> UTType? {
+    /// Linguist's heuristics look for what a language puts near the top (declarations, imports, a version
+    /// line): the sample's text, not the whole file, keeps their regular expressions cheap.
+    private func linguistChoice(_ text: String, name: NameEvidence) -> (type: UTType, why: String)? {
         guard name.match == .filenameExtension, Languages.hasHeuristics(forExtension: name.tag),
               let claimed = name.candidates.first, Languages.isLanguage(claimed, ofExtension: name.tag),
-              let encoding = TextAnalysis.encoding(of: head[...]) else { return nil }
-        // Linguist's heuristics look for what a language puts near the top (declarations, imports, a
-        // version line): the text readers' sample, not the whole file, keeps their regular expressions cheap.
-        let length = min(options.sampleSize, TextAnalysis.formatSampleSize)
-        let sample = head.count < min(length, source.count) ? try source.bytes(at: 0, length: length) : Array(head.prefix(length))
-        let text = TextAnalysis.decode(sample[...], as: encoding)
-        guard let chosen = Languages.heuristicChoice(forExtension: name.tag, text: text, claimed: claimed), chosen != claimed,
+              let chosen = Languages.heuristicChoice(forExtension: name.tag, text: text, claimed: claimed), chosen != claimed,
               Languages.isLanguage(chosen, ofExtension: name.tag) else { return nil }
-        return chosen
+        return (chosen, "GitHub Linguist's heuristics for .\(name.tag): \(chosen.tags[.linguistLanguage]?.first ?? chosen.identifier)")
     }
 
-    /// What the bytes say, every reader's opinion in order of authority: a container's entries, a
-    /// signature, freedesktop's magic, the text and its format, libmagic. libmagic (the slowest) is
-    /// asked only when nothing conclusive has been seen that a name candidate agrees with.
-    private func sniff(_ source: some ByteSource, head: [UInt8], name: NameEvidence?) throws(IdentificationError.Reason)
-        -> (readings: [ContentEvidence], encoding: TextEncoding?, provenBinary: Bool) {
+    /// What the bytes say, every reader's opinion in order of authority: a container's entries, a signature,
+    /// freedesktop's magic, the text's format, libmagic; and the language GitHub Linguist reads in the text,
+    /// among the name's. Readers report; the resolver decides. The slower readers are not asked when a faster
+    /// one settles what the name says (`NameAgreement.settles`); libmagic (the slowest) only for binary data
+    /// that nothing conclusive the name agrees with has named.
+    private func read(_ sample: Sample<some ByteSource>, name: NameEvidence?) throws(IdentificationError.Reason)
+        -> (readings: [ContentEvidence], encoding: TextEncoding?, provenBinary: Bool, language: (type: UTType, why: String)?) {
         var readings: [ContentEvidence] = []
-        var encoding = TextAnalysis.encoding(of: head[...])
-        func add(_ verdict: Verdict?, _ source: ContentEvidence.Source, conclusive: Bool) {
+        func add(_ verdict: Verdict?, _ source: ContentEvidence.Source, conclusive: Bool, resemblance: Bool = false) {
             guard let verdict else { return }
             let type = verdict.type
-            let reading = ContentEvidence(type: type, source: source, mimeType: verdict.mimeType ?? type.preferredMIMEType,
+            var reading = ContentEvidence(type: type, source: source, mimeType: verdict.mimeType ?? type.preferredMIMEType,
                                           isConclusive: conclusive, detail: verdict.detail)
+            reading.isResemblance = resemblance
             if let existing = readings.firstIndex(where: { $0.type == type }) {
-                // A second reader that proves what the first only suggested makes the reading conclusive.
-                if conclusive && !readings[existing].isConclusive { readings[existing] = reading }
+                // A second reader that proves what the first only suggested makes the reading conclusive, and one
+                // that reads what the first only resembled makes it evidence.
+                let held = readings[existing]
+                if (conclusive && !held.isConclusive) || (held.isResemblance && !resemblance) { readings[existing] = reading }
                 return
             }
             readings.append(reading)
         }
+        let source = sample.source, head = sample.head
         var container = try ZipContainer.identify(source, prefix: head)
         if container == nil { container = try OLE2Container.identify(source, prefix: head) }
         add(container, .container, conclusive: true)
         add(Signatures.verdict(head, in: source), .signature, conclusive: true)
-        let candidates = name?.candidates ?? []
-        // A signature or container the name agrees with (a .png whose signature proves PNG) settles it,
-        // and so does text under a name with one candidate, a text format (a .py file that is valid
-        // UTF-8): the slower readers are not asked.
+        var candidates = name?.candidates ?? []
+        // A signature or container the name agrees with (a .png whose signature proves PNG) settles it.
         if readings.contains(where: { NameAgreement.settles(candidates, $0) }) {
-            return (readings, encoding, encoding == nil && TextAnalysis.isProvenBinary(head[...]))
+            return (readings, sample.headEncoding, try sample.isProvenBinary(), nil)
         }
-        let prefix = head.count < min(options.sampleSize, source.count) ? try source.bytes(at: 0, length: options.sampleSize) : head
-        let sample = prefix[...]
-        if prefix.count > head.count { encoding = TextAnalysis.encoding(of: sample) }
+        let prefix = try sample.prefix()
+        let encoding = try sample.encoding()
+        let text = try sample.text()
+        var language: (type: UTType, why: String)?
+        if let text, let name {
+            language = textLanguage(text, name: name) ?? linguistChoice(text, name: name)
+            if let chosen = language?.type {
+                candidates.removeAll { $0 == chosen }
+                candidates.insert(chosen, at: 0)
+            }
+        }
+        // Text under a name with one candidate, a text format (a .py file that is valid UTF-8): the slower
+        // readers are not asked.
         if let encoding, readings.isEmpty, candidates.count == 1, candidates[0].conforms(to: .text), candidates[0] != .plainText {
             add(Verdict(mimeType: "text/plain", detail: "\(encoding.rawValue) text"), .bytes, conclusive: false)
-            return (readings, encoding, false)
+            return (readings, encoding, false, language)
         }
         for match in sharedMIMEInfo.magic.matches(prefix) {
-            let verdict = Verdict(mimeType: match.mimeType, detail: "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))")
-            // shared-mime-info's lowest priorities, and rules that only see a keyword or a comment opener
-            // at the start, are resemblances (a file starting with `//`, `class` or `def`): they may
+            // shared-mime-info's lowest priorities, and rules that only see a keyword or a comment opener at the
+            // start, are resemblances (a file starting with `//`, `class` or `def`): the resolver lets them
             // confirm a language the name names, never name one alone.
-            if match.priority < Self.resemblancePriority || match.isKeyword, let verdict, verdict.type.conforms(to: .text),
-               !candidates.contains(where: { $0.conforms(to: verdict.type) }) {
-                continue
-            }
-            add(verdict, .freedesktopMagic, conclusive: match.priority >= 80)
+            let resemblance = match.priority < Self.resemblancePriority || match.isKeyword
+            add(Verdict(mimeType: match.mimeType, detail: "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))"),
+                .freedesktopMagic, conclusive: match.priority >= 80, resemblance: resemblance)
         }
-        if let encoding {
-            // Formats show themselves at the start: 8 KiB of text is plenty, and cheap to decode.
-            let head = sample.prefix(TextAnalysis.formatSampleSize)
-            let text = TextAnalysis.decode(head, as: encoding)
+        if let text {
             let xmlNamespaces = sharedMIMEInfo
-            if let format = TextAnalysis.format(of: text, isComplete: head.count == source.count,
+            let formatSample = min(prefix.count, TextAnalysis.formatSampleSize)
+            if let format = TextAnalysis.format(of: text, isComplete: formatSample == sample.count,
                                                 xmlNamespaces: { xmlNamespaces.xmlType(namespace: $0, localName: $1) }) {
                 add(format.verdict, .text, conclusive: format.isConclusive)
             }
@@ -466,7 +456,7 @@ public final class FileIdentifier: Sendable {
         // file that freedesktop's magic calls a gettext catalogue) need it no more than text does: its
         // text tests are keyword heuristics (C for any file with braces) that cost regular expressions
         // over the whole buffer and, on the corpora, changed no answer for the better.
-        let agreed = readings.contains { reading in candidates.contains { NameAgreement.of($0, with: reading) == .strict } }
+        let agreed = readings.contains { reading in !reading.isResemblance && candidates.contains { NameAgreement.of($0, with: reading) == .strict } }
         if encoding == nil, !readings.contains(where: { NameAgreement.settles(candidates, $0) }), !agreed,
            let mime = try libmagic(prefix), mime != "application/octet-stream" {
             add(Verdict(mimeType: mime, detail: "libmagic: \(mime)"), .libmagic, conclusive: !mime.hasPrefix("text/"))
@@ -478,7 +468,7 @@ public final class FileIdentifier: Sendable {
         }
         // Conclusive readings first, each group in the order of authority above.
         let ordered = readings.filter(\.isConclusive) + readings.filter { !$0.isConclusive }
-        return (ordered, encoding, encoding == nil && TextAnalysis.isProvenBinary(sample))
+        return (ordered, encoding, try sample.isProvenBinary(), language)
     }
 
     /// shared-mime-info magic below this priority is a resemblance, not evidence (TypeScript for `/*`).

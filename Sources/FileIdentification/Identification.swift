@@ -170,6 +170,9 @@ public struct ContentEvidence: Sendable, Hashable {
     public var detail: String
     /// A model's probability for the type, 0 to 1 (Magika's); `nil` for readers that do not score.
     public var score: Double?
+    /// A resemblance rather than evidence (shared-mime-info's lowest priorities, a keyword or comment opener at
+    /// the start): it may confirm a language the name names, never name one alone (`Resolution`).
+    var isResemblance = false
 
     /// The readers of content; new readers may be added.
     public struct Source: RawRepresentable, Hashable, Sendable, CustomStringConvertible {

@@ -88,9 +88,13 @@ enum Resolution {
         // Readings of text formats in bytes that are not text are no readings, unless the name names that
         // format and shared-mime-info's own rules found it (text formats that hold binary bytes: an encoded
         // VBScript, G-code with an embedded thumbnail).
+        // A resemblance (shared-mime-info's rule for a file that starts with `//`, `class` or `def`) may confirm a
+        // text format the name names, never name one alone.
+        let named = name?.candidates ?? []
         let readings = readings.filter { reading in
-            encoding != nil || reading.source == .container || reading.source == .signature || !reading.type.isKind(of: .text)
-                || (reading.source == .freedesktopMagic && (name?.candidates ?? []).contains { $0.isKind(of: reading.type) })
+            (encoding != nil || reading.source == .container || reading.source == .signature || !reading.type.isKind(of: .text)
+                || (reading.source == .freedesktopMagic && named.contains { $0.isKind(of: reading.type) }))
+                && !(reading.isResemblance && reading.type.isKind(of: .text) && !named.contains { $0.isKind(of: reading.type) })
         }
         guard !readings.isEmpty else { return byNameOnly(name, filename: name?.filename ?? "") }
         guard var name, !name.candidates.isEmpty else { return contentAlone(name: name, readings: readings, encoding: encoding) }
