@@ -168,6 +168,7 @@ static const struct entry further_candidates[] = {
     {"mpl", "uti.language.jetbrains-mps"},
     {"mps", "uti.language.mathematical-programming-system"},
     {"mqh", "uti.language.mql5"},
+    {"mrc", "uti.language.mirc-script"},
     {"ms", "uti.language.maxscript uti.language.miniscript uti.mime.text.troff uti.language.unix-assembly"},
     {"msg", "uti.language.omnet-plus-plus-msg uti.language.ros-interface"},
     {"mts", "com.microsoft.typescript"},

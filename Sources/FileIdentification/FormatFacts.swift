@@ -53,8 +53,11 @@ enum FormatFacts {
         let isText = type.conforms(to: .text)
         let canBeText = (isText && content != "binary") || content == "text" || content == "text-or-binary"
         let canBeBinary = content == "binary" || content == "text-or-binary" || (!isText && content != "text")
+        // A signature the data requires is required in either form (a WARC file's version line); one that comes
+        // from a container, only of a format whose files are never text (a text form has no ZIP around it).
         let signed = type.tags(of: .signature).contains("required")
-            || checkedContainers.contains { type != $0 && type.isKind(of: $0) }
-        return Facts(canBeText: canBeText, canBeBinary: canBeBinary, requiresSignature: signed && canBeBinary && content != "text-or-binary")
+        let contained = checkedContainers.contains { type != $0 && type.isKind(of: $0) }
+        return Facts(canBeText: canBeText, canBeBinary: canBeBinary,
+                     requiresSignature: signed || (contained && canBeBinary && content != "text-or-binary"))
     }
 }

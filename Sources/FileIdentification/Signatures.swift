@@ -143,7 +143,54 @@ enum Signatures {
             }
         }
         return riffOrBoxed(prefix) ?? terminfo(prefix) ?? pythonBytecode(prefix) ?? timeZoneInformation(prefix)
-            ?? mpegAudioLayerI(prefix, at: 0) ?? appleDiskImage(prefix, source)
+            ?? mpegAudioLayerI(prefix, at: 0) ?? webArchive(prefix) ?? marc21(prefix, source) ?? appleDiskImage(prefix, source)
+    }
+
+    /// A WARC file (ISO 28500): its first record's version line, `WARC/`, the version (`1.0`, `1.1`; `0.17`
+    /// and `0.18` for the drafts before it) and the line's end. The header lines after it are text, the
+    /// payloads anything: only the version line proves the format.
+    private static func webArchive(_ prefix: [UInt8]) -> Match? {
+        guard prefix.starts(with: Array("WARC/".utf8)) else { return nil }
+        let version = prefix.dropFirst(5).prefix(8)
+        let digits = { (part: ArraySlice<UInt8>) in !part.isEmpty && part.count <= 2 && part.allSatisfy { (0x30...0x39).contains($0) } }
+        guard let end = version.firstIndex(where: { $0 == 0x0D || $0 == 0x0A }),
+              let dot = version[..<end].firstIndex(of: UInt8(ascii: ".")),
+              digits(version[version.startIndex..<dot]), digits(version[(dot + 1)..<end]) else { return nil }
+        return Match(mimeType: "application/warc", detail: "WARC/\(String(decoding: version[..<end], as: UTF8.self)) record")
+    }
+
+    /// MARC 21 records (ISO 2709, as the Library of Congress specifies MARC 21): each starts with a 24-byte
+    /// leader: the record's length (five digits), its status, type and level, the character coding (blank
+    /// or `a`), the indicator and subfield-code counts `22`, the base address of the data (five digits),
+    /// three implementation bytes, and the entry map `4500`. The directory after it is 12-digit entries
+    /// ending with a field terminator (1E) just before the base address, and the record ends with 1D.
+    private static func marc21(_ prefix: [UInt8], _ source: some ByteSource) -> Match? {
+        guard prefix.count >= 24 else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in prefix[range] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let length = number(0..<5), let base = number(12..<17),
+              prefix[10] == UInt8(ascii: "2"), prefix[11] == UInt8(ascii: "2"), prefix[20..<24].elementsEqual("4500".utf8),
+              prefix[9] == UInt8(ascii: " ") || prefix[9] == UInt8(ascii: "a"),
+              base >= 24 + 12 + 1, (base - 25) % 12 == 0, length > base, length <= source.count else { return nil }
+        // The directory, as far as the head holds it: digits, and its terminator right before the data.
+        let directoryEnd = min(base - 1, prefix.count)
+        guard prefix[24..<directoryEnd].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        if base - 1 < prefix.count, prefix[base - 1] != 0x1E { return nil }
+        if length - 1 < prefix.count, prefix[length - 1] != 0x1D { return nil }
+        let kind: String = switch prefix[6] {
+        case UInt8(ascii: "z"): "authority"
+        case UInt8(ascii: "u"), UInt8(ascii: "v"), UInt8(ascii: "x"), UInt8(ascii: "y"): "holdings"
+        case UInt8(ascii: "q"): "community information"
+        case UInt8(ascii: "w"): "classification"
+        default: "bibliographic"
+        }
+        return Match(mimeType: "application/marc", detail: "MARC 21 \(kind) record, \(length) bytes")
     }
 
     /// A compiled terminfo entry (term(5)): the magic (0432 octal, `1A 01`; 01036 for the extended-number

@@ -275,7 +275,8 @@ enum TextAnalysis {
                 return Format(mimeType: "application/json", isConclusive: false, detail: "JSON structure")
             }
         }
-        if let first = trimmed.first, "%{-BF@s".contains(first) {
+        if let pem = pem(trimmed) { return pem }
+        if let first = trimmed.first, "%{BF@s".contains(first) {
             if let marker = markers(trimmed) { return marker }
         }
         if isCSV(text) {
@@ -284,21 +285,60 @@ enum TextAnalysis {
         return nil
     }
 
+    /// What a PEM label (RFC 7468's, OpenPGP's armour of RFC 4880, OpenSSH's) says the block holds. A label
+    /// not listed is PEM-encoded data of a kind no type names on its own (`RSA PRIVATE KEY`, `PUBLIC KEY`,
+    /// `EC PARAMETERS`).
+    static let pemLabels: [String: String] = [
+        "CERTIFICATE": "application/x-x509-ca-cert", "X509 CERTIFICATE": "application/x-x509-ca-cert",
+        "X.509 CERTIFICATE": "application/x-x509-ca-cert", "TRUSTED CERTIFICATE": "application/x-x509-ca-cert",
+        "CERTIFICATE REQUEST": "application/pkcs10", "NEW CERTIFICATE REQUEST": "application/pkcs10",
+        "X509 CRL": "application/pkix-crl",
+        "PKCS7": "application/pkcs7-mime", "CMS": "application/pkcs7-mime",
+        "PRIVATE KEY": "application/pkcs8", "ENCRYPTED PRIVATE KEY": "application/pkcs8-encrypted",
+        "OPENSSH PRIVATE KEY": "text/x-ssh-private-key",
+        "PGP MESSAGE": "application/pgp-encrypted", "PGP SIGNED MESSAGE": "application/pgp-signature",
+        "PGP SIGNATURE": "application/pgp-signature", "PGP PUBLIC KEY BLOCK": "application/pgp-keys",
+        "PGP PRIVATE KEY BLOCK": "application/pgp-keys",
+    ]
+
+    /// A PEM block (RFC 7468): `-----BEGIN <label>-----`, base64 lines, `-----END <label>-----`; the label says
+    /// what it holds (`pemLabels`). A block that starts the text proves the format, since its first line says
+    /// what it is: a PKCS #8 private key is no certificate for being named `.pem`. One after explanatory
+    /// lines (RFC 7468, 5.2: OpenSSL's `Bag Attributes` headings and `subject=` lines, `openssl x509 -text`'s
+    /// fields: each line a heading or an attribute with a `:` or an `=`) suggests it, when its END line follows; a block inside other text
+    /// (a script holding a test certificate) is none.
+    static func pem(_ text: Substring) -> Format? {
+        let marker = "-----BEGIN "
+        let atStart = text.hasPrefix(marker)
+        var begin = text.startIndex
+        if !atStart {
+            guard let found = text.firstRange(of: "\n" + marker) else { return nil }
+            begin = text.index(after: found.lowerBound)
+            let explanatory = text[..<found.lowerBound].split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+            guard explanatory.allSatisfy({ line in
+                line.allSatisfy(\.isWhitespace) || line.contains(":") || line.contains("=") || line.hasSuffix("Attributes")
+            }) else { return nil }
+        }
+        let afterMarker = text[begin...].dropFirst(marker.count)
+        guard let close = afterMarker.firstRange(of: "-----") else { return nil }
+        let label = afterMarker[..<close.lowerBound]
+        // RFC 7468's labelchar: printable ASCII but the hyphen-minus, words separated by single spaces.
+        guard !label.isEmpty, label.count <= 64, label.utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != 0x2D }),
+              !label.hasPrefix(" "), !label.hasSuffix(" ") else { return nil }
+        let ended = afterMarker[close.upperBound...].contains("-----END \(label)-----")
+        guard atStart || ended else { return nil }
+        let mime = pemLabels[String(label)] ?? "application/x-pem-file"
+        return Format(mimeType: mime, isConclusive: atStart, detail: "PEM block: \(label)")
+    }
+
     /// Text formats that announce themselves on their first line.
     private static func markers(_ text: Substring) -> Format? {
         let table: [(prefix: String, mime: String)] = [
             ("%PDF-", "application/pdf"),
             ("%!PS-Adobe", "application/postscript"),
             ("{\\rtf", "application/rtf"),
-            ("-----BEGIN PGP MESSAGE", "application/pgp-encrypted"),
-            ("-----BEGIN PGP SIGNED MESSAGE", "application/pgp-signature"),
-            ("-----BEGIN PGP SIGNATURE", "application/pgp-signature"),
-            ("-----BEGIN PGP PUBLIC KEY BLOCK", "application/pgp-keys"),
-            ("-----BEGIN PGP PRIVATE KEY BLOCK", "application/pgp-keys"),
-            ("-----BEGIN OPENSSH PRIVATE KEY", "text/x-ssh-private-key"),
             ("ssh-ed25519 ", "text/x-ssh-public-key"),
             ("ssh-rsa ", "text/x-ssh-public-key"),
-            ("-----BEGIN CERTIFICATE-----", "application/x-x509-ca-cert"),
             ("BEGIN:VCARD", "text/vcard"),
             ("BEGIN:VCALENDAR", "text/calendar"),
             ("From ", "application/mbox"),
@@ -374,7 +414,7 @@ enum TextAnalysis {
             "kml": .mimeType("application/vnd.google-earth.kml+xml"), "gpx": .mimeType("application/gpx+xml"), "math": .mimeType("application/mathml+xml"),
             "smil": .mimeType("application/smil+xml"), "xliff": .mimeType("application/xliff+xml"), "rdf": .mimeType("application/rdf+xml"),
             "opml": .mimeType("text/x-opml+xml"), "xsd": .mimeType("application/xml"), "schema": .mimeType("application/xml"), "wsdl:definitions": .mimeType("application/xml"),
-            "x3d": .mimeType("model/x3d+xml"), "collada": .mimeType("model/vnd.collada+xml"), "metalink": .mimeType("application/metalink4+xml"),
+            "x3d": .mimeType("model/x3d+xml"), "trainingcenterdatabase": .mimeType("application/vnd.garmin.tcx+xml"), "collada": .mimeType("model/vnd.collada+xml"), "metalink": .mimeType("application/metalink4+xml"),
             "playlist": .mimeType("application/xspf+xml"), "ttml": .mimeType("application/ttml+xml"), "tt": .mimeType("application/ttml+xml"),
             "gnc-v2": .mimeType("application/x-gnucash"), "abiword": .mimeType("application/x-abiword"), "mrss": .mimeType("application/rss+xml"),
             "project": .mimeType("application/xml"), "ui": .mimeType("application/x-gtk-builder"), "interface": .mimeType("application/x-gtk-builder"),

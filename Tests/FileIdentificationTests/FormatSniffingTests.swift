@@ -204,6 +204,8 @@ struct FormatSniffingTests {
             + [20] + Array("avro.codec".utf8) + [8] + Array("null".utf8) + [0] + [UInt8](repeating: 0xA7, count: 16)
         let found = try identifier.identify(data: file)
         #expect(found.type.identifier == "uti.avro-object-container", "\(found.evidence)")
+        // No vocabulary but Magika's names the format: its name is reported, not application/octet-stream.
+        #expect(found.mimeType == "application/x-avro-binary")
         #expect(try identifier.identify(data: Array("Obj".utf8) + [1, 4, 22] + Array("something.x".utf8)).type.identifier != "uti.avro-object-container")
     }
 
@@ -240,5 +242,110 @@ struct FormatSniffingTests {
         let qcp = Array("RIFF".utf8) + [0xC2, 0x00, 0x00, 0x00] + Array("QLCMfmt ".utf8) + [0x96, 0, 0, 0, 1, 0] + [UInt8](repeating: 0, count: 150)
         let found = try identifier.identify(data: qcp)
         #expect(found.mimeType == "audio/qcelp" && found.type.conforms(to: .audio), "\(found.evidence)")
+    }
+
+    // MARK: Issue 42: formats peers name
+
+    /// A MARC 21 record made as the Library of Congress specifies it: a leader, a directory of 12-digit entries,
+    /// the fields each ending with 1E, the record with 1D.
+    static func marcRecord(type: Character = "a", fields: [(tag: String, data: String)]) -> [UInt8] {
+        var directory = "", data: [UInt8] = []
+        for field in fields {
+            let bytes = Array(field.data.utf8) + [0x1E]
+            directory += field.tag + String(format: "%04d%05d", bytes.count, data.count)
+            data += bytes
+        }
+        let base = 24 + directory.utf8.count + 1
+        let length = base + data.count + 1
+        let leader = String(format: "%05dn", length) + String(type) + "m a22" + String(format: "%05d", base) + "   4500"
+        return Array(leader.utf8) + Array(directory.utf8) + [0x1E] + data + [0x1D]
+    }
+
+    @Test("a WARC file, by its first record's version line, whether its payloads are text or not")
+    func webArchive() throws {
+        let record = "WARC/1.1\r\nWARC-Type: warcinfo\r\nWARC-Date: 2026-11-26T00:00:00Z\r\nContent-Length: 0\r\n\r\n\r\n\r\n"
+        for version in ["1.0", "1.1", "0.17"] {
+            let found = try identifier.identify(data: Array(record.replacingOccurrences(of: "WARC/1.1", with: "WARC/" + version).utf8))
+            #expect(found.mimeType == "application/warc" && found.evidence.content?.isConclusive == true, "\(version): \(found.evidence)")
+        }
+        let named = try identifier.identify(data: Array(record.utf8) + [0, 0xFF, 0x89], filename: "crawl.warc")
+        #expect(named.mimeType == "application/warc" && !named.isMismatch, "\(named.evidence)")
+        // Text that only mentions WARC, and text named .warc: no WARC file, and the name lies.
+        #expect(try mime(Array("WARC/ is how a record starts\n".utf8)) == "text/plain")
+        let lying = try identifier.identify(data: Array("three lines\nof plain\ntext\n".utf8), filename: "crawl.warc")
+        #expect(lying.type == .plainText && lying.isMismatch, "\(lying.evidence)")
+    }
+
+    @Test("MARC 21 records, bibliographic and authority, by their leader and directory; their name .mrc")
+    func marc() throws {
+        let fields = [(tag: "001", data: "ocm12345678"), (tag: "245", data: "10\u{1F}aA title that is long enough for a real record /\u{1F}cby someone.")]
+        let bibliographic = Self.marcRecord(fields: fields)
+        let found = try identifier.identify(data: bibliographic + bibliographic)
+        #expect(found.mimeType == "application/marc" && found.evidence.content?.detail.contains("bibliographic") == true, "\(found.evidence)")
+        #expect(try identifier.identify(data: Self.marcRecord(type: "z", fields: fields)).evidence.content?.detail.contains("authority") == true)
+        #expect(try identifier.identify(data: bibliographic, filename: "catalogue.mrc").mimeType == "application/marc")
+        #expect(found.evidence.content?.source == .signature && found.evidence.content?.isConclusive == true)
+        // A wrong base address, a record longer than the file, a leader without 4500: no MARC leader for uti's
+        // reader (libmagic's looser rules may still call some MARC, as a suggestion).
+        var broken = bibliographic
+        broken[16] = broken[16] == UInt8(ascii: "7") ? UInt8(ascii: "3") : UInt8(ascii: "7")
+        var noMap = bibliographic
+        noMap[20] = UInt8(ascii: "5")
+        for bytes in [broken, Array(bibliographic.dropLast(10)), noMap] {
+            let found = try identifier.identify(data: bytes)
+            #expect(found.evidence.content?.source != .signature, "\(found.evidence)")
+        }
+        // Random bytes named .mrc are no MARC: every MARC file starts with a leader.
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<3000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let lying = try identifier.identify(data: random, filename: "catalogue.mrc")
+        #expect(lying.type == .data && lying.isMismatch, "\(lying.evidence)")
+    }
+
+    @Test("XML vocabularies by their root element: X3D (named .x3d or not), Garmin's TCX; OWL in both syntaxes")
+    func xmlVocabularies() throws {
+        let x3d = #"<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE X3D PUBLIC "ISO//Web3D//DTD X3D 3.3//EN" "x3d-3.3.dtd"><X3D profile="Interchange" version="3.3"><Scene/></X3D>"#
+        for filename in [nil, "scene.x3d"] {
+            let found = try identifier.identify(data: Array(x3d.utf8), filename: filename)
+            #expect(found.mimeType == "model/x3d+xml" && found.type.conforms(to: .xml) && !found.isMismatch, "\(filename ?? "-"): \(found.evidence)")
+        }
+        let tcx = #"<?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities/></TrainingCenterDatabase>"#
+        for filename in [nil, "run.tcx"] {
+            #expect(try identifier.identify(data: Array(tcx.utf8), filename: filename).mimeType == "application/vnd.garmin.tcx+xml")
+        }
+        let owlXML = #"<?xml version="1.0"?><Ontology xmlns="http://www.w3.org/2002/07/owl#" ontologyIRI="http://example.org/o"/>"#
+        #expect(try mime(Array(owlXML.utf8)) == "application/owl+xml")
+        // OWL in RDF/XML is RDF/XML (W3C's OWL 2 mapping): the syntax, as Tika and shared-mime-info name it.
+        let owlRDF = #"<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:owl="http://www.w3.org/2002/07/owl#"><owl:Ontology/></rdf:RDF>"#
+        #expect(try identifier.identify(data: Array(owlRDF.utf8), filename: "o.owl").mimeType == "application/rdf+xml")
+    }
+
+    static let pemBody = "MC4CAQAwBQYDK2VwBCIEIGNbZW5X1kzKz0yTn9ZfNfmrAmMnZ4sWJq9m8cZ0Kf0a"
+
+    @Test("PEM blocks by their label: a private key named .pem is a key, not a certificate, and no lie", arguments: [
+        ("PRIVATE KEY", "application/pkcs8"), ("ENCRYPTED PRIVATE KEY", "application/pkcs8-encrypted"),
+        ("CERTIFICATE", "application/x-x509-ca-cert"), ("CERTIFICATE REQUEST", "application/pkcs10"),
+        ("X509 CRL", "application/pkix-crl"), ("RSA PRIVATE KEY", "application/x-pem-file"), ("PUBLIC KEY", "application/x-pem-file"),
+    ])
+    func pem(label: String, expected: String) throws {
+        let block = "-----BEGIN \(label)-----\n\(Self.pemBody)\n-----END \(label)-----\n"
+        for filename in [nil, "key.pem"] {
+            let found = try identifier.identify(data: Array(block.utf8), filename: filename)
+            #expect(found.mimeType == expected && !found.isMismatch && found.evidence.content?.isConclusive == true,
+                    "\(filename ?? "-"): \(found.evidence)")
+        }
+        // After OpenSSL's attribute lines the block still counts (less surely); inside a script it does not.
+        let bag = "Bag Attributes\n    localKeyID: 01 02 03\nsubject=CN = example\n" + block
+        #expect(try identifier.identify(data: Array(bag.utf8), filename: "bundle.pem").mimeType == expected)
+        let script = "import ssl\nKEY = \"\"\"\n" + block + "\"\"\"\n"
+        #expect(try identifier.identify(data: Array(script.utf8), filename: "test_keys.py").type == .pythonScript)
+        #expect(try identifier.identify(data: Array(script.utf8)).mimeType != expected)
+    }
+
+    @Test("a private key named as a certificate (.crt) is flagged: the label says what the block is")
+    func pemUnderAnotherName() throws {
+        let block = "-----BEGIN PRIVATE KEY-----\n\(Self.pemBody)\n-----END PRIVATE KEY-----\n"
+        let found = try identifier.identify(data: Array(block.utf8), filename: "server.crt")
+        #expect(found.mimeType == "application/pkcs8" && found.isMismatch, "\(found.evidence)")
     }
 }

@@ -74,7 +74,8 @@ def load_curation(directory):
         with open(os.path.join(directory, name + ".toml"), "rb") as f:
             return tomllib.load(f)
 
-    identifiers, parents, libmagic, families, tika, languages, content = (table(n) for n in ("identifiers", "parents", "libmagic", "families", "tika", "languages", "content"))
+    identifiers, parents, libmagic, families, tika, languages, content, tags = (
+        table(n) for n in ("identifiers", "parents", "libmagic", "families", "tika", "languages", "content", "tags"))
     rules = families["rules"]
     return {
         "CURATED_IDENTIFIERS": identifiers["freedesktop"],
@@ -108,6 +109,8 @@ def load_curation(directory):
         "CONTENT_BINARY": content["binary"],
         "CONTENT_SIGNATURE": content["signature"],
         "CONTENT_KINDS": content["kind-of"],
+        "CURATED_EXTENSIONS": tags["extensions"],
+        "CURATED_DESCRIPTIONS": tags["descriptions"],
     }
 
 
@@ -1053,6 +1056,22 @@ def add_curated_declarations(db, path):
             db.notes["curated declarations"].append(identifier)
 
 
+def add_curated_tags(db):
+    """Extensions and descriptions for types the sources declare without them (curated/tags.toml); every
+    identifier must be declared. A description replaces what the sources give, which for these is nothing or a
+    kind's word (`3D Content`)."""
+    for identifier, extensions in CURATED_EXTENSIONS.items():
+        decl = db.get(identifier)
+        assert decl is not None, f"curated/tags.toml [extensions]: {identifier} is not declared"
+        for ext in extensions:
+            decl.add_extension(ext)
+            db.notes["curated extensions"].append(f"{ext} -> {identifier}")
+    for identifier, description in CURATED_DESCRIPTIONS.items():
+        decl = db.get(identifier)
+        assert decl is not None, f"curated/tags.toml [descriptions]: {identifier} is not declared"
+        decl.description = description
+
+
 # --------------------------------------------------------------------------------------------------
 # Step 4b: the languages people write (GitHub Linguist), and Magika's names for them
 # --------------------------------------------------------------------------------------------------
@@ -1150,6 +1169,13 @@ def load_magika_names(db, magika):
             mime = (magika.get(label, {}).get("mime_type") or "").lower()
             if mime and mime not in decl.magika_mimes:
                 decl.magika_mimes.append(mime)
+        # A format no other vocabulary names goes by Magika's name for it (Avro's application/x-avro-binary),
+        # where that name is specific and no other type's.
+        if not decl.mimes and not decl.is_apple:
+            for mime in decl.magika_mimes:
+                if mime not in generic and "/" in mime and db.owner_of_mime(mime) is None and db.claim_mime(decl, mime):
+                    db.notes["Magika's names for formats no other vocabulary names"].append(f"{mime} -> {decl.identifier}")
+                    break
 
 
 def load_linguist(db):
@@ -1245,7 +1271,7 @@ def load_linguist(db):
             db.claim_mime(owner, mime)
     # Magika's labels: the language of the same name, else the one language with its extensions.
     for label, record in sorted(magika.items()):
-        if not record.get("is_text"):
+        if not record.get("is_text") or label in CURATED_MAGIKA_LABELS:
             continue
         named = [n for n in languages if squashed(n) == squashed(label)
                  or squashed(label) in (squashed(a) for a in languages[n].get("aliases") or [])]
@@ -2171,6 +2197,7 @@ def generate(root, verbose):
     created = add_libmagic(db, all_mimes, rules, builtin)
     add_tika_names_for_apple_types(db, tika_names_for_apple)
     add_curated_declarations(db, os.path.join(SOURCES, "curated", "declarations.plist"))
+    add_curated_tags(db)
     languages, further_candidates = load_linguist(db)
     record_content(db)
     assign_families(db)
