@@ -8,8 +8,8 @@
     --no-names   content only: each file is copied under a name that says nothing (sample-00001) and
                  every tool is asked about the copies.
     magika       Magika's Python package (`pip install magika onnxruntime`, in --python's environment).
-    uti-model    uti with Magika's model found in that same package directory (PYTHONPATH); the "uti"
-                 column always runs with UTI_MAGIKA=off.
+    uti-model    uti asked to use Magika's model (UTI_MAGIKA=on), found in that same package directory
+                 (PYTHONPATH); the "uti" column always runs with UTI_MAGIKA=off.
 
 Method (the corpora README's rules, so the figures compare with its baselines):
 
@@ -217,7 +217,7 @@ CORPUS_VOCABULARIES = {"shared-mime-info": "freedesktop", "tika": "tika", "magik
 def run_uti(uti, files, model=None, vocabulary=None):
     """uti without Magika's model (UTI_MAGIKA=off), or with it when `model` names Python's package directory;
     with `--mime-names vocabulary` when one is given."""
-    environment = dict(os.environ, UTI_MAGIKA="off") if model is None else dict(os.environ, PYTHONPATH=model)
+    environment = dict(os.environ, UTI_MAGIKA="off") if model is None else dict(os.environ, PYTHONPATH=model, UTI_MAGIKA="on")
     environment.pop("UTI_MAGIKA_MODEL", None) if model is not None else None
     names = NAMES if model is None and vocabulary is None else {}
     naming = ["--mime-names", vocabulary] if vocabulary else []

@@ -102,8 +102,7 @@ def main():
         score("content only, uti", rows, identify(options.uti, copies, base), options.misses)
         site = packages(options.python)
         if site:
-            with_model = dict(os.environ, PYTHONPATH=site)
-            with_model.pop("UTI_MAGIKA", None)
+            with_model = dict(os.environ, PYTHONPATH=site, UTI_MAGIKA="on")
             score("content only, uti with Magika's model", rows, identify(options.uti, copies, with_model), options.misses)
         else:
             print(f"(no magika and onnxruntime for {options.python}: the model's row is not measured)")

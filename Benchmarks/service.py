@@ -190,7 +190,7 @@ def probe_health(port, stop, latencies, interval=0.02):
 def under_model(binary, packages, model, text, connections, duration):
     """Part 6 for one server: the detect row, and /healthz's latencies meanwhile (p50, p99, max), model on or off."""
     environment = dict(os.environ, PYTHONPATH=packages, UTI_MAGIKA="" if model else "off")
-    process = subprocess.Popen([binary, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=environment)
+    process = subprocess.Popen([binary, "--port", "0"] + (["--model"] if model else []), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=environment)
     port = int(re.search(r":(\d+)\s*$", process.stdout.readline()).group(1))
     try:
         check = subprocess.run(["curl", "-s", "-T", text, f"http://127.0.0.1:{port}/detect/stream"], capture_output=True, text=True)

@@ -30,16 +30,19 @@ public final class FileIdentifier: Sendable {
         /// database is read.
         public var usesBuiltInSharedMIMEInfo: Bool
         /// Whether Magika's model, when installed (`MagikaModel`), names text that nothing else does: a file
-        /// whose name says nothing and whose content every other reader leaves plain text.
+        /// whose name says nothing and whose content every other reader leaves plain text. Off unless asked
+        /// for, so that a file gets the same answer on every machine whatever Python packages it has: by this
+        /// option, or by `UTI_MAGIKA=on` in the environment when the option is not given.
         public var usesModel: Bool
         /// Whose name `Identification.mimeType` gives the format in (`MIMENames`): by default IANA's
         /// registered name where there is one.
         public var mimeNames: MIMENames
 
         /// Options; each argument sets the property of the same name, and a `nil`
-        /// `sharedMIMEInfoDirectories` reads the default from the environment now.
+        /// `sharedMIMEInfoDirectories` or `usesModel` reads the default from the environment now
+        /// (`$XDG_DATA_DIRS`; `UTI_MAGIKA=on`, `MagikaModel.isRequestedByEnvironment`).
         public init(followSymlinks: Bool = false, nameOnly: Bool = false, sampleSize: Int = 64 * 1024, magicDatabase: String? = nil,
-                    sharedMIMEInfoDirectories: [String]? = nil, usesBuiltInSharedMIMEInfo: Bool = true, usesModel: Bool = true,
+                    sharedMIMEInfoDirectories: [String]? = nil, usesBuiltInSharedMIMEInfo: Bool = true, usesModel: Bool? = nil,
                     mimeNames: MIMENames = .standard) {
             self.followSymlinks = followSymlinks
             self.nameOnly = nameOnly
@@ -47,7 +50,7 @@ public final class FileIdentifier: Sendable {
             self.magicDatabase = magicDatabase
             self.sharedMIMEInfoDirectories = sharedMIMEInfoDirectories ?? SharedMIMEInfo.defaultDataDirectories()
             self.usesBuiltInSharedMIMEInfo = usesBuiltInSharedMIMEInfo
-            self.usesModel = usesModel
+            self.usesModel = usesModel ?? MagikaModel.isRequestedByEnvironment
             self.mimeNames = mimeNames
         }
     }

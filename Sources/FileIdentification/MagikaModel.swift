@@ -9,8 +9,12 @@ import UniformTypeIdentifiers
 /// name uti knows whose content every other reader leaves plain text (a script without `#!`, source pasted
 /// into an upload). Nothing is downloaded, and without them identification is what it always is.
 ///
+/// It is asked only when identification is told to (`FileIdentifier.Options.usesModel`; `uti identify --model`,
+/// `uti-server --model`; `UTI_MAGIKA=on` in the environment), so that the same file gets the same answer on every
+/// machine, whatever Python packages happen to be installed there.
+///
 /// Where it looks, first found wins:
-/// - `UTI_MAGIKA=off` turns the model off.
+/// - `UTI_MAGIKA=off` turns the model off, even where it is asked for.
 /// - The model: `UTI_MAGIKA_MODEL` (a directory holding `model.onnx` and `config.min.json`), else the
 ///   newest `magika/models/standard_v3_*` of Python's `magika` package (`pip install magika`) in
 ///   `$PYTHONPATH`, `$VIRTUAL_ENV`, the user's site-packages and the system's.
@@ -52,6 +56,13 @@ public final class MagikaModel: @unchecked Sendable {
     /// text every other reader left plain, where a guess below it was wrong more often than right on the
     /// files installed under `/usr` (Benchmarks/realtrees.py; the Identification article of the FileIdentification catalog).
     public static let minimumScore = 0.8
+
+    /// Whether the environment asks for the model: `UTI_MAGIKA` is `on` (or `1`, `yes`, `true`), the default of
+    /// `FileIdentifier.Options.usesModel`.
+    public static var isRequestedByEnvironment: Bool {
+        guard let value = environment("UTI_MAGIKA")?.lowercased() else { return false }
+        return ["on", "1", "yes", "true"].contains(value)
+    }
 
     /// The model, when one is installed and loads; `nil` otherwise (see `status`).
     public static var shared: MagikaModel? {

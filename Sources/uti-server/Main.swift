@@ -72,6 +72,8 @@ struct UTIServer: AsyncParsableCommand {
         "On SIGTERM or SIGINT, how long requests in flight may take to finish before they are cancelled.", valueName: "seconds"))
     var gracePeriod = 30
     @Flag(help: "Serve the routing endpoints (POST /route, GET /apps ...).") var routing = false
+    @Flag(help: "Ask Magika's model about text nothing else names, when it is installed (also UTI_MAGIKA=on); loaded before listening.")
+    var model = false
     @Option(name: .customLong("token-file"), help: ArgumentHelp("The bearer token mutating requests must carry, in a file readable by the server only (needed with --routing).", valueName: "file"))
     var tokenFile: String?
     @Option(name: .customLong("types"), help: ArgumentHelp(
@@ -122,7 +124,8 @@ struct UTIServer: AsyncParsableCommand {
                                                       idleTimeout: .seconds(idleTimeout),
                                                       deadlines: RequestDeadlines(header: .seconds(headerTimeout), body: .seconds(bodyTimeout),
                                                                                   minimumBodyRate: minimumBodyRate),
-                                                      bodyMemory: bodyMemory, spoolBudget: spoolBudget))
+                                                      bodyMemory: bodyMemory, spoolBudget: spoolBudget),
+                                  identifier: FileIdentifier(options: .init(usesModel: model ? true : nil)))
         // Every lazy part loaded before the service says it listens (libmagic, shared-mime-info, the model).
         service.prepare()
         let host = self.host

@@ -44,6 +44,9 @@ extension UTI {
         @Flag(name: .customLong("mismatches-only"), help: "Keep files whose name claims another type than their content proves.")
         var mismatchesOnly = false
 
+        @Flag(help: "Ask Magika's model about text nothing else names, when it is installed (also UTI_MAGIKA=on).")
+        var model = false
+
         @Flag(name: .customLong("include-hidden"), help: "Walk into entries whose names start with a dot.")
         var includeHidden = false
 
@@ -92,7 +95,7 @@ extension UTI {
                 }
                 supertypes.append(type)
             }
-            let identifier = FileIdentifier(options: .init(mimeNames: mimeNames.names))
+            let identifier = FileIdentifier(options: .init(usesModel: model ? true : nil, mimeNames: mimeNames.names))
             var options = ClassificationOptions(includeHidden: includeHidden, maxDepth: maxDepth, oneFileSystem: oneFileSystem,
                                                 exclude: exclude, sorted: sorted)
             if let jobs { options.workers = jobs }

@@ -18,10 +18,12 @@ import Glibc
 struct FramedIdentifyJob: Equatable {
     var typeFiles: [String] = []
     var mimeNames: MIMENames = .standard
+    /// `--model`: ask Magika's model (else as `UTI_MAGIKA` says).
+    var model = false
 
     func run() -> Int32 {
         guard TypeOptions.loadDeclarations(typeFiles: typeFiles) else { return 2 }
-        let identifier = FileIdentifier(options: .init(mimeNames: mimeNames))
+        let identifier = FileIdentifier(options: .init(usesModel: model ? true : nil, mimeNames: mimeNames))
         var output = StandardOutput()
         var records = FramedRecords(descriptor: .standardInput)
         var failed = false

@@ -18,10 +18,12 @@ extension UTI {
                 sockets and devices are typed without being opened. Exit status: 0 when every file was \
                 identified, 1 when one could not be read (the others are still identified), 64 on a usage error.
 
-                Text that nothing else names, under a name uti does not know, is given to Magika's model when \
-                Python's magika and onnxruntime packages are installed (found on PYTHONPATH, in VIRTUAL_ENV, \
-                the user's and the system's site-packages; UTI_MAGIKA_MODEL and UTI_ONNXRUNTIME_LIBRARY name \
-                them; UTI_MAGIKA=off turns it off); the evidence then names the model and its score.
+                With --model (or UTI_MAGIKA=on), text that nothing else names, under a name uti does not know, is \
+                given to Magika's model, when Python's magika and onnxruntime packages are installed (found on \
+                PYTHONPATH, in VIRTUAL_ENV, the user's and the system's site-packages; UTI_MAGIKA_MODEL and \
+                UTI_ONNXRUNTIME_LIBRARY name them; UTI_MAGIKA=off forbids it); the evidence then names the model \
+                and its score. Without it the answer is the same on every machine. `uti info` says whether the \
+                model is installed.
                 """
         )
 
@@ -40,6 +42,9 @@ extension UTI {
 
         @Flag(name: .customShort("L"), help: "Follow symbolic links and identify their targets.")
         var followSymlinks = false
+
+        @Flag(help: "Ask Magika's model about text nothing else names, when it is installed (also UTI_MAGIKA=on).")
+        var model = false
 
         @Option(help: ArgumentHelp("The name of standard input, so that its extension counts.", valueName: "name"))
         var name: String?
@@ -67,11 +72,11 @@ extension UTI {
 
         var job: IdentifyJob {
             IdentifyJob(paths: paths, typeFiles: typeOptions.typeFiles, mime: mime, json: json,
-                        nameOnly: noContent, followSymlinks: followSymlinks, name: name, mimeNames: mimeNames.names)
+                        nameOnly: noContent, followSymlinks: followSymlinks, name: name, mimeNames: mimeNames.names, model: model)
         }
 
         func run() throws {
-            let status = framed ? FramedIdentifyJob(typeFiles: typeOptions.typeFiles, mimeNames: mimeNames.names).run() : job.run()
+            let status = framed ? FramedIdentifyJob(typeFiles: typeOptions.typeFiles, mimeNames: mimeNames.names, model: model).run() : job.run()
             if status != 0 { throw ExitCode(status) }
         }
     }
@@ -87,12 +92,15 @@ struct IdentifyJob: Equatable {
     var followSymlinks = false
     var name: String?
     var mimeNames: MIMENames = .standard
+    /// `--model`: ask Magika's model (else as `UTI_MAGIKA` says).
+    var model = false
 
     /// Identifies every path and prints the results; the exit status: 0, 1 when a file could not be
     /// read, 2 when a declaration file was refused.
     func run() -> Int32 {
         guard TypeOptions.loadDeclarations(typeFiles: typeFiles) else { return 2 }
-        let identifier = FileIdentifier(options: .init(followSymlinks: followSymlinks, nameOnly: nameOnly, mimeNames: mimeNames))
+        let identifier = FileIdentifier(options: .init(followSymlinks: followSymlinks, nameOnly: nameOnly, usesModel: model ? true : nil,
+                                                       mimeNames: mimeNames))
         var output = StandardOutput()
         var failed = false
         for argument in paths {

@@ -1,12 +1,19 @@
 import UTIReports
 import ArgumentParser
+import FileIdentification
 import UniformTypeIdentifiers
 
 extension UTI {
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Describe types: description, status, where declared, tags and conformance tree.",
-            discussion: "Exit status: 0 when every identifier is known, 2 when one is not (the others are still described)."
+            discussion: """
+                Exit status: 0 when every identifier is known, 2 when one is not (the others are still described).
+
+                With no identifier: what identification reads with on this machine: libmagic's database, the \
+                shared-mime-info databases (the newer decides), and Magika's model, whether it is installed and \
+                whether identification asks it (only with --model, or UTI_MAGIKA=on).
+                """
         )
 
         @OptionGroup var typeOptions: TypeOptions
@@ -14,12 +21,8 @@ extension UTI {
         @Flag(help: "Print one JSON object per line per type.")
         var json = false
 
-        @Argument(help: "Type identifiers (public.jpeg, dyn.ah62d4rv4ge8043a, ...).")
-        var identifiers: [String]
-
-        func validate() throws {
-            if identifiers.isEmpty { throw ValidationError("Give at least one type identifier.") }
-        }
+        @Argument(help: "Type identifiers (public.jpeg, dyn.ah62d4rv4ge8043a, ...); none: identification's setup.")
+        var identifiers: [String] = []
 
         var job: InfoJob { InfoJob(identifiers: identifiers, typeFiles: typeOptions.typeFiles, json: json) }
 
@@ -40,6 +43,7 @@ struct InfoJob: Equatable {
     /// declaration file was refused.
     func run() -> Int32 {
         guard TypeOptions.loadDeclarations(typeFiles: typeFiles) else { return 2 }
+        if identifiers.isEmpty { return setup() }
         var output = StandardOutput()
         var failed = false
         var printed = 0
@@ -61,5 +65,38 @@ struct InfoJob: Equatable {
         }
         output.flush()
         return failed ? 2 : 0
+    }
+
+    /// What identification reads with here (`FileIdentifier.setup`): status 0.
+    private func setup() -> Int32 {
+        let setup = FileIdentifier().setup()
+        var output = StandardOutput()
+        let libmagicVersion = "\(setup.libmagicVersion / 100).\(setup.libmagicVersion % 100)"
+        let model = setup.model
+        let modelUse = model.isOn ? "on" : "off (asked only with --model, or UTI_MAGIKA=on)"
+        if json {
+            let databases = setup.sharedMIMEInfo.map { database -> JSONValue in
+                .object([("directory", database.directory.map(JSONValue.string) ?? .null), ("builtIn", .boolean(database.directory == nil)),
+                         ("version", .string(database.version))])
+            }
+            let report = JSONValue.object([
+                ("libmagic", .object([("version", .string(libmagicVersion)), ("database", setup.libmagicDatabase.map(JSONValue.string) ?? .null)])),
+                ("sharedMIMEInfo", .array(databases)),
+                ("model", .object([("available", .boolean(model.isAvailable)), ("on", .boolean(model.isOn)), ("status", .string(model.status))])),
+            ])
+            output.line(report.rendered)
+        } else {
+            output.line("libmagic: \(libmagicVersion), " + (setup.libmagicDatabase ?? "no database found (not asked)"))
+            for (index, database) in setup.sharedMIMEInfo.enumerated() {
+                let name = database.directory ?? "built in (the BuiltInSharedMIMEInfo trait)"
+                output.line("shared-mime-info: \(database.version.isEmpty ? "no version" : database.version), \(name)"
+                            + (index == 0 ? " (decides)" : " (for the types the other does not know)"))
+            }
+            if setup.sharedMIMEInfo.isEmpty { output.line("shared-mime-info: none") }
+            output.line("Magika's model: " + (model.isAvailable ? "available, " : "unavailable, ") + modelUse)
+            output.line("  " + model.status)
+        }
+        output.flush()
+        return 0
     }
 }

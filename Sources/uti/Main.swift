@@ -71,6 +71,7 @@ enum FastPath {
             case "--json": job.json = true
             case "--no-content": job.nameOnly = true
             case "-L": job.followSymlinks = true
+            case "--model": job.model = true
             case "--mime-names":
                 // An unknown name is left to swift-argument-parser, which says what the choices are.
                 guard index < arguments.count, let names = MIMENames(rawValue: arguments[index]) else { return nil }
@@ -109,6 +110,6 @@ enum FastPath {
                 job.identifiers.append(argument)
             }
         }
-        return job.identifiers.isEmpty ? nil : job
+        return job
     }
 }

@@ -151,8 +151,8 @@ struct BlockingTests {
     func modelOffTheLoops() throws {
         let files = try TemporaryDirectory()
         let gate = try files.write("", to: "gate")
-        let server = try RunningServer([], environment: ["PYTHONPATH": try #require(Tools.magikaPackages), "UTI_MAGIKA": "",
-                                                         "UTI_FAULT_INJECTION_MODEL_GATE": gate])
+        let server = try RunningServer(["--model"], environment: ["PYTHONPATH": try #require(Tools.magikaPackages), "UTI_MAGIKA": "",
+                                                                  "UTI_FAULT_INJECTION_MODEL_GATE": gate])
         // Loaded before it said it listens, no request asked yet: libmagic's database and ONNX Runtime are mapped.
         let maps = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/maps", encoding: .utf8)
         #expect(maps.contains("magic.mgc") && maps.contains("libonnxruntime"), "the lazy parts were not loaded before listening")
@@ -179,6 +179,18 @@ struct BlockingTests {
             let answer = request.finish()
             #expect(answer.status == 200 && answer.body == "text/x-python", "the model's answer: \(answer)")
         }
+    }
+
+    @Test("without --model the service neither loads nor asks the model, installed or not: the same answer as on any machine",
+          .enabled(if: Tools.magikaPackages != nil, Tools.needsMagika))
+    func modelOnlyWhenAsked() throws {
+        let files = try TemporaryDirectory()
+        let server = try RunningServer([], environment: ["PYTHONPATH": try #require(Tools.magikaPackages), "UTI_MAGIKA": ""])
+        let script = try files.write(Self.nameless, to: "tool")
+        let detected = try server.curl("/detect/stream", ["--max-time", "60", "-X", "PUT", "--data-binary", "@" + script])
+        #expect(detected.status == 200 && detected.body == "text/plain", "\(detected)")
+        let maps = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/maps", encoding: .utf8)
+        #expect(!maps.contains("libonnxruntime"), "ONNX Runtime was loaded by a service not asked to use the model")
     }
 
     /// A Python program without `#!` or name: what only the model names.
