@@ -143,13 +143,7 @@ public final class FileIdentifier: Sendable {
             } catch {
                 throw .system(error)
             }
-            if status.type == .directory {
-                if let evidence, evidence.match == .filenameExtension,
-                   let package = evidence.candidates.first(where: { $0.conforms(to: .package) || $0.conforms(to: .bundle) }) {
-                    return reported(Resolution.fileSystem(package, detail: "directory named .\(evidence.tag)", name: evidence))
-                }
-                return reported(Resolution.fileSystem(.folder, detail: "directory", name: evidence))
-            }
+            if status.type == .directory { return reported(Resolution.directory(name: evidence, isMountPoint: false)) }
             if let special = Self.special(status, name: evidence) { return reported(special) }
             return reported(try identifyContent(FileBytes(file: file, count: Int(status.size)), name: evidence))
         } catch {
@@ -265,19 +259,12 @@ public final class FileIdentifier: Sendable {
         }
     }
 
-    /// A directory is a volume when it is a mount point, a package or bundle when its extension names
-    /// one (`X.app`, `.bundle`, `.framework`, `.rtfd`), otherwise a folder.
+    /// A directory at `path`: whether it is a mount point (its parent on another device, or itself), for the
+    /// resolver's `Resolution.directory`.
     private func directory(_ path: RawFilePath, status: Stat, name: NameEvidence?) -> Identification {
         let parent = try? FileDescriptor.workingDirectory.status(of: RawFilePath(bytes: path.bytes + Array("/..".utf8)))
         let isRoot = parent.map { $0.deviceID == status.deviceID && $0.inode == status.inode } ?? false
-        if isRoot || parent.map({ $0.deviceID != status.deviceID }) == true {
-            return Resolution.fileSystem(.volume, detail: "mount point", name: name)
-        }
-        if let name, name.match == .filenameExtension,
-           let package = name.candidates.first(where: { $0.conforms(to: .package) || $0.conforms(to: .bundle) }) {
-            return Resolution.fileSystem(package, detail: "directory named .\(name.tag)", name: name)
-        }
-        return Resolution.fileSystem(.folder, detail: "directory", name: name)
+        return Resolution.directory(name: name, isMountPoint: isRoot || parent.map({ $0.deviceID != status.deviceID }) == true)
     }
 
     // MARK: Content

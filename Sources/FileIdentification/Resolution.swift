@@ -1,29 +1,37 @@
 internal import UniformTypeIdentifiers
 
-/// How name and content evidence become one type: freedesktop's recommended order, with conformance.
+/// How name and content evidence become one type: every rule, in the order of the table in the Identification
+/// article ("The rules"), each step below marked with its row. The readers only report (`FileIdentifier`'s
+/// `read`); whether a candidate agrees with a reading is `NameAgreement`'s; the MIME name is chosen after this,
+/// in one step (`SharedMIMEInfo.reportedMIMEType`).
 ///
-/// 1. The name proposes candidates (whole name, multi-dot suffix, extension, pattern).
-/// 2. A candidate that is the content's type, or a more specific kind of it, wins: `x.docx` read as
-///    ZIP is a Word document, `notes.md` read as plain text is Markdown.
-/// 3. Content that is a more specific kind of a candidate wins: `data.txt` holding a `#!` script.
-/// 4. Conclusive content (a signature, a container's entries, a `#!` line) overrules a name that says
-///    otherwise, and the answer is flagged as a mismatch: an ELF file named `.txt` is an ELF file.
-/// 5. Inconclusive content (plain text, unrecognised binary, a heuristic) leaves the name standing, as
-///    in freedesktop's order, but where the extension itself names no format: one that formats of
-///    different families share (`key`, `mod`, `bin`) does not make text a binary format (a PEM key named
-///    `.key`, Jetty's text `.mod` files), and one that only libmagic's lists of extensions seen give a
-///    type (`dat`, `msg`) names it only when the bytes meet its rules (Java's `tzdb.dat` is no Inno
-///    Setup file, Tcl's `.msg` files no Inno Setup messages). Binary bytes contradict a name promising
-///    plain text. The name set aside, the answer is what the content reads as, flagged as a mismatch
-///    with the reason in the evidence.
-/// 6. No name: the content decides; with nothing conclusive, text or binary chooses between
-///    `public.plain-text` and `public.data`.
+/// 1. Not a regular file: its kind (`fileSystem`, `directory`). 2. No bytes: `empty`.
+/// 3. Readings that cannot count are set aside: a text format's reading of bytes that are not text, a
+///    resemblance that confirms nothing the name names. 4. No reading left: the name alone (`byNameOnly`).
+/// 5. No name: the content alone (`contentAlone`).
+/// 6. The bytes rule out what they cannot be (`ruledOut`). 7. Nothing the name offers is left: the content,
+///    a mismatch when the name promised a format.
+/// 8. to 11. What is left of the name and the readings agree (`agreement`): the name refines the content,
+///    the content refines the name, a proof the name could be stands without a lie, or the name stands.
+/// 12. Magika's model, when asked, for text still plain under a name that names nothing (`asksModel`).
 enum Resolution {
     static func fileSystem(_ type: UTType, detail: String, name: NameEvidence?) -> Identification {
         Identification(
             type: type,
             evidence: Evidence(name: name, content: ContentEvidence(type: type, source: .fileSystem, isConclusive: true, detail: detail), rule: .fileSystem),
             confidence: .high, isMismatch: false, textEncoding: nil)
+    }
+
+    /// A directory: a volume when it is a mount point, the package or bundle its extension names (`X.app`,
+    /// `.bundle`, `.framework`, `.rtfd`), otherwise a folder. (Its kind bounds its type as a regular file's
+    /// does: `ruledOut` keeps every directory type from a regular file.)
+    static func directory(name: NameEvidence?, isMountPoint: Bool) -> Identification {
+        if isMountPoint { return fileSystem(.volume, detail: "mount point", name: name) }
+        if let name, name.match == .filenameExtension,
+           let package = name.candidates.first(where: { $0.conforms(to: .package) || $0.conforms(to: .bundle) }) {
+            return fileSystem(package, detail: "directory named .\(name.tag)", name: name)
+        }
+        return fileSystem(.folder, detail: "directory", name: name)
     }
 
     static func empty(name: NameEvidence?) -> Identification {
@@ -85,7 +93,7 @@ enum Resolution {
     }
 
     static func resolve(name: NameEvidence?, readings: [ContentEvidence], encoding: TextEncoding?, provenBinary: Bool = true) -> Identification {
-        // Readings of text formats in bytes that are not text are no readings, unless the name names that
+        // 3. Readings of text formats in bytes that are not text are no readings, unless the name names that
         // format and shared-mime-info's own rules found it (text formats that hold binary bytes: an encoded
         // VBScript, G-code with an embedded thumbnail).
         // A resemblance (shared-mime-info's rule for a file that starts with `//`, `class` or `def`) may confirm a
@@ -96,9 +104,10 @@ enum Resolution {
                 || (reading.source == .freedesktopMagic && named.contains { $0.isKind(of: reading.type) }))
                 && !(reading.isResemblance && reading.type.isKind(of: .text) && !named.contains { $0.isKind(of: reading.type) })
         }
+        // 4. Nothing read: the name alone. 5. No name: the content alone.
         guard !readings.isEmpty else { return byNameOnly(name, filename: name?.filename ?? "") }
         guard var name, !name.candidates.isEmpty else { return contentAlone(name: name, readings: readings, encoding: encoding) }
-        // The bytes against each type the name offers.
+        // 6. The bytes against each type the name offers.
         var standing: [UTType] = []
         var reasons: [String] = []
         for candidate in name.candidates {
@@ -109,7 +118,7 @@ enum Resolution {
             }
         }
         if standing.isEmpty {
-            // Nothing the name offers can be these bytes: they are what they read as.
+            // 7. Nothing the name offers can be these bytes: they are what they read as.
             let primary = considered(readings).first ?? readings[0]
             let claimed = name.candidates.prefix(3).map(\.identifier).joined(separator: ", ")
             // A lie needs a claim: an extension or suffix (not a pattern, nor a whole name many formats share)
@@ -130,6 +139,7 @@ enum Resolution {
             if answer.confidence == .low { answer.confidence = primary.isConclusive ? .high : .medium }
             return answer
         }
+        // 8 to 11: what is left of the name against the readings.
         let offered = name.candidates
         name.candidates = standing
         var answer = agreement(name: name, readings: readings, encoding: encoding)
@@ -235,8 +245,8 @@ enum Resolution {
         // With conclusive readings, the name must agree with one of them; otherwise with any reading.
         let considered = conclusive.isEmpty ? specific : conclusive
         let primary = considered.first ?? readings[0]
-        // First a candidate that is a reading's type or a subtype of it, then one that refines a reading
-        // only in the looser senses (any text format is text, any binary format is data).
+        // 8. The name refines the content: first a candidate that is a reading's type or a subtype of it, then
+        // one that refines a reading only in the looser senses (any text format is text, any binary format is data).
         // In the strict pass any specific reading counts, conclusive or not: a name and a reader that
         // agree on a format (a .kpt file freedesktop's magic calls KPresenter) outweigh a proof of the
         // container it comes in (gzip).
@@ -266,15 +276,18 @@ enum Resolution {
                 return answer(candidate, .nameRefinesContent, reading.isConclusive ? .high : .medium, by: reading)
             }
         }
-        // Content that is a kind of a candidate; any text format under a name that promises only text (`.txt`).
+        // 9. The content refines the name: a reading that is a kind of a candidate; any text format under a name
+        // that promises only text (`.txt`).
         for reading in considered where candidates.contains(where: { reading.type.isKind(of: $0) || ($0 == .plainText && reading.type.isKind(of: .text)) }) {
             return answer(reading.type, .contentRefinesName, reading.isConclusive ? .high : .medium, by: reading)
         }
+        // 10. A proof of something the name does not rule out answers, and is no lie.
         let best = candidates[0]
         if primary.isConclusive {
             return answer(primary.type, .contentOverrulesName, .high, by: primary,
                           overruled: "the bytes are \(primary.type.identifier), which the name's \(best.identifier) does not rule out (its files have no signature to miss): no lie")
         }
+        // 11. Inconclusive content the name could be: the name stands.
         return answer(best, .nameOnly, encoding != nil && !best.isKind(of: .text) ? .low : .medium, by: primary)
     }
 
@@ -283,40 +296,5 @@ enum Resolution {
     static func isContainer(_ type: UTType) -> Bool {
         let containers: [UTType] = [.zip, .gzip, .bz2, .data, .plainText, .text, .xml, .json]
         return containers.contains(type) || [KnownTypes.oleStorage, KnownTypes.xz, KnownTypes.zstandard, KnownTypes.sevenZip].contains(type)
-    }
-
-    /// Languages, which may hold or start like others: source code, scripts, markup.
-    static func nests(_ type: UTType) -> Bool {
-        type.isKind(of: .sourceCode) || type.isKind(of: .script) || type.isKind(of: .xml) || type.isKind(of: .html)
-    }
-
-    /// Whether the name's type `candidate` is the content's type or a more specific kind of it, in the
-    /// strict sense or the looser ones below; see `NameAgreement`.
-    static func refines(_ candidate: UTType, _ content: ContentEvidence) -> Bool {
-        let type = content.type
-        // Text or binary, from the bytes alone: any text format is text, any other format is data.
-        if content.source == .bytes {
-            return type == .data ? FormatFacts.canBeBinary(candidate) : FormatFacts.canBeText(candidate)
-        }
-        if candidate.isKind(of: type) { return true }
-        // Text formats nest (PHP holds HTML, a Python file may start with #!python3): when the content
-        // is text of any kind, a name that promises a text format says more than the bytes can. A name
-        // that promises only plain text (.txt) says less than any format the content shows.
-        // Only languages nest, though: a format its first line declares that is no language (a PGP key
-        // block, a certificate, a vCard) is that format under any other text format's name (a PGP key
-        // named `.pub`, which names an SSH key).
-        if candidate.isKind(of: .text) && candidate != .plainText && (type.isKind(of: .text) || content.source == .text)
-            && (!content.isConclusive || nests(candidate) || nests(type)) { return true }
-        // A container's generic type: a ZIP- or OLE2-based format the entries did not single out.
-        if content.source == .container {
-            if type.isKind(of: .zip) || type == .zip { return candidate.isKind(of: .zip) }
-            if type.isKind(of: KnownTypes.oleStorage) { return candidate.isKind(of: KnownTypes.oleStorage) }
-        }
-        // Structured-syntax suffixes (RFC 6839): image/svg+xml is XML, application/ld+json is JSON.
-        let suffixes: [(suffix: String, base: UTType)] = [("+xml", .xml), ("+json", .json), ("+zip", .zip)]
-        for (suffix, base) in suffixes where type == base {
-            if candidate.tags(of: .mimeType).contains(where: { $0.hasSuffix(suffix) }) { return true }
-        }
-        return false
     }
 }
