@@ -9,6 +9,7 @@ let package = Package(
     dependencies: [
         .package(name: "uti", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .executableTarget(
@@ -19,6 +20,12 @@ let package = Package(
             ],
             path: "Benchmarks/TypeLookups",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Benchmarks/service.py's part 7: a bare Hummingbird route, the baseline uti-server is measured against.
+        .executableTarget(
+            name: "BareRoute",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Benchmarks/BareRoute"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@
 
     python3 Benchmarks/service.py [--duration 10] [--connections 16] [--uploads 256] [--upload-mib 100]
                                   [--server PATH] [--uti PATH]
+    python3 Benchmarks/service.py --bare auto --bare-only [--runs 3] [--server PATH]
 
 1. `wrk` (Debian's package) on loopback against `PUT /identify` of a 4 KiB PNG and of a 2 MiB Word document
    (both made here): requests/s, p50 and p99 latency, and any answer that was not 200.
@@ -24,6 +25,13 @@
    prober, not a second load: it takes no CPU from the requests it measures): requests/s, p50 and p99 of the
    requests, p50, p99 and max of /healthz, for a server with the model and one with `UTI_MAGIKA=off`; with
    `--against`, for OTHER too. (`--model-only`: only this part.)
+7. `--bare BINARY`: the PNG row of part 1 for this server and for Benchmarks/BareRoute, a bare Hummingbird route that
+   reads the same body and answers a constant (`--bare auto`: build it, `swift build -c release --product BareRoute`
+   in Benchmarks/, and use Benchmarks/.build/release/BareRoute): `--runs` rounds (default 3) on fresh servers, which
+   of the two goes first alternating from round to round; requests/s of each round, the medians, and the ratio
+   this server / the bare route per round with its median, min and max. What identifying costs over what
+   Hummingbird costs with nothing of ours. (`--bare-only`: only this part, e.g.
+   `python3 Benchmarks/service.py --server .build/release/uti-server --bare auto --bare-only --runs 5`.)
 
 Without --server and --uti it builds them: the release server (`swift build -c release --product uti-server`) and
 the fully static uti of Benchmarks/startup.py (the fastest a process per file can be). Everything runs on this
@@ -85,8 +93,8 @@ def make_docx(path, size=2 << 20):
         archive.writestr("word/media/image1.bin", os.urandom(size - 1500), compress_type=zipfile.ZIP_STORED)
 
 
-def build(product, extra=()):
-    subprocess.run(["swift", "build", "-c", "release", "--product", product, *extra], cwd=ROOT, check=True)
+def build(product, extra=(), package=ROOT):
+    subprocess.run(["swift", "build", "-c", "release", "--product", product, *extra], cwd=package, check=True)
 
 
 def start_server(binary, *arguments):
@@ -270,28 +278,61 @@ def held_lock(server, uti, png, connections, duration):
     return health, identify, waiting, still_waiting, answers
 
 
-def compare(server, other, png, options, runs=3):
-    """Part 5: the PNG row of `server` and of `other`, alternating, `runs` each; the medians and their ratio."""
-    results = {server: [], other: []}
+def alternating(binaries, png, options, runs, swap=False):
+    """The PNG row of each of `binaries`, one after the other on a fresh server each, `runs` rounds (with `swap`,
+    every other round in the reverse order); for each binary, its wrk results round by round."""
+    results = [[] for _ in binaries]
     for run in range(runs):
-        for binary in (server, other):
-            process, port = start_server(binary)
+        order = list(range(len(binaries)))
+        if swap and run % 2:
+            order.reverse()
+        for index in order:
+            process, port = start_server(binaries[index])
             try:
                 wrk(port, png, "photo.png", options.connections, 2)  # warm-up
-                results[binary].append(wrk(port, png, "photo.png", options.connections, options.duration))
+                results[index].append(wrk(port, png, "photo.png", options.connections, options.duration))
             finally:
                 process.terminate()
                 process.wait()
-            rate, p50, p99, bad, requests = results[binary][-1]
-            print(f"run {run + 1}, {binary}: {rate:,.0f} requests/s, p50 {p50:.2f} ms, p99 {p99:.2f} ms, {bad} not 200", flush=True)
+            rate, p50, p99, bad, requests = results[index][-1]
+            print(f"run {run + 1}, {binaries[index]}: {rate:,.0f} requests/s, p50 {p50:.2f} ms, p99 {p99:.2f} ms, {bad} not 200", flush=True)
+    return results
+
+
+def median_table(binaries, results):
+    """The table of each binary's medians (requests/s, p50, p99); those medians."""
     print()
     print("| server | requests/s (median) | p50 | p99 |")
     print("|---|---|---|---|")
-    medians = {}
-    for binary, rows in results.items():
-        medians[binary] = [statistics.median(row[column] for row in rows) for column in range(3)]
-        print(f"| `{binary}` | {medians[binary][0]:,.0f} | {medians[binary][1]:.2f} ms | {medians[binary][2]:.2f} ms |")
-    print(f"\nthis server / the other: {medians[server][0] / medians[other][0]:.2f}x the requests/s")
+    medians = []
+    for binary, rows in zip(binaries, results):
+        medians.append([statistics.median(row[column] for row in rows) for column in range(3)])
+        print(f"| `{binary}` | {medians[-1][0]:,.0f} | {medians[-1][1]:.2f} ms | {medians[-1][2]:.2f} ms |")
+    return medians
+
+
+def compare(server, other, png, options, runs=3):
+    """Part 5: the PNG row of `server` and of `other`, alternating, `runs` each; the medians and their ratio."""
+    medians = median_table([server, other], alternating([server, other], png, options, runs))
+    print(f"\nthis server / the other: {medians[0][0] / medians[1][0]:.2f}x the requests/s")
+
+
+def against_bare(server, bare, png, options, runs=3):
+    """Part 7: the PNG row of `server` and of the bare Hummingbird route `bare`, `runs` rounds, which goes first
+    alternating; requests/s round by round, the medians, and the ratio server / bare with its median, min and max."""
+    results = alternating([server, bare], png, options, runs, swap=True)
+    print()
+    print("| round | first | uti-server requests/s | bare route requests/s | uti-server / bare |")
+    print("|---|---|---|---|---|")
+    ratios = []
+    for run, (ours, theirs) in enumerate(zip(*results)):
+        ratios.append(ours[0] / theirs[0])
+        print(f"| {run + 1} | {'bare' if run % 2 else 'uti-server'} | {ours[0]:,.0f} | {theirs[0]:,.0f} | {ratios[-1]:.3f} |")
+    medians = median_table([server, bare], results)
+    print(f"\nuti-server / bare route, requests/s: median {statistics.median(ratios):.3f} (min {min(ratios):.3f}, "
+          f"max {max(ratios):.3f}, {len(ratios)} rounds); ratio of the medians {medians[0][0] / medians[1][0]:.3f}")
+    if any(row[3] for rows in results for row in rows):
+        sys.exit("service.py: some requests were not answered 200")
 
 
 def per_process(argv_for, files, count, parallel):
@@ -347,7 +388,10 @@ def main():
     parser.add_argument("--model-packages", metavar="DIR", help="part 6: the site-packages holding magika and onnxruntime")
     parser.add_argument("--against", metavar="SERVER", help="only part 5: the PNG row, alternating with this other uti-server "
                         "binary (an earlier build), three runs each; the medians and their ratio")
-    parser.add_argument("--runs", type=int, default=3, help="with --against: runs of each server (default 3)")
+    parser.add_argument("--runs", type=int, default=3, help="with --against or --bare: runs of each server (default 3)")
+    parser.add_argument("--bare", metavar="BINARY", help="part 7: the bare Hummingbird route to measure this server against "
+                        "(`auto`: build Benchmarks' BareRoute and use it)")
+    parser.add_argument("--bare-only", action="store_true", help="only part 7 (with --bare auto unless --bare says otherwise)")
     parser.add_argument("--server", help="the uti-server binary (default: build the release one)")
     parser.add_argument("--uti", help="the uti binary for one process per file (default: build the static one)")
     options = parser.parse_args()
@@ -357,8 +401,12 @@ def main():
     if not server:
         build("uti-server")
         server = os.path.join(ROOT, ".build", "release", "uti-server")
+    bare = options.bare or ("auto" if options.bare_only else None)
+    if bare == "auto":
+        build("BareRoute", package=os.path.join(ROOT, "Benchmarks"))
+        bare = os.path.join(ROOT, "Benchmarks", ".build", "release", "BareRoute")
     uti = options.uti
-    if not uti:
+    if not uti and not (options.model_only or options.against or options.bare_only):
         build("uti", ["--scratch-path", ".build-static", "-Xswiftc", "-static-executable",
                       "-Xlinker", "-llzma", "-Xlinker", "-lbz2", "-Xlinker", "-lz"])
         uti = os.path.join(ROOT, ".build-static", "release", "uti")
@@ -372,6 +420,11 @@ def main():
 
     if options.model_only:
         report_model(server, options)
+        shutil.rmtree(work, ignore_errors=True)
+        return
+
+    if options.bare_only:
+        against_bare(server, bare, png, options, runs=options.runs)
         shutil.rmtree(work, ignore_errors=True)
         return
 
@@ -445,6 +498,9 @@ def main():
     if not options.uploads_only:
         report_held_lock(server, uti, png, options)
         report_model(server, options)
+    if bare:
+        print()
+        against_bare(server, bare, png, options, runs=options.runs)
 
 
 def report_held_lock(server, uti, png, options):

@@ -373,7 +373,7 @@ public final class FileIdentifier: Sendable {
               let claimed = name.candidates.first, Languages.isLanguage(claimed, ofExtension: name.tag),
               let chosen = Languages.heuristicChoice(forExtension: name.tag, text: text, claimed: claimed), chosen != claimed,
               Languages.isLanguage(chosen, ofExtension: name.tag) else { return nil }
-        return (chosen, "GitHub Linguist's heuristics for .\(name.tag): \(chosen.tags[.linguistLanguage]?.first ?? chosen.identifier)")
+        return (chosen, "GitHub Linguist's heuristics for .\(name.tag): \(chosen.tags(of: .linguistLanguage).first ?? chosen.identifier)")
     }
 
     /// What the bytes say, every reader's opinion in order of authority: a container's entries, a signature,

@@ -7,6 +7,10 @@ extension UTTagClass {
     /// The MIME name Google Magika gives the content type (`text/x-msdos-batch`, `inode/x-empty`), from its
     /// content-type knowledge base: what `MIMENames.magika` reports.
     public static let magikaMIMEType = UTTagClass(rawValue: "uti.magika-mime-type")
+    /// Magika's MIME name for the format's text form, where Magika names its text and binary forms apart
+    /// (ASCII-armoured OpenPGP keys are its `pem`, their packets its `pgp`): what `MIMENames.magika` reports
+    /// for a file of the format read as text.
+    public static let magikaTextMIMEType = UTTagClass(rawValue: "uti.magika-text-mime-type")
 }
 
 /// Whose names identification reports a file's MIME type in (`Identification.mimeType`).

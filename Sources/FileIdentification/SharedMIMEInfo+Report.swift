@@ -11,8 +11,14 @@ extension SharedMIMEInfo {
     /// names when neither says, the one registered with IANA, else freedesktop's, then Tika's, then
     /// libmagic's (`MediaTypeNames.rank`). A type with no MIME type reports the reader's name, else
     /// `inode/directory`, `inode/symlink`, `text/plain` or `application/octet-stream`, as it conforms.
-    /// With a vocabulary other than `standard`, that vocabulary's name for the type where it has one.
+    /// With a vocabulary other than `standard`, that vocabulary's name for the type where it has one (in
+    /// Magika's, for a format read as text, its name for the text form where it has one of its own).
     func reportedMIMEType(for type: UTType, evidence: Evidence, names vocabulary: MIMENames = .standard) -> String {
+        // Magika names some formats' text form apart from their binary one (an armoured OpenPGP key).
+        if vocabulary == .magika, let content = evidence.content, content.type == type, content.source == .text,
+           let named = type.tags(of: .magikaTextMIMEType).first {
+            return named
+        }
         // Past the first reports, what is decided for a format is kept (a classification reports thousands).
         let cached = reportCache.withLock { cache -> Bool in
             let generation = TypeDatabase.shared.generation

@@ -17,7 +17,7 @@ package struct IdentificationReport {
     /// Every name the format goes by: the type's MIME types in declaration order, and the reported one
     /// when the type has none of its own (MPEG-1 Layer I audio is `audio/mpeg`, a name MP3 owns).
     static func mimeTypes(of identification: Identification) -> [String] {
-        let names = identification.type.tags[.mimeType] ?? []
+        let names = identification.type.tags(of: .mimeType)
         guard names.isEmpty, let named = identification.evidence.content?.mimeType, named == identification.mimeType else { return names }
         return [named]
     }
@@ -59,7 +59,7 @@ package struct IdentificationReport {
             ("preferredMIMEType", JSONValue(type.preferredMIMEType)),
             ("mimeTypes", JSONValue(Self.mimeTypes(of: identification))),
             // The language, by GitHub Linguist's name for it, when the type is one.
-            ("language", JSONValue(type.tags[.linguistLanguage]?.first)),
+            ("language", JSONValue(type.tags(of: .linguistLanguage).first)),
             ("conformsTo", JSONValue(type.orderedSupertypes.map(\.identifier))),
             ("evidence", .object(evidenceMembers)),
             ("confidence", .string(identification.confidence.rawValue)),

@@ -27,7 +27,7 @@ package enum UploadName {
         while !characters.isEmpty {
             characters = characters.drop { $0 == " " || $0 == "\t" || $0 == ";" }
             guard let equals = characters.firstIndex(of: "=") else { break }
-            let name = characters[..<equals].trimmingCharacters(in: " \t")
+            let name = characters[..<equals].trimmingHeaderWhitespace()
             characters = characters[characters.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
             var parsed = ""
             if characters.first == "\"" {
@@ -49,7 +49,7 @@ package enum UploadName {
                 characters = characters.drop { $0 != ";" }
             } else {
                 let end = characters.firstIndex(of: ";") ?? characters.endIndex
-                parsed = characters[..<end].trimmingCharacters(in: " \t")
+                parsed = characters[..<end].trimmingHeaderWhitespace()
                 characters = characters[end...]
             }
             result.append((name, parsed))
@@ -101,8 +101,3 @@ enum PercentEncoding {
     }
 }
 
-private extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-    }
-}

@@ -25,24 +25,35 @@ package struct LogfmtLogHandler: LogHandler {
     }
 
     package func log(event: LogEvent) {
-        var line: [UInt8] = []
-        line.reserveCapacity(256)
-        Self.append("time", Self.timestamp(), to: &line)
-        Self.append("level", event.level.rawValue, to: &line)
-        Self.append("logger", label, to: &line)
-        Self.append("msg", event.message.description, to: &line)
-        var merged = metadata
-        if let extra = event.metadata { merged.merge(extra) { $1 } }
-        for key in merged.keys.sorted() {
-            if let value = merged[key] { Self.append(key, value.description, to: &line) }
+        var fields = metadata.map { (key: $0.key, value: $0.value.description) }
+        for (key, value) in event.metadata ?? [:] {
+            fields.removeAll { $0.key == key }
+            fields.append((key, value.description))
         }
-        line.append(0x0A)
-        // One write of the whole line (retried on EINTR and short writes), under the lock: lines never interleave.
-        Self.output.withLock { _ in _ = try? FileDescriptor.standardError.writeAll(line) }
+        write(level: event.level, message: event.message.description, fields: fields)
     }
 
-    /// Serializes writers, so that lines never interleave.
-    private static let output = Mutex<Void>(())
+    /// A line of `level` with `message` and `fields` (this handler's metadata among them, or not), the fields in
+    /// the order of their keys: what `log(event:)` writes, for a caller that has its fields at hand and need not
+    /// build swift-log's metadata dictionaries (the request log, a line per request).
+    package func write(level: Logger.Level, message: String, fields: [(key: String, value: String)]) {
+        guard level >= logLevel else { return }
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        line.append(contentsOf: "time=".utf8)
+        Self.appendTimestamp(to: &line)
+        Self.append("level", level.rawValue, to: &line)
+        Self.append("logger", label, to: &line)
+        Self.append("msg", message, to: &line)
+        for field in fields.sorted(by: { $0.key < $1.key }) { Self.append(field.key, field.value, to: &line) }
+        line.append(0x0A)
+        LogOutput.shared.append(line)
+    }
+
+    /// Writes out the lines not yet written, from the calling thread, before it returns: at exit.
+    package static func flush() {
+        LogOutput.shared.flush()
+    }
 
     static func append(_ key: String, _ value: String, to line: inout [UInt8]) {
         if !line.isEmpty { line.append(0x20) }
@@ -72,14 +83,132 @@ package struct LogfmtLogHandler: LogHandler {
 
     /// Now in UTC, to the millisecond: `2026-11-23T07:41:57.123Z`.
     static func timestamp() -> String {
+        var bytes: [UInt8] = []
+        appendTimestamp(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends now in UTC, to the millisecond, digit by digit.
+    static func appendTimestamp(to line: inout [UInt8]) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var seconds = now.tv_sec
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let milliseconds = Int(now.tv_nsec / 1_000_000)
-        let fraction = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            for _ in 0..<count {
+                line.append(UInt8(ascii: "0") + UInt8((rest / divisor) % 10))
+                rest %= divisor
+                divisor = max(1, divisor / 10)
+            }
+        }
+        digits(Int(parts.tm_year) + 1900, 4)
+        line.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2)
+        line.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2)
+        line.append(UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2)
+        line.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2)
+        line.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2)
+        line.append(UInt8(ascii: "."))
+        digits(Int(now.tv_nsec / 1_000_000), 3)
+        line.append(UInt8(ascii: "Z"))
     }
 }
+
+/// Where the log's lines go: standard error, written by a thread of its own. No event loop waits for whoever
+/// reads standard error (a full pipe, a slow terminal), and the lines of many requests go out in one write.
+/// Whole lines only, in the order they were made; at most `capacity` bytes wait, and past that lines are
+/// dropped and counted, and a line says how many once there is room again (a log that cannot keep up must
+/// not take the memory or the event loops).
+final class LogOutput: Sendable {
+    static let shared = LogOutput()
+    static let capacity = 1 << 20
+
+    private struct State {
+        var pending: [UInt8] = []
+        var dropped = 0
+        var started = false
+    }
+
+    private let state = Mutex(State())
+    /// Held while a batch is taken and written, so that batches go out in order (the writer's and `flush`'s).
+    private let writing = Mutex(())
+    /// Posted when lines wait; the writer thread sleeps on it.
+    private nonisolated(unsafe) let ready: UnsafeMutablePointer<sem_t>
+
+    private init() {
+        ready = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        sem_init(ready, 0, 0)
+    }
+
+    func append(_ line: [UInt8]) {
+        let (wake, start) = state.withLock { state -> (Bool, Bool) in
+            guard state.pending.count + line.count <= Self.capacity else {
+                state.dropped += 1
+                return (false, false)
+            }
+            let wasEmpty = state.pending.isEmpty
+            if state.dropped > 0 {
+                state.pending += Array("time=".utf8)
+                LogfmtLogHandler.appendTimestamp(to: &state.pending)
+                state.pending += Array(" level=warning msg=\"\(state.dropped) log lines dropped: standard error did not keep up\"\n".utf8)
+                state.dropped = 0
+            }
+            state.pending += line
+            let start = !state.started
+            state.started = true
+            return (wasEmpty, start)
+        }
+        if start { startWriter() }
+        if wake { sem_post(ready) }
+    }
+
+    func flush() {
+        writing.withLock { _ in writeOut() }
+    }
+
+    /// Takes what waits and writes it (retried on EINTR and short writes); with `writing` held.
+    private func writeOut() {
+        let batch = state.withLock { state -> [UInt8] in
+            let batch = state.pending
+            state.pending.removeAll(keepingCapacity: true)
+            return batch
+        }
+        if !batch.isEmpty { _ = try? FileDescriptor.standardError.writeAll(batch) }
+    }
+
+    private func startWriter() {
+        final class Box: Sendable {
+            let output: LogOutput
+            init(_ output: LogOutput) { self.output = output }
+        }
+        let context = Unmanaged.passRetained(Box(self)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            let output = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().output
+            while true {
+                while sem_wait(output.ready) != 0 {}  // EINTR: wait again
+                output.writing.withLock { _ in output.writeOut() }
+            }
+        }, context)
+        if created == 0 {
+            pthread_detach(thread)
+            // Lines still waiting when the process exits (an error after start-up) go out first.
+            atexit { LogOutput.shared.flush() }
+        } else {
+            // No thread: write from the caller, as a log must not lose its lines for want of one.
+            Unmanaged<Box>.fromOpaque(context).release()
+            state.withLock { $0.started = false }
+            flush()
+        }
+    }
+}
+

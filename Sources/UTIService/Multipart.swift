@@ -25,7 +25,11 @@ enum Multipart {
 
     /// The `boundary` parameter of a `multipart/form-data` content type; `nil` for another type.
     static func boundary(of contentType: String) -> String? {
-        let pieces = contentType.split(separator: ";").map { $0.trimmingCharacters(in: " \t") }
+        // Most requests are no form: their type is told by its first bytes, before any splitting.
+        let prefix = "multipart/form-data".utf8
+        guard contentType.utf8.count >= prefix.count,
+              zip(contentType.utf8.drop { $0 == 0x20 || $0 == 0x09 }, prefix).allSatisfy({ ($0 | 0x20) == $1 | 0x20 }) else { return nil }
+        let pieces = contentType.split(separator: ";").map { $0.trimmingHeaderWhitespace() }
         guard pieces.first?.lowercased() == "multipart/form-data" else { return nil }
         for piece in pieces.dropFirst() where piece.lowercased().hasPrefix("boundary=") {
             var value = String(piece.dropFirst("boundary=".count))
@@ -68,7 +72,7 @@ enum Multipart {
                 for line in head[..<end].split(separator: 0x0A) {
                     let text = String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
                     guard let colon = text.firstIndex(of: ":") else { throw Failure(message: "a part's header line without ':'") }
-                    headers[text[..<colon].lowercased().trimmingCharacters(in: " \t")] = text[text.index(after: colon)...].trimmingCharacters(in: " \t")
+                    headers[text[..<colon].lowercased().trimmingHeaderWhitespace()] = text[text.index(after: colon)...].trimmingHeaderWhitespace()
                 }
             }
             let contentStart = cursor + end + 4
@@ -121,8 +125,3 @@ enum Multipart {
     }
 }
 
-private extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-    }
-}

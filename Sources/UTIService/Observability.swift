@@ -23,18 +23,36 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let status = response.status.code
         let bytesIn = received.value
         let bytesOut = response.body.contentLength ?? 0
-        context.logger.info("request", metadata: [
-            "method": .string(request.method.rawValue), "route": .string(route), "status": .stringConvertible(status),
-            "bytesIn": .stringConvertible(bytesIn), "bytesOut": .stringConvertible(bytesOut),
-            "durationMs": .string(String(format: "%.3f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)),
-            "requestID": .string(context.id),
-        ])
+        let milliseconds = Self.milliseconds(elapsed)
+        if let handler = context.logger.handler as? LogfmtLogHandler {
+            // The server's own handler: the line written from the fields at hand, without swift-log's dictionaries.
+            if handler.logLevel <= .info {
+                var fields = handler.metadata.map { (key: $0.key, value: $0.value.description) }
+                fields += [("method", request.method.rawValue), ("route", route), ("status", String(status)), ("bytesIn", String(bytesIn)),
+                           ("bytesOut", String(bytesOut)), ("durationMs", milliseconds), ("requestID", context.id)]
+                handler.write(level: .info, message: "request", fields: fields)
+            }
+        } else {
+            context.logger.info("request", metadata: [
+                "method": .string(request.method.rawValue), "route": .string(route), "status": .stringConvertible(status),
+                "bytesIn": .stringConvertible(bytesIn), "bytesOut": .stringConvertible(bytesOut), "durationMs": .string(milliseconds),
+                "requestID": .string(context.id),
+            ])
+        }
         let handles = metrics.route(route, status: Int(status))
         handles.requests.increment()
         handles.duration.record(elapsed)
         handles.bytesIn.increment(by: Int64(bytesIn))
         handles.bytesOut.increment(by: Int64(bytesOut))
         return response
+    }
+
+    /// A duration in milliseconds with three decimals (`1.234`), without Foundation's formatting.
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+        let fraction = String(microseconds % 1000)
+        return String(microseconds / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }
 

@@ -75,8 +75,10 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
                 deadline = current + .nanoseconds(earned)
             }
         case .end:
+            // The server's turn: no deadline, but the timer stays (it finds no deadline when it fires, or the next
+            // request's, which is later): a request in steady state schedules and cancels nothing.
             readingBody = false
-            disarm()
+            deadline = nil
         }
         context.fireChannelRead(data)
     }
@@ -127,6 +129,7 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         let loop = context.eventLoop.assumeIsolated()
         let task = loop.scheduleTask(deadline: instant) { [self] in
             timer = nil
+            // The server has the turn: the next deadline is armed when it hands it back.
             guard let deadline else { return }
             if deadline <= .now() {
                 self.deadline = nil

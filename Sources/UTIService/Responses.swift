@@ -19,7 +19,7 @@ enum Responses {
     /// Whether the client asked for `text/plain`.
     static func acceptsPlainText(_ request: Request) -> Bool {
         guard let accept = request.headers[.accept] else { return false }
-        return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: " ") == "text/plain" }
+        return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingHeaderWhitespace() == "text/plain" }
     }
 
     /// The vocabulary `?mime-names=` asks the MIME type in (`uti identify --mime-names`); `nil` when the
@@ -46,8 +46,3 @@ enum Responses {
     }
 }
 
-private extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-    }
-}

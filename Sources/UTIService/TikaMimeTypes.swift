@@ -83,7 +83,7 @@ struct TikaMimeTypes: Sendable {
         if let description = found.type.localizedDescription { members.append(("description", .string(description))) }
         members.append(("uniformTypeIdentifier", .string(found.type.identifier)))
         if let reference = found.type.referenceURL { members.append(("links", JSONValue([reference.absoluteString]))) }
-        let extensions = (found.type.tags[.filenameExtension] ?? []).map { "." + $0 }
+        let extensions = found.type.tags(of: .filenameExtension).map { "." + $0 }
         if let first = extensions.first { members.append(("defaultExtension", .string(first))) }
         if !extensions.isEmpty { members.append(("extensions", JSONValue(extensions))) }
         return Response(status: .ok, headers: [.contentType: "application/json"],

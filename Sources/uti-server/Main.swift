@@ -24,6 +24,7 @@ enum UTIServerMain {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         Task {
             await UTIServer.main()
+            LogfmtLogHandler.flush()
             exit(0)
         }
         dispatchMain()

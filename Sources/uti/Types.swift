@@ -54,8 +54,8 @@ extension UTI {
         private func line(for type: UTType) -> String {
             var columns = [type.identifier.padding(48)]
             columns.append((type.localizedDescription ?? "").padding(36))
-            var tags: [String] = (type.tags[.filenameExtension] ?? []).prefix(4).map { "." + $0 }
-            tags += (type.tags[.mimeType] ?? []).prefix(2)
+            var tags: [String] = type.tags(of: .filenameExtension).prefix(4).map { "." + $0 }
+            tags += type.tags(of: .mimeType).prefix(2)
             columns.append(tags.joined(separator: " "))
             var text = columns.joined()
             while text.hasSuffix(" ") { text.removeLast() }

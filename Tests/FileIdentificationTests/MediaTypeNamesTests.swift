@@ -116,4 +116,17 @@ struct MIMENamesTests {
         #expect(MediaTypeNames.name(of: sas, in: .magika, format: nil) == nil)
         #expect(MediaTypeNames.name(of: vorbis, in: .standard, format: nil) == nil)
     }
+
+    @Test("Magika names an armoured OpenPGP key as its pem and the packets as its pgp; the type is the same")
+    func magikaTextForm() throws {
+        let key = Array("-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmFIEWhdc7RMIKoZIzj0DAQcCAwTCrR7Da5QHqFi/CtJJ6egFb48zR9bn48epqb92\n-----END PGP PUBLIC KEY BLOCK-----\n".utf8)
+        let standard = try Self.identifier(.standard).identify(data: key, filename: "key.asc")
+        let magika = try Self.identifier(.magika).identify(data: key, filename: "key.asc")
+        #expect(standard.mimeType == "application/pgp-keys")
+        #expect(magika.mimeType == "application/x-pem-file")
+        #expect(magika.type == standard.type)
+        // The format's own name in Magika's vocabulary is the binary form's.
+        let pgp = try #require(UTType(mimeType: "application/pgp-keys"))
+        #expect(MediaTypeNames.name(of: pgp, in: .magika, format: nil) == "application/pgp-keys")
+    }
 }

@@ -237,6 +237,7 @@ final class RunLockHolder {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        // SIGKILL: a child of the test runner inherits its blocked signals, SIGTERM among them.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }

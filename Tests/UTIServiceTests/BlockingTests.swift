@@ -193,6 +193,36 @@ struct BlockingTests {
         #expect(!maps.contains("libonnxruntime"), "ONNX Runtime was loaded by a service not asked to use the model")
     }
 
+    @Test("a log nobody reads (standard error a full pipe) holds no event loop: a thousand requests, each logged, are all answered")
+    func unreadLog() throws {
+        let files = try TemporaryDirectory()
+        let stderr = Pipe()  // never read: it fills after some 64 KiB of lines
+        let server = try RunningServer([], standardError: stderr.fileHandleForWriting)
+        // One curl, one connection, a thousand requests: some 230 KiB of request lines.
+        let urls = (0..<1000).map { _ in "url = \"\(server.base)/healthz\"\noutput = \"/dev/null\"\n" }.joined()
+        let config = try files.write(urls, to: "curl.conf")
+        let curl = Process()
+        curl.executableURL = URL(filePath: "/usr/bin/curl")
+        curl.arguments = ["-s", "--max-time", "60", "-w", "%{http_code}\n", "-K", config]
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        // --max-time bounds each transfer; the whole run is bounded here (a server waiting for its log never answers).
+        let deadline = ContinuousClock.now + .seconds(120)
+        while curl.isRunning && ContinuousClock.now < deadline { usleep(100_000) }
+        // SIGKILL: a child of the test runner inherits its blocked signals, SIGTERM among them.
+        if curl.isRunning { kill(curl.processIdentifier, SIGKILL) }
+        curl.waitUntilExit()
+        let answers = output.fileHandleForReading.readDataToEndOfFile()
+        let statuses = String(decoding: answers, as: UTF8.self).split(separator: "\n")
+        #expect(curl.terminationStatus == 0 && statuses.count == 1000 && statuses.allSatisfy { $0 == "200" },
+                "\(statuses.count) answers, curl exit \(curl.terminationStatus): the event loops waited for the log")
+        #expect(try server.curl("/healthz", ["--max-time", "30"]).status == 200)
+        // Read the log at last, so that a server that did wait for it can be stopped.
+        let reader = stderr.fileHandleForReading
+        Thread.detachNewThread { _ = reader.readDataToEndOfFile() }
+    }
+
     /// A Python program without `#!` or name: what only the model names.
     static let nameless = """
         import os

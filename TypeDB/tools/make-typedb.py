@@ -111,6 +111,7 @@ def load_curation(directory):
         "CONTENT_KINDS": content["kind-of"],
         "CURATED_EXTENSIONS": tags["extensions"],
         "CURATED_DESCRIPTIONS": tags["descriptions"],
+        "CURATED_MAGIKA_TEXT_LABELS": tags["magika-text-labels"],
     }
 
 
@@ -132,6 +133,7 @@ INTERPRETER_TAG = "uti.interpreter"    # a program a #! line names: python3, nod
 LANGUAGE_TAG = "uti.linguist-language" # Linguist's name of the language, then its aliases: Zig; C++, cpp
 MAGIKA_TAG = "uti.magika-label"        # Magika's label of the content type: zig, yara
 MAGIKA_MIME_TAG = "uti.magika-mime-type"  # the MIME name Magika gives it: text/x-msdos-batch, inode/x-empty
+MAGIKA_TEXT_MIME_TAG = "uti.magika-text-mime-type"  # Magika's name for its text form, where that differs: OpenPGP armour
 # And what identification's readers need of a format beyond its conformance.
 KIND_TAG = "uti.kind-of"               # what its files also are, where its parents (Apple's) do not say: public.zip-archive for EPUB
 CONTENT_TAG = "uti.content"            # text (its files are text, though its parents are not public.text), text-or-binary, or binary
@@ -169,6 +171,7 @@ class TypeDecl:
         self.languages = []             # Linguist's language name and aliases
         self.magika_labels = []         # Magika's content-type labels
         self.magika_mimes = []          # the MIME names Magika gives those labels
+        self.magika_text_mime = None    # Magika's name for the format's text form, where it has a label of its own
         self.kinds = []                 # formats its files also are, beyond its parents (KIND_TAG)
         self.content = None             # "text" or "text-or-binary" (CONTENT_TAG), where conformance does not say
         self.signature = None           # "required" (SIGNATURE_TAG)
@@ -1070,6 +1073,15 @@ def add_curated_tags(db):
         decl = db.get(identifier)
         assert decl is not None, f"curated/tags.toml [descriptions]: {identifier} is not declared"
         decl.description = description
+    with open(os.path.join(SOURCES, "magika-content-types-kb.min.json"), encoding="utf-8") as f:
+        magika = json.load(f)
+    for identifier, label in CURATED_MAGIKA_TEXT_LABELS.items():
+        decl = db.get(identifier)
+        assert decl is not None, f"curated/tags.toml [magika-text-labels]: {identifier} is not declared"
+        record = magika.get(label)
+        assert record is not None and record.get("is_text") and record.get("mime_type"), \
+            f"curated/tags.toml [magika-text-labels]: {label} is no text label of Magika's with a MIME name"
+        decl.magika_text_mime = record["mime_type"].lower()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1898,6 +1910,8 @@ def declaration(decl):
         tags[MAGIKA_TAG] = list(decl.magika_labels)
     if decl.magika_mimes:
         tags[MAGIKA_MIME_TAG] = list(decl.magika_mimes)
+    if decl.magika_text_mime:
+        tags[MAGIKA_TEXT_MIME_TAG] = [decl.magika_text_mime]
     if decl.kinds:
         tags[KIND_TAG] = list(decl.kinds)
     if decl.content:

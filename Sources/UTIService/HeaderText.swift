@@ -1,0 +1,12 @@
+extension StringProtocol {
+    /// The text without the spaces and tabs (HTTP's optional white space, RFC 9110 5.6.3) at either end, by
+    /// bytes: header values are parsed on every request, and trimming them by characters cost a tenth of a
+    /// small request's time.
+    func trimmingHeaderWhitespace() -> String {
+        let bytes = Substring(self).utf8
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+              let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
+        // Only ASCII bytes are dropped: what is left is whole scalars.
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+}
