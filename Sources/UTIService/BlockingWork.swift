@@ -1,8 +1,8 @@
 import NIOCore
 import NIOPosix
 
-/// Where the service's blocking work runs: never on SwiftNIO's event loops (`uti-server` makes them Swift
-/// Concurrency's global executor, so a handler that blocked would stall every connection on its loop, health
+/// Where the service's blocking work runs: never on the threads that run handlers (Swift Concurrency's global
+/// executor, as wide as the machine has cores: a handler that blocked would stall the requests behind it, health
 /// checks included). Handlers `await` these pools.
 ///
 /// - `identification`: identifying bodies (libmagic, reads of spooled files), writing bodies past their

@@ -123,13 +123,17 @@ package struct LogfmtLogHandler: LogHandler {
 }
 
 /// Where the log's lines go: standard error, written by a thread of its own. No event loop waits for whoever
-/// reads standard error (a full pipe, a slow terminal), and the lines of many requests go out in one write.
+/// reads standard error (a full pipe, a slow terminal), and the lines of many requests go out in one write
+/// (the writer gathers them for `gathering` after the first).
 /// Whole lines only, in the order they were made; at most `capacity` bytes wait, and past that lines are
 /// dropped and counted, and a line says how many once there is room again (a log that cannot keep up must
 /// not take the memory or the event loops).
 final class LogOutput: Sendable {
     static let shared = LogOutput()
     static let capacity = 1 << 20
+    /// How long the writer gathers lines after the first one wakes it, in microseconds: a line reaches
+    /// standard error within about this long.
+    static let gathering: UInt32 = 2_000
 
     private struct State {
         var pending: [UInt8] = []
@@ -196,6 +200,10 @@ final class LogOutput: Sendable {
             let output = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().output
             while true {
                 while sem_wait(output.ready) != 0 {}  // EINTR: wait again
+                // Lines made meanwhile join the batch without waking anyone: a busy service's requests
+                // cost one wake-up and one write per interval, not one each (a wake-up per line cost more
+                // than identifying a PNG).
+                usleep(LogOutput.gathering)
                 output.writing.withLock { _ in output.writeOut() }
             }
         }, context)

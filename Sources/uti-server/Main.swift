@@ -15,13 +15,13 @@ import Foundation
 import Glibc
 #endif
 
-/// Starts `UTIServer` with SwiftNIO's event loops as Swift Concurrency's global executor: request handlers
-/// then run on the threads that do the I/O, one per core, rather than hopping to a second pool of threads
-/// and back for every request (fewer threads than cores would otherwise be contending for them).
+/// Starts `UTIServer`. Request handlers run on Swift Concurrency's global executor, not on SwiftNIO's event
+/// loops: with the loops installed as that executor (SwiftNIO's `unsafeTryInstall…`, or its hook set through
+/// the linker where the runtime is linked in statically and dlsym cannot find it) a PNG's identification cost
+/// a fifth more CPU per request and the throughput fell from 37,200 to 32,800 requests/s (docs/Service.md).
 @main
 enum UTIServerMain {
     static func main() {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         Task {
             await UTIServer.main()
             LogfmtLogHandler.flush()

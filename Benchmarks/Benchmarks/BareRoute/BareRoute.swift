@@ -8,12 +8,11 @@ import Glibc
 #endif
 
 /// The baseline of Benchmarks/service.py's part 7: a bare Hummingbird route that reads the body and answers a
-/// constant, on the same executor as uti-server (SwiftNIO's event loops as the global executor). What
+/// constant, on the same executor as uti-server (Swift Concurrency's global executor, as Hummingbird has it). What
 /// Hummingbird costs with nothing of ours. `BareRoute [--port N]` (0 picks a free port).
 @main
 enum BareRoute {
     static func main() {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         Task {
             do {
                 try await serve(port: port(CommandLine.arguments))

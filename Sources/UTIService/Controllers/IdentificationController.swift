@@ -33,7 +33,7 @@ struct IdentificationController<Context: RequestContext>: Sendable {
             return try await identifyParts(request, boundary: boundary, names: names)
         }
         let name = Responses.uploadName(request)
-        let identification = try await self.identification(of: request, named: name)
+        let identification = try await self.identification(of: request, named: name, names: names)
         if Responses.acceptsPlainText(request) { return Responses.text(identification.mimeType + "\n") }
         return Responses.json(IdentificationReport(identification, path: name ?? "-").json)
     }
@@ -56,15 +56,15 @@ struct IdentificationController<Context: RequestContext>: Sendable {
         return Responses.json(.array(identifications.map { IdentificationReport($0.0, path: $0.1 ?? "-").json }))
     }
 
-    /// The request's body, gathered and identified; the MIME type in the names `?mime-names=` asks for.
+    /// The request's body, gathered and identified; the MIME type in `names` (what `?mime-names=` asks for,
+    /// read by the caller before the body).
     ///
     /// Identified first without Magika's model: a small body held in memory where it arrived (no file to
     /// read, and its sample bounds the work: microseconds for most, less than the hop to a pool and back),
     /// any other on the blocking pool. Only when the model would be asked about it (text nothing else names)
     /// does the model read it, on the model's pool, which bounds the inferences at once: an inference never
-    /// runs on an event loop.
-    func identification(of request: Request, named name: String?) async throws -> Identification {
-        let names = try Responses.mimeNames(request)
+    /// runs where handlers run.
+    func identification(of request: Request, named name: String?, names: MIMENames?) async throws -> Identification {
         let spooled = HandedOver(value: try await body.spool(request))
         let (identifier, metrics) = (self.identifier, self.metrics)
         let withoutModel = self.withoutModel
@@ -84,7 +84,7 @@ struct IdentificationController<Context: RequestContext>: Sendable {
         return identification
     }
 
-    /// The largest body identified on the event loop that received it (when it is in memory): 16 KiB.
+    /// The largest body identified where its handler runs (when it is in memory): 16 KiB.
     static var inlineIdentificationLimit: Int { 16 << 10 }
 }
 
@@ -98,7 +98,8 @@ struct TikaController<Context: RequestContext>: Sendable {
     func addRoutes(to routes: some RouterMethods<Context>) {
         let identification = self.identification
         routes.put("detect/stream") { request, _ in
-            Responses.text(try await identification.identification(of: request, named: Responses.uploadName(request)).mimeType)
+            let names = try Responses.mimeNames(request)  // a bad vocabulary is refused before the body is read
+            return Responses.text(try await identification.identification(of: request, named: Responses.uploadName(request), names: names).mimeType)
         }
         let tika = self.tika
         routes.get("mime-types") { request, _ in tika.value.list(plainText: Responses.acceptsPlainText(request)) }
