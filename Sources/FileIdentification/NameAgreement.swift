@@ -47,8 +47,7 @@ enum NameAgreement: Hashable {
         // is text of any kind, a name that promises a text format says more than the bytes can. A name
         // that promises only plain text (.txt) says less than any format the content shows.
         // Only languages nest, though: a format its first line declares that is no language (a PGP key
-        // block, a certificate, a vCard) is that format under any other text format's name (a PGP key
-        // named `.pub`, which names an SSH key).
+        // block, a certificate, a vCard) is that format under any other text format's name.
         if candidate.isKind(of: .text) && candidate != .plainText && (type.isKind(of: .text) || content.source == .text)
             && (!content.isConclusive || nests(candidate) || nests(type)) { return true }
         // A container's generic type: a ZIP- or OLE2-based format the entries did not single out.

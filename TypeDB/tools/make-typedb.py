@@ -905,13 +905,18 @@ def record_apple_kinds(db, by_mime):
                         continue
                     decl.kinds.append(parent.identifier)
                     changed = True
+    for decl in db.types.values():
+        for kind in decl.kinds:
+            db.notes["kinds of Apple types (not parents)"].append(f"{decl.identifier} -> {kind}")
+
+
+def add_curated_kinds(db):
+    """curated/content.toml's [kind-of], once every type is declared (its curated declarations among them)."""
     for identifier, kinds in CONTENT_KINDS.items():
         decl = db.get(identifier)
         assert decl is not None and all(db.get(k) is not None for k in kinds), f"curated/content.toml [kind-of]: {identifier} {kinds}"
         decl.kinds += [db.get(k).identifier for k in kinds if db.get(k).identifier not in decl.kinds]
-    for decl in db.types.values():
-        for kind in decl.kinds:
-            db.notes["kinds of Apple types (not parents)"].append(f"{decl.identifier} -> {kind}")
+        db.notes["curated kinds"].append(f"{decl.identifier} -> {', '.join(kinds)}")
 
 
 def record_content(db):
@@ -2212,6 +2217,7 @@ def generate(root, verbose):
     add_tika_names_for_apple_types(db, tika_names_for_apple)
     add_curated_declarations(db, os.path.join(SOURCES, "curated", "declarations.plist"))
     add_curated_tags(db)
+    add_curated_kinds(db)
     languages, further_candidates = load_linguist(db)
     record_content(db)
     assign_families(db)
