@@ -27,13 +27,20 @@ extension UTType {
 /// The formats with kinds beyond their conformance (`UTTagClass.kindOf`), read once per state of the type
 /// database, each with every format its files also are (the tags followed through, and the supertypes of
 /// those).
-struct FormatKinds: Sendable {
+final class FormatKinds: Sendable {
     let generation: Int
     /// Each format that names kinds, with what its files also are, followed through.
     let kinds: [(format: UTType, alsoAre: [UTType])]
     /// Every format named and each of its supertypes: what `isKind(of:)` may answer through a kind.
     let reachable: Set<UTType>
 
+    init(generation: Int, kinds: [(format: UTType, alsoAre: [UTType])], reachable: Set<UTType>) {
+        self.generation = generation
+        self.kinds = kinds
+        self.reachable = reachable
+    }
+
+    /// A class, so that each `isKind(of:)` takes one reference under the lock, not a copy of the tables.
     private static let cached = Mutex<FormatKinds?>(nil)
 
     static var current: FormatKinds {

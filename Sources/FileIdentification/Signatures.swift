@@ -1,4 +1,7 @@
 internal import UniformTypeIdentifiers
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Built-in signatures of common binary formats: cheaper than libmagic, and conclusive.
 ///
@@ -310,7 +313,11 @@ enum Signatures {
     /// version 4 and the trailer's own size, 512, big-endian). Only binary content is asked (a read at the
     /// end of the file): an image starts with a compressed block or a disk's own bytes, never with text.
     private static func appleDiskImage(_ prefix: [UInt8], _ source: some ByteSource) -> Match? {
-        guard source.count >= 512, prefix.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C && $0 != 0x1B }),
+        // Only binary-looking bytes are worth the read at the end: a NUL anywhere in the prefix (memchr, for text
+        // a pass at memory speed), or another control character in its first 512 bytes.
+        let hasNUL = prefix.withUnsafeBytes { $0.baseAddress.map { memchr($0, 0, prefix.count) != nil } ?? false }
+        guard source.count >= 512,
+              hasNUL || prefix.prefix(512).contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C && $0 != 0x1B }),
               let trailer = try? source.bytes(at: source.count - 512, length: 12), trailer.count == 12,
               trailer[0..<4].elementsEqual("koly".utf8), trailer.bigEndian32(at: 4) == 4, trailer.bigEndian32(at: 8) == 512 else { return nil }
         return Match(mimeType: "application/x-apple-diskimage", detail: "UDIF koly trailer")
