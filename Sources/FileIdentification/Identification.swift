@@ -236,4 +236,8 @@ public struct TextEncoding: RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let utf32BigEndian = TextEncoding(rawValue: "utf-32be")
     /// Eight-bit text that is not UTF-8 (ISO 8859, Windows code pages).
     public static let eightBit = TextEncoding(rawValue: "unknown-8bit")
+    /// ISO-2022-KR (RFC 1557): Korean in seven bits, shifted in and out with SO and SI.
+    public static let iso2022KR = TextEncoding(rawValue: "iso-2022-kr")
+    /// ISO-2022-CN (RFC 1922): Chinese in seven bits, shifted in and out with SO and SI.
+    public static let iso2022CN = TextEncoding(rawValue: "iso-2022-cn")
 }

@@ -21,10 +21,34 @@ enum TextAnalysis {
         if bytes.starts(with: [0xFF, 0xFE]) { return .utf16LittleEndian }
         if bytes.starts(with: [0xFE, 0xFF]) { return .utf16BigEndian }
         guard let (controls, highBit) = bytes.withUnsafeBufferPointer(scan) else { return wideEncoding(of: bytes) }
-        if !highBit { return controls * 100 > bytes.count ? nil : .ascii }
+        if !highBit {
+            if controls > 0, let shifted = shiftedISO2022(bytes, controls: controls) { return shifted }
+            return controls * 100 > bytes.count ? nil : .ascii
+        }
         if isUTF8(bytes) { return controls * 100 > bytes.count ? nil : .utf8 }
         // Eight-bit text: few C0 controls and few C1 bytes (0x80-0x9F are printable in Windows-1252 only).
         return controls * 50 > bytes.count ? nil : .eightBit
+    }
+
+    /// ISO-2022's 7-bit encodings that shift between ASCII and a double-byte character set with SO and SI:
+    /// ISO-2022-KR (RFC 1557: `ESC $ ) C` once, before the first SO) and ISO-2022-CN (RFC 1922: `ESC $ ) A`,
+    /// `ESC $ ) G`, `ESC $ * H`). Korean or Chinese text in them shifts at nearly every word, so SO and SI
+    /// are not counted as control characters once a designation is there; others must be as few as in any
+    /// text. `nil` without a designation. (ISO-2022-JP shifts by escapes alone, and is read as ASCII.)
+    static func shiftedISO2022(_ bytes: ArraySlice<UInt8>, controls: Int) -> TextEncoding? {
+        let designations: [(bytes: [UInt8], encoding: TextEncoding)] = [
+            ([0x1B, 0x24, 0x29, 0x43], .iso2022KR), ([0x1B, 0x24, 0x29, 0x41], .iso2022CN),
+            ([0x1B, 0x24, 0x29, 0x47], .iso2022CN), ([0x1B, 0x24, 0x2A, 0x48], .iso2022CN),
+        ]
+        var found: TextEncoding?
+        var index = bytes.startIndex
+        while found == nil, let escape = bytes[index...].firstIndex(of: 0x1B) {
+            found = designations.first { bytes[escape...].starts(with: $0.bytes) }?.encoding
+            index = escape + 1
+        }
+        guard let found else { return nil }
+        let shifts = bytes.count { $0 == 0x0E || $0 == 0x0F }
+        return (controls - shifts) * 100 > bytes.count ? nil : found
     }
 
     /// UTF-32 or UTF-16, either byte order, without a byte-order mark, for bytes with NULs in them: every code
@@ -190,6 +214,29 @@ enum TextAnalysis {
             return String(decoding: body, as: UTF8.self)
         case .eightBit:
             return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        case .iso2022KR, .iso2022CN:
+            // What the readers need is the ASCII between the shifts: designations and SO/SI go, and each pair
+            // of bytes of the double-byte set is a replacement character.
+            var scalars = String.UnicodeScalarView()
+            var shifted = false
+            var index = bytes.startIndex
+            while index < bytes.endIndex {
+                let byte = bytes[index]
+                if byte == 0x0E { shifted = true; index += 1; continue }
+                if byte == 0x0F { shifted = false; index += 1; continue }
+                if byte == 0x1B, bytes[index...].starts(with: [0x1B, 0x24]), index + 3 < bytes.endIndex {
+                    index += 4  // ESC $ ) C and its kind: four bytes
+                    continue
+                }
+                if shifted && byte >= 0x21 && byte <= 0x7E {
+                    scalars.append("\u{FFFD}")
+                    index += 2
+                    continue
+                }
+                scalars.append(Unicode.Scalar(byte))
+                index += 1
+            }
+            return String(scalars)
         case .utf16LittleEndian, .utf16BigEndian:
             let hasMark = bytes.starts(with: encoding == .utf16LittleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF])
             let body = Array(bytes.dropFirst(hasMark ? 2 : 0))

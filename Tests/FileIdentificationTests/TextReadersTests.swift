@@ -22,7 +22,18 @@ struct TextReadersTests {
             if byte < 0x20, ![0x09, 0x0A, 0x0D, 0x0C, 0x1B, 0x08].contains(byte) { controls += 1 }
             if byte >= 0x80 { highBit = true }
         }
-        if !highBit { return controls * 100 > bytes.count ? nil : .ascii }
+        if !highBit {
+            // ISO-2022-KR and -CN: a designation, then SO and SI are no control characters.
+            let designations: [([UInt8], TextEncoding)] = [([0x1B, 0x24, 0x29, 0x43], .iso2022KR), ([0x1B, 0x24, 0x29, 0x41], .iso2022CN),
+                                                          ([0x1B, 0x24, 0x29, 0x47], .iso2022CN), ([0x1B, 0x24, 0x2A, 0x48], .iso2022CN)]
+            for index in bytes.indices where bytes[index] == 0x1B {
+                if let (_, encoding) = designations.first(where: { bytes[index...].starts(with: $0.0) }) {
+                    let shifts = bytes.filter { $0 == 0x0E || $0 == 0x0F }.count
+                    return (controls - shifts) * 100 > bytes.count ? nil : encoding
+                }
+            }
+            return controls * 100 > bytes.count ? nil : .ascii
+        }
         if referenceIsUTF8(bytes) { return controls * 100 > bytes.count ? nil : .utf8 }
         return controls * 50 > bytes.count ? nil : .eightBit
     }
@@ -182,5 +193,23 @@ struct TextReadersTests {
             answers.insert(answer)
         }
         #expect(answers == [true, false])
+    }
+
+    @Test("ISO-2022-KR: Korean shifted in and out with SO and SI after its designation is text, not binary; SO and SI without one are control characters")
+    func shiftedISO2022() throws {
+        // RFC 1557's form: the designation at the start of a line, then words shifted out and back.
+        var bytes = Array("\u{1B}$)C\n".utf8)
+        for _ in 0..<40 { bytes += [0x0E, 0x47, 0x51, 0x31, 0x5B, 0x0F, 0x20] }  // two Hangul syllables and a space
+        bytes += Array("plain ASCII at the end\n".utf8)
+        #expect(TextAnalysis.encoding(of: bytes[...]) == .iso2022KR)
+        #expect(Self.reference(bytes) == .iso2022KR)
+        #expect(TextAnalysis.decode(bytes[...], as: .iso2022KR).hasSuffix("plain ASCII at the end\n"))
+        let found = try FileIdentifier().identify(data: bytes, filename: "letter.txt")
+        #expect(found.type == .plainText && !found.isMismatch, "\(found.type.identifier)")
+        #expect(found.textEncoding == .iso2022KR)
+        // The same shifts without the designation: control characters, one in seven bytes.
+        let undesignated = Array(bytes.dropFirst(5))
+        #expect(TextAnalysis.encoding(of: undesignated[...]) == nil)
+        #expect(try FileIdentifier().identify(data: undesignated, filename: "letter.txt").isMismatch)
     }
 }
