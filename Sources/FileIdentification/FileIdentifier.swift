@@ -448,8 +448,14 @@ public final class FileIdentifier: Sendable {
         // over the whole buffer and, on the corpora, changed no answer for the better.
         let agreed = readings.contains { reading in !reading.isResemblance && candidates.contains { NameAgreement.of($0, with: reading) == .strict } }
         if encoding == nil, !readings.contains(where: { NameAgreement.settles(candidates, $0) }), !agreed,
-           let mime = try libmagic(prefix), mime != "application/octet-stream" {
-            add(Verdict(mimeType: mime, detail: "libmagic: \(mime)"), .libmagic, conclusive: !mime.hasPrefix("text/"))
+           let mime = try libmagic(prefix) {
+            if mime != "application/octet-stream" {
+                add(Verdict(mimeType: mime, detail: "libmagic: \(mime)"), .libmagic, conclusive: !mime.hasPrefix("text/"))
+            } else if let (type, description) = try libmagicDescribed(prefix) {
+                // A format libmagic names only in words (LLVM bitcode, a GObject typelib): the type whose
+                // `uti.libmagic-description` starts the description.
+                add(Verdict(type: type, mimeType: nil, detail: "libmagic: \(description)"), .libmagic, conclusive: true)
+            }
         }
         if let encoding {
             add(Verdict(mimeType: "text/plain", detail: "\(encoding.rawValue) text"), .bytes, conclusive: false)
@@ -463,6 +469,25 @@ public final class FileIdentifier: Sendable {
 
     /// shared-mime-info magic below this priority is a resemblance, not evidence (TypeScript for `/*`).
     static let resemblancePriority = 20
+
+    /// The type libmagic's description of the sample names (`UTTagClass.libmagicDescription`: how the
+    /// description starts), with the description; `nil` when no type's does. Asked only where libmagic's MIME
+    /// type is `application/octet-stream`.
+    private func libmagicDescribed(_ prefix: [UInt8]) throws(IdentificationError.Reason) -> (UTType, String)? {
+        guard let magic else { return nil }
+        let described = LibmagicDescriptions.current
+        guard !described.prefixes.isEmpty else { return nil }
+        let result: Result<String, Magic.Failure> = prefix.withUnsafeBytes { raw in
+            Result { () throws(Magic.Failure) in try magic.description(of: raw) }
+        }
+        switch result {
+        case .success(let description):
+            guard let type = described.type(describedAs: description) else { return nil }
+            return (type, description)
+        case .failure(let failure):
+            throw .libmagic(failure.description)
+        }
+    }
 
     /// libmagic's MIME type for the sample, when it names a declared type.
     private func libmagic(_ prefix: [UInt8]) throws(IdentificationError.Reason) -> String? {

@@ -64,6 +64,22 @@ final class Magic: Sendable {
         return try Self.validated(String(cString: result), call: "magic_buffer")
     }
 
+    /// libmagic's description of a buffer (`file -b`'s answer): what it says of formats it gives no MIME type
+    /// (`LLVM IR bitcode`, `G-IR binary database`). The handle describes for this call, then names MIME
+    /// types again.
+    ///
+    /// The corresponding C functions are `magic_setflags` and `magic_buffer`.
+    func description(of bytes: UnsafeRawBufferPointer) throws(Failure) -> String {
+        let cookie = try take()
+        defer { giveBack(cookie) }
+        guard magic_setflags(cookie, MAGIC_ERROR) == 0 else { throw Failure(call: "magic_setflags", message: Self.lastError(cookie)) }
+        defer { _ = magic_setflags(cookie, MAGIC_MIME_TYPE | MAGIC_ERROR) }
+        guard let result = magic_buffer(cookie, bytes.baseAddress, min(bytes.count, bytesMax)) else {
+            throw Failure(call: "magic_buffer", message: Self.lastError(cookie))
+        }
+        return String(cString: result)
+    }
+
     /// A MIME type is `type/subtype`; libmagic in MIME mode can still answer with a sentence
     /// (`regular file, no read permission`), which is an error, never a type.
     private static func validated(_ answer: String, call: String) throws(Failure) -> String {

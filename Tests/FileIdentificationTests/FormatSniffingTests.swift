@@ -348,4 +348,21 @@ struct FormatSniffingTests {
         let found = try identifier.identify(data: Array(block.utf8), filename: "server.crt")
         #expect(found.mimeType == "application/pkcs8" && found.isMismatch, "\(found.evidence)")
     }
+
+    @Test("formats libmagic describes but gives no MIME type reach their types by its description: LLVM bitcode, a GObject typelib, file(1)'s own database")
+    func describedByLibmagic() throws {
+        // LLVM's bitcode magic ('BC' 0xC0DE) and a first block; GObject Introspection's typelib header.
+        let bitcode: [UInt8] = Array("BC".utf8) + [0xC0, 0xDE, 0x35, 0x14, 0, 0, 0x05, 0, 0, 0, 0x62, 0x0C, 0x30, 0x24]
+        let found = try identifier.identify(data: bitcode)
+        #expect(found.type.identifier == "uti.llvm-bitcode", "\(found.type.identifier)")
+        #expect(found.evidence.content?.detail == "libmagic: LLVM IR bitcode")
+        #expect(!(try identifier.identify(data: bitcode, filename: "module.bc")).isMismatch)
+        let typelib: [UInt8] = Array("GOBJ\nMETADATA\r\n".utf8) + [0x1A, 4, 0] + [UInt8](repeating: 0, count: 60)
+        #expect(try identifier.identify(data: typelib).type.identifier == "uti.gobject-introspection-typelib")
+        // The database libmagic itself loads.
+        let database = try #require(Magic.defaultDatabasePath)
+        #expect(try identifier.identify(fileAt: database).type.identifier == "uti.libmagic-database")
+        // What libmagic calls data stays data.
+        #expect(try identifier.identify(data: [0x01, 0x02, 0x03, 0x04, 0xFF, 0xFE, 0x00, 0x10]).type == .data)
+    }
 }

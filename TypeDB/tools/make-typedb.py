@@ -134,6 +134,7 @@ LANGUAGE_TAG = "uti.linguist-language" # Linguist's name of the language, then i
 MAGIKA_TAG = "uti.magika-label"        # Magika's label of the content type: zig, yara
 MAGIKA_MIME_TAG = "uti.magika-mime-type"  # the MIME name Magika gives it: text/x-msdos-batch, inode/x-empty
 MAGIKA_TEXT_MIME_TAG = "uti.magika-text-mime-type"  # Magika's name for its text form, where that differs: OpenPGP armour
+LIBMAGIC_DESCRIPTION_TAG = "uti.libmagic-description"  # how libmagic's description starts where its MIME type is generic
 # And what identification's readers need of a format beyond its conformance.
 KIND_TAG = "uti.kind-of"               # what its files also are, where its parents (Apple's) do not say: public.zip-archive for EPUB
 CONTENT_TAG = "uti.content"            # text (its files are text, though its parents are not public.text), text-or-binary, or binary
@@ -172,6 +173,7 @@ class TypeDecl:
         self.magika_labels = []         # Magika's content-type labels
         self.magika_mimes = []          # the MIME names Magika gives those labels
         self.magika_text_mime = None    # Magika's name for the format's text form, where it has a label of its own
+        self.libmagic_descriptions = [] # how libmagic's description of it starts, where libmagic's MIME type is generic
         self.kinds = []                 # formats its files also are, beyond its parents (KIND_TAG)
         self.content = None             # "text" or "text-or-binary" (CONTENT_TAG), where conformance does not say
         self.signature = None           # "required" (SIGNATURE_TAG)
@@ -1035,7 +1037,7 @@ def add_curated_declarations(db, path):
     with open(path, "rb") as f:
         root = plistlib.load(f)
     tag_lists = {"public.filename-extension": "extensions", FILENAME_TAG: "filenames", SUFFIX_TAG: "suffixes",
-                 PATTERN_TAG: "patterns"}
+                 PATTERN_TAG: "patterns", LIBMAGIC_DESCRIPTION_TAG: "libmagic_descriptions"}
     for key, exported in (("UTExportedTypeDeclarations", True), ("UTImportedTypeDeclarations", False)):
         for index, entry in enumerate(root.get(key, [])):
             where = f"{path}: {key}[{index}]"
@@ -1917,6 +1919,8 @@ def declaration(decl):
         tags[MAGIKA_MIME_TAG] = list(decl.magika_mimes)
     if decl.magika_text_mime:
         tags[MAGIKA_TEXT_MIME_TAG] = [decl.magika_text_mime]
+    if decl.libmagic_descriptions:
+        tags[LIBMAGIC_DESCRIPTION_TAG] = list(decl.libmagic_descriptions)
     if decl.kinds:
         tags[KIND_TAG] = list(decl.kinds)
     if decl.content:
