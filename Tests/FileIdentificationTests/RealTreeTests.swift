@@ -167,18 +167,19 @@ struct RealTreeTests {
         }
     }
 
-    @Test("a format its first line declares overrules a name that cannot be it: a PGP key named .doc; named .pub or .pem it is PEM-encoded data, no lie")
+    @Test("a format its first line declares, which is no language, overrules another text format's name: a PGP key named .pub; an RSA key named .key is PEM-encoded data, not a PGP key")
     func declaredFormatsDoNotNest() throws {
         let key = "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmFIEWhdc7RMIKoZIzj0DAQcCAwTCrR7Da5QHqFi/CtJJ6egFb48zR9bn48epqb92\n-----END PGP PUBLIC KEY BLOCK-----\n"
-        let found = try identify(key, "signing.doc")
-        #expect(found.mimeType == "application/pgp-keys", "\(found.type.identifier)")
-        #expect(found.isMismatch)
-        // OpenPGP's armour is PEM's form (Magika's pem takes .pem, .pub and .gpg): the content refines the name.
-        for name in ["signing.pub", "signing.pem"] {
-            let armoured = try identify(key, name)
-            #expect(armoured.mimeType == "application/pgp-keys", "\(name): \(armoured.type.identifier)")
-            #expect(!armoured.isMismatch, "\(name)")
+        for name in ["signing.pub", "signing.doc"] {
+            let found = try identify(key, name)
+            #expect(found.mimeType == "application/pgp-keys", "\(name): \(found.type.identifier)")
+            #expect(found.isMismatch, "\(name)")
         }
+        // OpenPGP's armour is not RFC 7468's PEM, nor is PEM an OpenPGP key, though `.key` names both.
+        let rsa = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAwr3Qj5s3m2mY0g6W0yL8nW6b7Qv3cXx4Z5JmQm0r5y8u1bqW\n-----END RSA PRIVATE KEY-----\n"
+        let server = try identify(rsa, "server.key")
+        #expect(server.mimeType == "application/x-pem-file", "\(server.type.identifier)")
+        #expect(!server.isMismatch)
         // A language still holds what its first line looks like: PHP that starts as HTML stays PHP.
         let page = try identify("<html><body><?php echo 1; ?></body></html>\n", "index.php")
         #expect(page.mimeType == "application/x-php", "\(page.type.identifier)")
