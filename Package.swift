@@ -67,7 +67,7 @@ let package = Package(
         // Fault injection (`UTI_FAULT_INJECTION_KILL_AT`, for the crash tests) exists in debug builds only.
         .target(
             name: "SystemCalls",
-            dependencies: ["CExtendedAttributes", "CFileTreeWalk", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["CExtendedAttributes", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness + [.define("UTI_FAULT_INJECTION", .when(configuration: .debug))]
         ),
         // The built-in type database, compiled from TypeDB/*.plist by `compile-typedb` into a byte array that the
@@ -87,14 +87,12 @@ let package = Package(
             pkgConfig: "libmagic",
             providers: [.apt(["libmagic-dev"])]
         ),
-        // fts(3) for walking directory trees; Swift's Glibc module does not export it.
-        .systemLibrary(name: "CFileTreeWalk"),
         // Extended attributes (getxattr(2) and kin), for the backup exclusion; Glibc's module lacks them too.
         .systemLibrary(name: "CExtendedAttributes"),
         .target(
             name: "FileIdentification",
             dependencies: [
-                "UniformTypeIdentifiers", "CTypeDatabase", "SystemCalls", "CMagic", "CFileTreeWalk",
+                "UniformTypeIdentifiers", "CTypeDatabase", "SystemCalls", "CMagic",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .target(name: "CSharedMIMEInfo", condition: .when(traits: ["BuiltInSharedMIMEInfo"])),
             ],

@@ -31,6 +31,34 @@ extension FileDescriptor {
         return names
     }
 
+    /// The names in the directory open on this descriptor (not `.` or `..`), each with the kind the file system
+    /// lists it as (`d_type`: `DT_REG`, `DT_DIR`, `DT_LNK` ..., `DT_UNKNOWN` where it does not say), in the
+    /// order it lists them. The descriptor stays open and its position is not used.
+    ///
+    /// The corresponding C functions are `fdopendir` (on a duplicate) and `readdir`.
+    package func directoryListing() throws(Errno) -> [(name: [UInt8], type: UInt8)] {
+        let duplicate = try retryingOnInterrupt { fcntl(rawValue, F_DUPFD_CLOEXEC, 0) }
+        guard let stream = fdopendir(duplicate) else {
+            let error = Errno.current
+            _ = Glibc.close(duplicate)
+            throw error
+        }
+        defer { closedir(stream) }
+        rewinddir(stream)
+        var entries: [(name: [UInt8], type: UInt8)] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw Errno.current }
+                break
+            }
+            // d_name is a NUL-terminated array inside the record: read it in place, up to the NUL.
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+            if name != [0x2E] && name != [0x2E, 0x2E] { entries.append((name, entry.pointee.d_type)) }
+        }
+        return entries
+    }
+
     /// The status of `name` in this directory, without following a symbolic link unless asked.
     ///
     /// The corresponding C function is `fstatat`.

@@ -172,4 +172,25 @@ struct ClassificationTests {
         #expect((rows[.text]?.totalCount ?? 0) >= 2)  // Markdown and JSON
         #expect(rows[.png]?.parent == .image)
     }
+
+    @Test("a file is read through the directory the walk opened: its directory renamed and replaced meanwhile, what is read is what was listed")
+    func readThroughTheWalksDirectory() throws {
+        let scratch = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: scratch.file("d"), withIntermediateDirectories: true)
+        _ = try scratch.write(Samples.png, to: "d/a")
+        var found: ClassifiedEntry?
+        TreeWalker.walk([RawFilePath(scratch.path)], options: .init()) { entry in
+            guard entry.path.string.hasSuffix("/d/a") else { return true }
+            // Between the listing and the read: the directory moves away, and another takes its name.
+            #expect(rename(scratch.file("d"), scratch.file("moved")) == 0)
+            try? FileManager.default.createDirectory(atPath: scratch.file("d"), withIntermediateDirectories: true)
+            _ = try? scratch.write("plain text now\n", to: "d/a")
+            found = Classification.Run.classify(entry, identifier, sequence: 0)
+            return true
+        }
+        let listed = try #require(found?.identification)
+        #expect(listed.type == .png, "\(listed.type.identifier)")
+        // By its path, the same name is now the other file.
+        #expect(try identifier.identify(fileAt: scratch.file("d/a")).type == .plainText)
+    }
 }

@@ -179,7 +179,8 @@ public struct Classification: AsyncSequence, Sendable {
                                        sequence: sequence)
             }
             do {
-                let identification = try identifier.identify(fileAt: entry.path, seenRegular: entry.isRegularFile)
+                let identification = try identifier.identify(fileAt: entry.path, seenRegular: entry.isRegularFile,
+                                                             in: entry.directory?.descriptor)
                 return ClassifiedEntry(path: entry.path, size: identification.fileSize, result: .success(identification), sequence: sequence)
             } catch {
                 return ClassifiedEntry(path: entry.path, size: nil, result: .failure(error), sequence: sequence)
