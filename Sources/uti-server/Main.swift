@@ -18,7 +18,7 @@ import Glibc
 /// Starts `UTIServer`. Request handlers run on Swift Concurrency's global executor, not on SwiftNIO's event
 /// loops: with the loops installed as that executor (SwiftNIO's `unsafeTryInstall…`, or its hook set through
 /// the linker where the runtime is linked in statically and dlsym cannot find it) a PNG's identification cost
-/// a fifth more CPU per request and the throughput fell from 37,200 to 32,800 requests/s (docs/Service.md).
+/// more CPU per request and the throughput fell (docs/Performance.md, "The service against a bare route").
 @main
 enum UTIServerMain {
     static func main() {
