@@ -9,26 +9,7 @@ extension FileDescriptor {
     ///
     /// The corresponding C functions are `fdopendir` (on a duplicate) and `readdir`.
     package func directoryEntries() throws(Errno) -> [[UInt8]] {
-        let duplicate = try retryingOnInterrupt { fcntl(rawValue, F_DUPFD_CLOEXEC, 0) }
-        guard let stream = fdopendir(duplicate) else {
-            let error = Errno.current
-            _ = Glibc.close(duplicate)
-            throw error
-        }
-        defer { closedir(stream) }
-        rewinddir(stream)
-        var names: [[UInt8]] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(stream) else {
-                if errno != 0 { throw Errno.current }
-                break
-            }
-            // d_name is a NUL-terminated array inside the record: read it in place, up to the NUL.
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
-            if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
-        }
-        return names
+        try directoryListing().map(\.name)
     }
 
     /// The names in the directory open on this descriptor (not `.` or `..`), each with the kind the file system
