@@ -107,7 +107,7 @@ struct IdentifyJob: Equatable {
             let shown: String
             var escapedPath = false
             // do/catch, not a Result: a Result of these types is generic metadata the runtime would build at
-            // start-up by name, with a search of every protocol conformance in the program (issue 29's profile).
+            // start-up by name, with a search of every protocol conformance in the program (seen in start-up's profile).
             do throws(IdentificationError) {
                 let identification: Identification
                 if argument == "-" {

@@ -244,7 +244,7 @@ struct FormatSniffingTests {
         #expect(found.mimeType == "audio/qcelp" && found.type.conforms(to: .audio), "\(found.evidence)")
     }
 
-    // MARK: Issue 42: formats peers name
+    // MARK: Formats peers name: WARC, MARC 21, XML vocabularies, PEM
 
     /// A MARC 21 record made as the Library of Congress specifies it: a leader, a directory of 12-digit entries,
     /// the fields each ending with 1E, the record with 1D.
