@@ -154,8 +154,6 @@ let package = Package(
                 "UTIService", "FileIdentification", "UniformTypeIdentifiers", "DocumentRouting", "SystemCalls", "UTIReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

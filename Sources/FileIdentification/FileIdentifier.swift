@@ -478,32 +478,27 @@ public final class FileIdentifier: Sendable {
     /// description starts), with the description; `nil` when no type's does. Asked only where libmagic's MIME
     /// type is `application/octet-stream`.
     private func libmagicDescribed(_ prefix: [UInt8]) throws(IdentificationError.Reason) -> (UTType, String)? {
-        guard let magic else { return nil }
         let described = LibmagicDescriptions.current
-        guard !described.prefixes.isEmpty else { return nil }
-        let result: Result<String, Magic.Failure> = prefix.withUnsafeBytes { raw in
-            Result { () throws(Magic.Failure) in try magic.description(of: raw) }
-        }
-        switch result {
-        case .success(let description):
-            guard let type = described.type(describedAs: description) else { return nil }
-            return (type, description)
-        case .failure(let failure):
-            throw .libmagic(failure.description)
-        }
+        guard !described.prefixes.isEmpty, let description = try askLibmagic(prefix, { (magic, raw) throws(Magic.Failure) in try magic.description(of: raw) }),
+              let type = described.type(describedAs: description) else { return nil }
+        return (type, description)
     }
 
     /// libmagic's MIME type for the sample, when it names a declared type.
     private func libmagic(_ prefix: [UInt8]) throws(IdentificationError.Reason) -> String? {
+        guard let mime = try askLibmagic(prefix, { (magic, raw) throws(Magic.Failure) in try magic.mimeType(of: raw) }) else { return nil }
+        return Verdict(mimeType: mime, detail: "") == nil ? nil : mime
+    }
+
+    /// What `ask` gets of libmagic for the sample; `nil` without libmagic.
+    private func askLibmagic(_ prefix: [UInt8], _ ask: (Magic, UnsafeRawBufferPointer) throws(Magic.Failure) -> String) throws(IdentificationError.Reason) -> String? {
         guard let magic else { return nil }
         let result: Result<String, Magic.Failure> = prefix.withUnsafeBytes { raw in
-            Result { () throws(Magic.Failure) in try magic.mimeType(of: raw) }
+            Result { () throws(Magic.Failure) in try ask(magic, raw) }
         }
         switch result {
-        case .success(let mime):
-            return Verdict(mimeType: mime, detail: "") == nil ? nil : mime
-        case .failure(let failure):
-            throw .libmagic(failure.description)
+        case .success(let answer): return answer
+        case .failure(let failure): throw .libmagic(failure.description)
         }
     }
 }

@@ -56,12 +56,7 @@ final class Magic: Sendable {
     /// The corresponding C function is `magic_buffer`.
     /// - Throws: `Failure` when libmagic fails or answers with something that is not a MIME type.
     func mimeType(of bytes: UnsafeRawBufferPointer) throws(Failure) -> String {
-        let cookie = try take()
-        defer { giveBack(cookie) }
-        guard let result = magic_buffer(cookie, bytes.baseAddress, min(bytes.count, bytesMax)) else {
-            throw Failure(call: "magic_buffer", message: Self.lastError(cookie))
-        }
-        return try Self.validated(String(cString: result), call: "magic_buffer")
+        try Self.validated(answer(for: bytes, flags: Self.handleFlags), call: "magic_buffer")
     }
 
     /// libmagic's description of a buffer (`file -b`'s answer): what it says of formats it gives no MIME type
@@ -70,10 +65,21 @@ final class Magic: Sendable {
     ///
     /// The corresponding C functions are `magic_setflags` and `magic_buffer`.
     func description(of bytes: UnsafeRawBufferPointer) throws(Failure) -> String {
+        try answer(for: bytes, flags: MAGIC_ERROR)
+    }
+
+    /// The flags every handle is opened with: MIME types; MAGIC_ERROR reports I/O problems as errors instead
+    /// of describing them. Never MAGIC_COMPRESS.
+    private static let handleFlags = MAGIC_MIME_TYPE | MAGIC_ERROR
+
+    /// libmagic's answer for a buffer, with `flags` set for the call and the handle's own set back after.
+    private func answer(for bytes: UnsafeRawBufferPointer, flags: Int32) throws(Failure) -> String {
         let cookie = try take()
         defer { giveBack(cookie) }
-        guard magic_setflags(cookie, MAGIC_ERROR) == 0 else { throw Failure(call: "magic_setflags", message: Self.lastError(cookie)) }
-        defer { _ = magic_setflags(cookie, MAGIC_MIME_TYPE | MAGIC_ERROR) }
+        if flags != Self.handleFlags {
+            guard magic_setflags(cookie, flags) == 0 else { throw Failure(call: "magic_setflags", message: Self.lastError(cookie)) }
+        }
+        defer { if flags != Self.handleFlags { _ = magic_setflags(cookie, Self.handleFlags) } }
         guard let result = magic_buffer(cookie, bytes.baseAddress, min(bytes.count, bytesMax)) else {
             throw Failure(call: "magic_buffer", message: Self.lastError(cookie))
         }
@@ -125,8 +131,7 @@ final class Magic: Sendable {
     ///
     /// The corresponding C functions are `magic_open`, `magic_setparam` and `magic_load`.
     private static func open(databasePath: String, bytesMax: Int) throws(Failure) -> magic_t {
-        // MAGIC_ERROR: report I/O problems as errors instead of describing them. Never MAGIC_COMPRESS.
-        guard let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR) else {
+        guard let cookie = magic_open(handleFlags) else {
             throw Failure(call: "magic_open", message: Errno.current.description)
         }
         var limit = bytesMax

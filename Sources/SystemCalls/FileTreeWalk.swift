@@ -136,7 +136,8 @@ package enum FileTreeWalk {
                     do throws(Errno) {
                         let status = try (directory?.descriptor ?? FileDescriptor.workingDirectory)
                             .status(of: directory == nil ? PathBytes(child) : PathBytes(name))
-                        type = status.type == .directory ? UInt8(DT_DIR) : status.type == .regular ? UInt8(DT_REG) : UInt8(DT_LNK)
+                        // Only a directory or a regular file matters here: anything else is typed by its reader.
+                        type = status.type == .directory ? UInt8(DT_DIR) : status.type == .regular ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
                     } catch {
                         if !send(child, Entry(failure: error, isRegularFile: false)) { return false }
                         continue

@@ -4,8 +4,6 @@ import FileIdentification
 import SystemCalls
 import Hummingbird
 import Logging
-import NIOCore
-import NIOPosix
 import ServiceLifecycle
 import UTIReports
 import UTIService

@@ -1,7 +1,5 @@
 import Foundation
 import Hummingbird
-import NIOCore
-import NIOPosix
 
 #if canImport(Glibc)
 import Glibc
