@@ -119,7 +119,7 @@ public final class FileIdentifier: Sendable {
         if options.nameOnly { return reported(Resolution.byNameOnly(name, filename: filename)) }
         do {
             if seenRegular, let identification = try identifyRegularFile(path, name: name, in: directory) { return reported(identification) }
-            return reported(try identifyOnDisk(path, filename: filename, name: name))
+            return reported(try identifyOnDisk(path, filename: filename, name: name, in: directory))
         } catch {
             throw IdentificationError(path: path.escaped, reason: error)
         }
@@ -185,34 +185,45 @@ public final class FileIdentifier: Sendable {
 
     // MARK: The file system
 
-    private func identifyOnDisk(_ path: RawFilePath, filename: String, name: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
-        let here = FileDescriptor.workingDirectory
+    /// The file at `path` by its kind, then its content. With `directory` (the directory the walk holds open
+    /// that `path`'s last component is in) everything is asked relative to it, the last component alone, and a
+    /// directory is a mount point when it is on another device than that directory; without it, by `path`.
+    private func identifyOnDisk(_ path: RawFilePath, filename: String, name: NameEvidence?,
+                                in directory: FileDescriptor? = nil) throws(IdentificationError.Reason) -> Identification {
+        let here = directory ?? FileDescriptor.workingDirectory
+        let target = directory == nil ? PathBytes(path.bytes) : PathBytes(path.lastComponent)
         var status: Stat
         do {
-            status = try here.status(of: path)
+            status = try here.status(of: target)
         } catch {
             throw .system(error)
         }
         if status.type == .symbolicLink {
-            let target = (try? here.linkTarget(of: path)).map { RawFilePath(bytes: $0).escaped } ?? "?"
+            let linkText = (try? here.linkTarget(of: target)).map { RawFilePath(bytes: $0).escaped } ?? "?"
             guard options.followSymlinks else {
-                return Resolution.fileSystem(.symbolicLink, detail: "symbolic link to \(target)", name: name)
+                return Resolution.fileSystem(.symbolicLink, detail: "symbolic link to \(linkText)", name: name)
             }
             do {
-                status = try here.status(of: path, followingLinks: true)
+                status = try here.status(of: target, followingLinks: true)
             } catch .tooManySymbolicLinkLevels {
                 throw .linkLoop
             } catch .noSuchFileOrDirectory, .notDirectory {
-                throw .danglingLink(target: target)
+                throw .danglingLink(target: linkText)
             } catch {
                 throw .system(error)
             }
         }
-        if status.type == .directory { return directory(path, status: status, name: name) }
+        if status.type == .directory {
+            if let directory {
+                let parent = try? directory.status()
+                return Resolution.directory(name: name, isMountPoint: parent.map({ $0.deviceID != status.deviceID }) == true)
+            }
+            return self.directory(path, status: status, name: name)
+        }
         if let special = Self.special(status, name: name) { return special }
         let file: FileDescriptor
         do {
-            file = try FileDescriptor.open(path, .readOnly, options: openOptions)
+            file = try FileDescriptor.open(target, relativeTo: here, .readOnly, options: openOptions)
         } catch {
             throw .system(error)
         }
@@ -225,7 +236,7 @@ public final class FileIdentifier: Sendable {
         }
         guard opened.type == .regular else {
             // Replaced between lstat and open: type what is there now, by path, without reading it.
-            return try identifyOnDisk(path, filename: filename, name: name)
+            return try identifyOnDisk(path, filename: filename, name: name, in: directory)
         }
         return try identifyContent(FileBytes(file: file, count: Int(opened.size)), name: name)
     }

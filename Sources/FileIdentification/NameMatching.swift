@@ -30,12 +30,33 @@ enum NameMatching {
         var isNamed: Bool
     }
 
-    /// The patterns and their types, best type first, kept while the database is unchanged.
-    private static let cache = Mutex<(generation: Int, patterns: [Pattern])?>(nil)
+    /// The patterns and their types, best type first, with the order they are tried in for a name's first
+    /// byte, kept while the database is unchanged. A class, so that a file's lookups take one reference to it,
+    /// not a copy of every pattern.
+    private final class Patterns: Sendable {
+        let generation: Int
+        let all: [Pattern]
+        /// For each ASCII first byte (folded), the patterns a name starting with it can match, in database
+        /// order: those starting with that literal byte and those starting with a wildcard.
+        let byFirstByte: [[Int32]]
+        /// The patterns that are a whole name followed by `.*`, in database order.
+        let named: [Int32]
 
-    private static func patterns() -> [Pattern] {
+        init(generation: Int, all: [Pattern]) {
+            self.generation = generation
+            self.all = all
+            byFirstByte = (0..<128).map { byte in
+                all.indices.filter { all[$0].firstByte == nil || all[$0].firstByte == UInt8(byte) }.map { Int32($0) }
+            }
+            named = all.indices.filter { all[$0].isNamed }.map { Int32($0) }
+        }
+    }
+
+    private static let cache = Mutex<Patterns?>(nil)
+
+    private static func patterns() -> Patterns {
         let generation = TypeDatabase.shared.generation
-        if let cached = cache.withLock({ $0 }), cached.generation == generation { return cached.patterns }
+        if let cached = cache.withLock({ $0 }), cached.generation == generation { return cached }
         var patterns: [Pattern] = []
         for type in TypeDatabase.shared.types(havingTagClass: .filenameGlob) {
             for glob in type.tags(of: .filenameGlob) {
@@ -44,8 +65,9 @@ enum NameMatching {
                 patterns.append(Pattern(glob: lowercased, type: type, firstByte: first, isNamed: isNameWithAnyExtension(lowercased)))
             }
         }
-        cache.withLock { $0 = (generation, patterns) }
-        return patterns
+        let made = Patterns(generation: generation, all: patterns)
+        cache.withLock { $0 = made }
+        return made
     }
 
     /// Whether a glob is a literal name followed by `.*`: `Makefile.*`, not `README*` or `*.[1-9]`.
@@ -69,10 +91,12 @@ enum NameMatching {
             if !types.isEmpty { return NameEvidence(filename: filename, match: .suffix, tag: "so." + version, candidates: types) }
         }
         // Multi-dot suffixes, longest first: a.b.tar.gz tries b.tar.gz, then tar.gz.
-        var dots = filename.indices.filter { filename[$0] == "." }
+        // By bytes: a dot is ASCII, so each one's index is a character's, and no grapheme is looked for.
+        let utf8 = filename.utf8
+        var dots = utf8.indices.filter { utf8[$0] == UInt8(ascii: ".") }
         if dots.first == filename.startIndex { dots.removeFirst() }
         for dot in dots.dropLast() {
-            let suffix = String(filename[filename.index(after: dot)...])
+            let suffix = String(filename[utf8.index(after: dot)...])
             let types = declared(suffix, .filenameSuffix)
             if !types.isEmpty {
                 return NameEvidence(filename: filename, match: .suffix, tag: suffix, candidates: types)
@@ -125,17 +149,27 @@ enum NameMatching {
     private static func longestPattern(matching filename: String, namedOnly: Bool = false) -> (glob: String, types: [UTType])? {
         var matched: [UTType] = []
         var pattern = ""
-        // A name whose first byte is ASCII lower-cases to a name starting with that byte folded; one that
-        // starts otherwise is tried against every pattern.
+        // A name whose first byte is ASCII lower-cases to a name starting with that byte folded, and is tried
+        // only against the patterns that can start so; one that starts otherwise is tried against every pattern.
         let firstByte = filename.utf8.first.flatMap { byte in byte < 0x80 ? (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) : nil }
+        let table = patterns()
         var lowercased: String?
-        for candidate in patterns() where !namedOnly || candidate.isNamed {
-            if let required = candidate.firstByte, let firstByte, required != firstByte { continue }
+        func tried(_ index: Int) {
+            let candidate = table.all[index]
+            if namedOnly && !candidate.isNamed { return }
+            if let required = candidate.firstByte, let firstByte, required != firstByte { return }
             let name = lowercased ?? filename.lowercased()
             lowercased = name
-            guard !namedOnly || candidate.glob.unicodeScalars.first == name.unicodeScalars.first, fnmatch(candidate.glob, name, 0) == 0 else { continue }
+            guard !namedOnly || candidate.glob.unicodeScalars.first == name.unicodeScalars.first, fnmatch(candidate.glob, name, 0) == 0 else { return }
             if matched.isEmpty { pattern = candidate.glob }
             if !matched.contains(candidate.type) { matched.append(candidate.type) }
+        }
+        if namedOnly {
+            for index in table.named { tried(Int(index)) }
+        } else if let firstByte {
+            for index in table.byFirstByte[Int(firstByte)] { tried(Int(index)) }
+        } else {
+            for index in table.all.indices { tried(index) }
         }
         return matched.isEmpty ? nil : (pattern, matched)
     }

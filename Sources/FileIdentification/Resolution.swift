@@ -99,11 +99,13 @@ enum Resolution {
         // A resemblance (shared-mime-info's rule for a file that starts with `//`, `class` or `def`) may confirm a
         // text format the name names, never name one alone.
         let named = name?.candidates ?? []
-        let readings = readings.filter { reading in
+        let counts = { (reading: ContentEvidence) -> Bool in
             (encoding != nil || reading.source == .container || reading.source == .signature || !reading.type.isKind(of: .text)
                 || (reading.source == .freedesktopMagic && named.contains { $0.isKind(of: reading.type) }))
                 && !(reading.isResemblance && reading.type.isKind(of: .text) && !named.contains { $0.isKind(of: reading.type) })
         }
+        // Nearly always every reading counts: then the array is kept as it is, nothing copied.
+        let readings = readings.allSatisfy(counts) ? readings : readings.filter(counts)
         // 4. Nothing read: the name alone. 5. No name: the content alone.
         guard !readings.isEmpty else { return byNameOnly(name, filename: name?.filename ?? "") }
         guard var name, !name.candidates.isEmpty else { return contentAlone(name: name, readings: readings, encoding: encoding) }
@@ -213,7 +215,9 @@ enum Resolution {
     /// proved is only a container or an encoding (a ZIP, gzip, XML): a #! line saying shell script stands
     /// against a pattern saying Perl.
     private static func specific(_ readings: [ContentEvidence]) -> [ContentEvidence] {
-        readings.compactMap { reading in
+        // One reading is specific: nothing to give way to.
+        guard readings.count > 1 else { return readings }
+        return readings.compactMap { reading in
             let generalizations = readings.filter { $0.type != reading.type && reading.type.isKind(of: $0.type) }
             let displaced = readings.contains { other in
                 other.type != reading.type && other.type.isKind(of: reading.type)

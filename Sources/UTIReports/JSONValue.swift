@@ -61,7 +61,7 @@ package enum JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
 
     /// A JSON string. Beyond what JSON requires, C1 controls and the characters that reorder text (bidi
     /// controls) are escaped too, so that what a terminal shows is what the string holds.
-    private static func quote(_ string: String, into output: inout [UInt8]) {
+    package static func quote(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Printable ASCII without '"' or '\\', the common case, goes as it is.
         var string = string

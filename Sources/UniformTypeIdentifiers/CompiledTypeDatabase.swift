@@ -183,6 +183,16 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         return false
     }
 
+    /// Whether `body` holds for any of the type's ancestors (itself excluded), asked in turn.
+    func anyAncestor(ofType index: Int, _ body: (Int) -> Bool) -> Bool {
+        let start = Int(field(.ancestorsStart, ofType: index))
+        let count = Int(field(.ancestorsCount, ofType: index))
+        for position in start..<(start + count) where body(Int(listWord(position))) {
+            return true
+        }
+        return false
+    }
+
     /// The tags in declaration order, grouped by class in the order the classes first appear.
     func tags(ofType index: Int) -> [(tagClass: String, tags: [String])] {
         let start = Int(field(.tagsStart, ofType: index))

@@ -67,3 +67,41 @@ extension UTType {
         }
     }
 }
+
+/// Built-in types by their place in the compiled database, for tables another module derives from the
+/// built-in types alone (the readers' kinds of formats): plain integers, so that such a table is read with no
+/// reference counted and no lock taken.
+extension UTType {
+    /// The type's place in the built-in database, while that database's ancestry is in force (no registered
+    /// declaration replaces a built-in type); `nil` for any other type.
+    package var builtInOrdinal: Int? {
+        builtInIndex >= 0 && TypeDatabase.shared.builtInAncestryHolds ? Int(builtInIndex) : nil
+    }
+
+    /// The number of built-in types: every `builtInOrdinal` is below it.
+    package static var builtInCount: Int { CompiledTypeDatabase.builtIn?.typeCount ?? 0 }
+
+    /// Whether the built-in type at `ordinal` conforms to the one at `ancestor`, by the built-in
+    /// declarations alone.
+    package static func builtIn(_ ordinal: Int, conformsTo ancestor: Int) -> Bool {
+        guard ordinal != ancestor else { return true }
+        return CompiledTypeDatabase.builtIn?.type(ordinal, hasAncestor: ancestor) ?? false
+    }
+
+    /// Whether `body` holds for the built-in type at `ordinal` or for any of its built-in ancestors, asked in turn.
+    package static func anyBuiltIn(inLineageOf ordinal: Int, _ body: (Int) -> Bool) -> Bool {
+        if body(ordinal) { return true }
+        return CompiledTypeDatabase.builtIn?.anyAncestor(ofType: ordinal, body) ?? false
+    }
+
+    /// The built-in types with tags of `tagClass`, in the database's order, and each one's tags of it.
+    package static func builtInTags(of tagClass: UTTagClass) -> [(ordinal: Int, tags: [String])] {
+        guard let builtIn = CompiledTypeDatabase.builtIn else { return [] }
+        return builtIn.typeIndices(forTagClassKey: tagClass.key, tagKey: "").map { ($0, builtIn.tags(ofType: $0, tagClass: tagClass.key)) }
+    }
+
+    /// The built-in type with this identifier (any case), by the built-in declarations alone.
+    package static func builtInOrdinal(ofIdentifier identifier: String) -> Int? {
+        CompiledTypeDatabase.builtIn?.typeIndex(foldingASCII: identifier)
+    }
+}

@@ -134,6 +134,8 @@ extension UTI {
                     }
                     if summary {
                         tally.add(entry)
+                    } else if writer.rendersInPlace {
+                        output.line { writer.record(entry, into: &$0) }
                     } else {
                         output.line(writer.record(entry))
                     }
@@ -169,6 +171,37 @@ struct RecordWriter {
         case .table: "IDENTIFIER".padding(44) + "MIME TYPE".padding(36) + "SIZE".leftPadded(12) + "  PATH"
         case .ndjson, .json: nil
         }
+    }
+
+    /// Whether `record(_:into:)` writes this format's records (plain ndjson, the common case of a large tree).
+    var rendersInPlace: Bool { format == .ndjson && !details }
+
+    /// A plain ndjson record, written into `output` as `record(_:)` would render it, with no value built.
+    func record(_ entry: ClassifiedEntry, into output: inout [UInt8]) {
+        func key(_ name: StaticString) {
+            name.withUTF8Buffer { output.append(contentsOf: $0) }
+        }
+        key("{\"path\":")
+        JSONValue.quote(entry.path.dataText, into: &output)
+        switch entry.result {
+        case .success(let identification):
+            key(",\"identifier\":")
+            JSONValue.quote(identification.type.identifier, into: &output)
+            key(",\"mimeType\":")
+            JSONValue.quote(identification.mimeType, into: &output)
+            key(",\"size\":")
+            if let size = entry.size { output.append(contentsOf: String(size).utf8) } else { key("null") }
+            key(",\"confidence\":")
+            JSONValue.quote(identification.confidence.rawValue, into: &output)
+            key(identification.isMismatch ? ",\"mismatch\":true,\"error\":null" : ",\"mismatch\":false,\"error\":null")
+        case .failure(let error):
+            key(",\"identifier\":null,\"mimeType\":null,\"size\":")
+            if let size = entry.size { output.append(contentsOf: String(size).utf8) } else { key("null") }
+            key(",\"confidence\":null,\"mismatch\":null,\"error\":")
+            JSONValue.quote(error.message, into: &output)
+        }
+        if !entry.path.isValidUTF8 { key(",\"pathEscaped\":true") }
+        key("}")
     }
 
     func record(_ entry: ClassifiedEntry) -> String {

@@ -60,6 +60,24 @@ struct StandardOutput: ~Copyable {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Appends a line that `write` puts straight into the buffer (valid UTF-8, as from strings): escaped as
+    /// `line` would, which it needs only when it holds a byte outside printable ASCII. A record writer that
+    /// renders this way makes no string of its own per line.
+    mutating func line(writing write: (inout [UInt8]) -> Void) {
+        let start = buffer.count
+        write(&buffer)
+        let needsLook = buffer.withUnsafeBufferPointer { written in
+            written[start...].contains { $0 < 0x20 || $0 >= 0x7F }
+        }
+        if needsLook {
+            let text = String(decoding: buffer[start...], as: UTF8.self)
+            buffer.removeSubrange(start...)
+            buffer.append(contentsOf: Terminal.safe(text).utf8)
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     /// Appends bytes as they are: names for another program (`-0` output), not for a terminal.
     mutating func raw(_ bytes: [UInt8]) {
         buffer.append(contentsOf: bytes)
@@ -100,7 +118,8 @@ enum Terminal {
     /// nor forge a line of output. Paths arrive already escaped (`RawFilePath.escaped`); JSON escapes by
     /// construction, so this changes nothing in a JSON line.
     static func safe(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
+        var text = text
+        guard text.withUTF8({ bytes in bytes.contains { $0 < 0x20 || $0 >= 0x7F } }) else { return text }
         let escaped = RawFilePath.escape(Array(text.utf8), escapingBackslash: false)
         return escaped.utf8.elementsEqual(text.utf8) ? text : escaped
     }
