@@ -8,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-/// The library side of issue 14's backup and purging: `Registry.backupItems`, `BackupExclusion`, `RunLock`,
+/// The library side of backups and purging: `Registry.backupItems`, `BackupExclusion`, `RunLock`,
 /// `Registry.purgeCaches` and `purgeTemporary`.
 @Suite("Backup and purging")
 struct BackupAndPurgeTests {

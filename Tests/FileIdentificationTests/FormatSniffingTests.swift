@@ -3,7 +3,7 @@ import Testing
 import UniformTypeIdentifiers
 @testable import FileIdentification
 
-/// Formats content sniffing used to miss (issue 13, part 2), each made here from its specification, identified
+/// Formats content sniffing used to miss, each made here from its specification, identified
 /// by content alone (no name) and named as the format's registered media type.
 @Suite("Content: formats behind tags, at the end, or a byte away from another")
 struct FormatSniffingTests {

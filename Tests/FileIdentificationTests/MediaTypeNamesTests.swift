@@ -2,7 +2,7 @@ import Testing
 import UniformTypeIdentifiers
 @testable import FileIdentification
 
-/// One name per format (issue 13, part 3): `mimeType` is the IANA-registered name when the format has one,
+/// One name per format: `mimeType` is the IANA-registered name when the format has one,
 /// else freedesktop's, then Tika's, then libmagic's; `mimeTypes` keeps every name.
 @Suite("Reported MIME type: IANA's name first, then freedesktop's, Tika's, libmagic's, Magika's")
 struct MediaTypeNamesTests {
@@ -67,7 +67,7 @@ struct MediaTypeNamesTests {
     }
 }
 
-/// `FileIdentifier.Options.mimeNames` (issue 25): the same type, reported in the names another tool uses.
+/// `FileIdentifier.Options.mimeNames`: the same type, reported in the names another tool uses.
 @Suite("Reported MIME type in another tool's names")
 struct MIMENamesTests {
     static func identifier(_ names: MIMENames, nameOnly: Bool = false) -> FileIdentifier {

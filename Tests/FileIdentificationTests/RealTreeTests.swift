@@ -4,7 +4,7 @@ import Testing
 import UniformTypeIdentifiers
 @testable import FileIdentification
 
-/// What uti once said of files on real trees that no peer said, each row's bytes made here (issue 25): a
+/// What uti once said of files on real trees that no peer said, each row's bytes made here: a
 /// file's kind bounds its type, and content bounds the name.
 @Suite("Real trees: the kind bounds the type, the content bounds the name")
 struct RealTreeTests {

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// Application groups (issue 14): one shared container per group, for its members only, gone with the last
+/// Application groups: one shared container per group, for its members only, gone with the last
 /// member's data.
 @Suite("Application groups")
 struct AppGroupTests {

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// `uti backup list|exclude|include`: what a backup takes, against real GNU tar (issue 14).
+/// `uti backup list|exclude|include`: what a backup takes, against real GNU tar.
 @Suite("uti backup")
 struct BackupCommandTests {
     typealias Setup = RouteCommandTests.Setup

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// `uti apps container`: where things live in a container, asked rather than assembled (issue 14).
+/// `uti apps container`: where things live in a container, asked rather than assembled.
 @Suite("uti apps container")
 struct ContainerCommandTests {
     @Test("each directory by what it is for, for a registered app; the same for any spelling of its identifier")

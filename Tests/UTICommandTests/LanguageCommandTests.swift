@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// GitHub Linguist's heuristics as the built binary runs them (issue 25): with the system's PCRE2, and
+/// GitHub Linguist's heuristics as the built binary runs them: with the system's PCRE2, and
 /// without it (`UTI_PCRE2=off`), by Swift's Regex, to the same answers.
 @Suite("Languages from the command line")
 struct LanguageCommandTests {

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// `uti purge` and `uti apps run-lock`: emptying caches and tmp/ of apps that are not running (issue 14).
+/// `uti purge` and `uti apps run-lock`: emptying caches and tmp/ of apps that are not running.
 @Suite("uti purge and run-lock")
 struct PurgeCommandTests {
     typealias Setup = RouteCommandTests.Setup

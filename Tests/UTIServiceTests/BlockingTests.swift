@@ -5,7 +5,7 @@ import Glibc
 import TestSupport
 import Testing
 
-/// Nothing blocks the event loops (issue 26): with another process holding the registry lock, or a client
+/// Nothing blocks the event loops: with another process holding the registry lock, or a client
 /// stalling its body, the server still answers everything else. The assertions are about order, not time:
 /// the health check and an identification must be answered while the lock is still held (it is released
 /// only after they are), so a server whose event loops wait on the lock can never pass. Each request has a

@@ -1,7 +1,7 @@
 import Testing
 import UniformTypeIdentifiers
 
-/// Apple's identifiers beyond CoreTypes (issue 13, part 1): what `UTType(filenameExtension:)` answers on a
+/// Apple's identifiers beyond CoreTypes: what `UTType(filenameExtension:)` answers on a
 /// Mac for formats that macOS's other system bundles declare (camera RAW, disk images, AVCHD, Mail, Music,
 /// Photos, Terminal, Contacts, Chess, iChat ...), from the public records in
 /// `TypeDB/sources/macos-system-bundle-types.tsv` (its README says which).
