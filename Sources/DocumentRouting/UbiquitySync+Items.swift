@@ -71,9 +71,7 @@ enum ConflictNames {
         let dot = name.dropFirst().lastIndex(of: ".")
         let stem = dot.map { String(name[..<$0]) } ?? name
         let ext = dot.map { String(name[$0...]) } ?? ""
-        let time = CivilTime(secondsSince1970: Date().timeIntervalSince1970)
-        let stamp = "\(time.year)-\(CivilTime.twoDigits(time.month))-\(CivilTime.twoDigits(time.day)) "
-            + "\(CivilTime.twoDigits(time.hour))\(CivilTime.twoDigits(time.minute))\(CivilTime.twoDigits(time.second))"
+        let stamp = ISO8601Dates.conflictStamp(Date())
         var candidate = "\(stem) (conflict \(stamp))\(ext)"
         var number = 2
         while taken(candidate) {

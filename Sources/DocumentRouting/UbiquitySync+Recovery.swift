@@ -76,21 +76,7 @@ struct DeadRunListings {
 
     /// `2026-11-26T21:54:16.241755375+0000` as whole seconds since 1970.
     static func secondsSince1970(_ text: ArraySlice<UInt8>) -> Int64? {
-        let bytes = Array(text)
-        guard bytes.count >= 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
-        func number(_ range: Range<Int>) -> Int64? {
-            guard range.upperBound <= bytes.count, bytes[range].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-            return Int64(String(decoding: bytes[range], as: UTF8.self))
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day) else { return nil }
-        // The zone: the last five bytes, ±HHMM.
-        let zone = bytes.count - 5
-        guard bytes[zone] == UInt8(ascii: "+") || bytes[zone] == UInt8(ascii: "-"), let zoneHours = number((zone + 1)..<(zone + 3)),
-              let zoneMinutes = number((zone + 3)..<(zone + 5)) else { return nil }
-        let offset = (zoneHours * 3_600 + zoneMinutes * 60) * (bytes[zone] == UInt8(ascii: "-") ? -1 : 1)
-        return CivilTime.secondsSince1970(year: year, month: month, day: day, hour: hour, minute: minute, second: second) - offset
+        ISO8601Dates.rcloneSeconds(String(decoding: text, as: UTF8.self))
     }
 
     /// A string quoted as Go's `%q` writes one (`"a\"b\n\u00e9\xff"`), its bytes as they were; `nil` when it

@@ -11,12 +11,9 @@ package enum FuzzingEntryPoints {
         _ = try? OLE2Container.identify(MemoryBytes(storage: bytes), prefix: Array(bytes.prefix(64 * 1024)))
     }
 
-    /// The JSON reader and the check of a Magika model's `config.min.json`, alone.
+    /// The check of a Magika model's `config.min.json` (Foundation's `JSONDecoder`, then uti's checks), alone.
     package static func modelConfiguration(_ bytes: [UInt8]) {
         _ = try? MagikaModel.Configuration.read(bytes)
-        if let document = try? BoundedJSON.parse(bytes, limits: .init(bytes: 1 << 16, depth: 16, values: 10_000)) {
-            _ = document["target_labels_space"]?.array?.count
-        }
     }
 
     /// The framed-record reader (`uti identify --framed -`): every record of the input, its content read back.

@@ -118,18 +118,7 @@ enum Languages {
     /// Where `ext` is in one of the generated tables, sorted by extension in byte order: found by binary
     /// search, so that nothing is parsed before a file needs it.
     private static func index(of ext: String, count: Int, extensionAt: (Int) -> UnsafePointer<CChar>?) -> Int? {
-        let key = ext.lowercased()
-        var low = 0, high = count
-        return key.withCString { key -> Int? in
-            while low < high {
-                let middle = (low + high) / 2
-                guard let entry = extensionAt(middle) else { return nil }
-                let order = strcmp(entry, key)
-                if order == 0 { return middle }
-                if order < 0 { low = middle + 1 } else { high = middle }
-            }
-            return nil
-        }
+        GeneratedTable.index(of: ext.lowercased(), count: count, entryAt: extensionAt)
     }
 
     /// The identifiers of the further languages of `ext`.
@@ -328,12 +317,12 @@ enum Languages {
 
     private static func emacsMode(_ line: Substring) -> String? {
         guard let start = line.firstRange(of: "-*-"), let end = line[start.upperBound...].firstRange(of: "-*-") else { return nil }
-        let inside = line[start.upperBound..<end.lowerBound].trimmingCharacters(in: " \t")
+        let inside = line[start.upperBound..<end.lowerBound].trimming { $0 == " " || $0 == "\t" }
         if !inside.contains(":") { return inside.isEmpty ? nil : inside.lowercased() }
         for setting in inside.split(separator: ";") {
             let parts = setting.split(separator: ":", maxSplits: 1)
-            if parts.count == 2, parts[0].trimmingCharacters(in: " \t").lowercased() == "mode" {
-                let value = parts[1].trimmingCharacters(in: " \t").lowercased()
+            if parts.count == 2, parts[0].trimming { $0 == " " || $0 == "\t" }.lowercased() == "mode" {
+                let value = parts[1].trimming { $0 == " " || $0 == "\t" }.lowercased()
                 return value.isEmpty ? nil : value
             }
         }
@@ -354,11 +343,6 @@ enum Languages {
     }
 }
 
-private extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-    }
-}
 
 /// Compiled regular expressions, one cache per thread: a `Regex` is not `Sendable` (it compiles itself on
 /// first use), so no compiled pattern is shared, and each thread compiles a pattern once.

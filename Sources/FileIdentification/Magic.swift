@@ -89,7 +89,7 @@ final class Magic: Sendable {
     /// A MIME type is `type/subtype`; libmagic in MIME mode can still answer with a sentence
     /// (`regular file, no read permission`), which is an error, never a type.
     private static func validated(_ answer: String, call: String) throws(Failure) -> String {
-        let trimmed = answer.split(separator: ";").first.map { String($0).trimmingCharacters(in: " ") } ?? ""
+        let trimmed = answer.split(separator: ";").first.map { $0.trimming { $0 == " " } } ?? ""
         let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
               !trimmed.contains(" "), !trimmed.contains(",") else {
@@ -153,11 +153,3 @@ final class Magic: Sendable {
     }
 }
 
-extension String {
-    func trimmingCharacters(in set: Character) -> String {
-        var text = Substring(self)
-        while text.first == set { text = text.dropFirst() }
-        while text.last == set { text = text.dropLast() }
-        return String(text)
-    }
-}

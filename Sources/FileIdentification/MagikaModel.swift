@@ -2,6 +2,11 @@
 import Glibc
 #endif
 internal import SystemCalls
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 import UniformTypeIdentifiers
 
 /// Google's Magika model (a small neural network over a file's first and last kilobyte, Apache-2.0), asked
@@ -150,46 +155,68 @@ public final class MagikaModel: @unchecked Sendable {
         var overwrite: [String: String]
         var mediumConfidence: Double
 
-        /// Reads and checks a configuration; the reason names the member at fault.
+        /// The members uti reads, as Foundation's `JSONDecoder` reads them; each is checked in `read`.
+        private struct Members: Decodable {
+            var versionMajor: Int?
+            var protection: String?
+            var useInputsAtOffsets: Bool?
+            var midSize: Int?
+            var blockSize: Int?
+            var beginning: Int?
+            var end: Int?
+            var padding: Int?
+            var minimumSize: Int?
+            var labels: [String]?
+            var thresholds: [String: Double]?
+            var overwrite: [String: String]?
+            var mediumConfidence: Double?
+
+            enum CodingKeys: String, CodingKey {
+                case versionMajor = "version_major", protection, useInputsAtOffsets = "use_inputs_at_offsets", midSize = "mid_size"
+                case blockSize = "block_size", beginning = "beg_size", end = "end_size", padding = "padding_token"
+                case minimumSize = "min_file_size_for_dl", labels = "target_labels_space", thresholds, overwrite = "overwrite_map"
+                case mediumConfidence = "medium_confidence_threshold"
+            }
+        }
+
+        /// Reads and checks a configuration (its size is bounded by its reader, `RegularFile.read(_:limit:)`); the
+        /// reason names the member at fault.
         static func read(_ bytes: [UInt8]) throws(LoadFailure) -> Configuration {
-            let document: BoundedJSON
-            do { document = try BoundedJSON.parse(bytes) } catch { throw LoadFailure(description: "config.min.json: \(error)") }
             func fail(_ member: String, _ why: String) -> LoadFailure { LoadFailure(description: "config.min.json: \(member) \(why)") }
-            func integer(_ member: String, _ range: ClosedRange<Int>) throws(LoadFailure) -> Int {
-                guard let value = document[member]?.integer(in: range) else { throw fail(member, "is not an integer in \(range)") }
+            let document: Members
+            do {
+                document = try JSONDecoder().decode(Members.self, from: Data(bytes))
+            } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+                throw fail(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "."), "is not of the type uti reads")
+            } catch {
+                throw LoadFailure(description: "config.min.json: not JSON (\(error))")
+            }
+            func integer(_ value: Int?, _ member: String, _ range: ClosedRange<Int>) throws(LoadFailure) -> Int {
+                guard let value, range.contains(value) else { throw fail(member, "is not an integer in \(range)") }
                 return value
             }
-            func fraction(_ value: BoundedJSON?, _ member: String) throws(LoadFailure) -> Double {
-                guard let value = value?.number, value >= 0, value <= 1 else { throw fail(member, "is not a number from 0 to 1") }
+            func fraction(_ value: Double?, _ member: String) throws(LoadFailure) -> Double {
+                guard let value, value >= 0, value <= 1 else { throw fail(member, "is not a number from 0 to 1") }
                 return value
             }
-            guard try integer("version_major", 0...1000) == 3 else { throw fail("version_major", "is not 3 (the features uti computes)") }
-            guard document["protection"]?.string == "none" else { throw fail("protection", "is not \"none\"") }
-            if let offsets = document["use_inputs_at_offsets"], offsets != .boolean(false) { throw fail("use_inputs_at_offsets", "is not false") }
-            guard try integer("mid_size", 0...0) == 0 else { throw fail("mid_size", "is not 0") }
-            let blockSize = try integer("block_size", 1...65_536)
-            let beginning = try integer("beg_size", 1...(blockSize - 1 > 0 ? blockSize - 1 : 1))
-            let end = try integer("end_size", 1...(blockSize - 1 > 0 ? blockSize - 1 : 1))
-            let padding = try integer("padding_token", 0...65_535)
-            let minimumSize = try integer("min_file_size_for_dl", 1...beginning)
-            guard let labelValues = document["target_labels_space"]?.array, (2...4096).contains(labelValues.count) else {
+            guard try integer(document.versionMajor, "version_major", 0...1000) == 3 else { throw fail("version_major", "is not 3 (the features uti computes)") }
+            guard document.protection == "none" else { throw fail("protection", "is not \"none\"") }
+            if document.useInputsAtOffsets == true { throw fail("use_inputs_at_offsets", "is not false") }
+            guard try integer(document.midSize, "mid_size", 0...0) == 0 else { throw fail("mid_size", "is not 0") }
+            let blockSize = try integer(document.blockSize, "block_size", 1...65_536)
+            let beginning = try integer(document.beginning, "beg_size", 1...(blockSize - 1 > 0 ? blockSize - 1 : 1))
+            let end = try integer(document.end, "end_size", 1...(blockSize - 1 > 0 ? blockSize - 1 : 1))
+            let padding = try integer(document.padding, "padding_token", 0...65_535)
+            let minimumSize = try integer(document.minimumSize, "min_file_size_for_dl", 1...beginning)
+            guard let labels = document.labels, (2...4096).contains(labels.count) else {
                 throw fail("target_labels_space", "is not a list of 2 to 4,096 labels")
             }
-            var labels: [String] = []
-            for value in labelValues {
-                guard let label = value.string, (1...64).contains(label.utf8.count) else { throw fail("target_labels_space", "holds a value that is no label") }
-                labels.append(label)
-            }
+            guard labels.allSatisfy({ (1...64).contains($0.utf8.count) }) else { throw fail("target_labels_space", "holds a value that is no label") }
             var thresholds: [String: Double] = [:]
-            for (label, value) in document["thresholds"]?.members ?? [] { thresholds[label] = try fraction(value, "thresholds.\(label)") }
-            var overwrite: [String: String] = [:]
-            for (label, value) in document["overwrite_map"]?.members ?? [] {
-                guard let replacement = value.string else { throw fail("overwrite_map.\(label)", "is not a label") }
-                overwrite[label] = replacement
-            }
+            for (label, value) in document.thresholds ?? [:] { thresholds[label] = try fraction(value, "thresholds.\(label)") }
             return Configuration(beginning: beginning, end: end, blockSize: blockSize, padding: Int32(padding), minimumSize: minimumSize,
-                                 labels: labels, thresholds: thresholds, overwrite: overwrite,
-                                 mediumConfidence: try fraction(document["medium_confidence_threshold"], "medium_confidence_threshold"))
+                                 labels: labels, thresholds: thresholds, overwrite: document.overwrite ?? [:],
+                                 mediumConfidence: try fraction(document.mediumConfidence, "medium_confidence_threshold"))
         }
 
         /// Magika's features: the first `blockSize` bytes without leading white space, their first

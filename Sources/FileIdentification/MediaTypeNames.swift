@@ -35,18 +35,7 @@ struct ExtensionKinds: OptionSet, Sendable {
 enum MediaTypeNames {
     /// Where `name` (any case) is in the table, if it is.
     static func index(of name: String) -> Int? {
-        let key = name.lowercased()
-        var low = 0, high = uti_media_type_count()
-        return key.withCString { key -> Int? in
-            while low < high {
-                let middle = (low + high) / 2
-                guard let entry = uti_media_type_name(middle) else { return nil }
-                let order = strcmp(entry, key)
-                if order == 0 { return middle }
-                if order < 0 { low = middle + 1 } else { high = middle }
-            }
-            return nil
-        }
+        GeneratedTable.index(of: name.lowercased(), count: Int(uti_media_type_count())) { uti_media_type_name($0) }
     }
 
     /// What the filename extension `ext` (any case) says on its own, from the table `make-typedb.py`
@@ -54,18 +43,8 @@ enum MediaTypeNames {
     /// `bin`), and whether the types that carry it carry it only from libmagic's lists of extensions
     /// files of their format were seen with (`dat`).
     static func extensionKinds(_ ext: String) -> ExtensionKinds {
-        let key = ext.lowercased()
-        var low = 0, high = uti_extension_count()
-        return key.withCString { key -> ExtensionKinds in
-            while low < high {
-                let middle = (low + high) / 2
-                guard let entry = uti_extension(middle) else { return [] }
-                let order = strcmp(entry, key)
-                if order == 0 { return ExtensionKinds(rawValue: uti_extension_kinds(middle)) }
-                if order < 0 { low = middle + 1 } else { high = middle }
-            }
-            return []
-        }
+        GeneratedTable.index(of: ext.lowercased(), count: Int(uti_extension_count())) { uti_extension($0) }
+            .map { ExtensionKinds(rawValue: uti_extension_kinds($0)) } ?? []
     }
 
     static func vocabularies(of name: String) -> MediaTypeVocabularies {
@@ -113,5 +92,24 @@ enum MediaTypeNames {
             if rank < best?.rank ?? Int.max { best = (name, rank) }
         }
         return best?.name
+    }
+}
+
+/// The tables `make-typedb.py` generates in C: sorted by their keys in byte order, so that a key is found by
+/// binary search and nothing is parsed before a file needs it. The one search over them.
+enum GeneratedTable {
+    /// Where `key` (as the table spells its keys: lower case) is among the `count` entries `entryAt` gives.
+    static func index(of key: String, count: Int, entryAt: (Int) -> UnsafePointer<CChar>?) -> Int? {
+        var low = 0, high = count
+        return key.withCString { key -> Int? in
+            while low < high {
+                let middle = (low + high) / 2
+                guard let entry = entryAt(middle) else { return nil }
+                let order = strcmp(entry, key)
+                if order == 0 { return middle }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
     }
 }

@@ -124,7 +124,7 @@ enum ZipContainer {
         // OpenDocument, EPUB and their kin name themselves in a stored `mimetype` entry.
         if let entry = entries.first(where: { $0.name == "mimetype" }),
            let contents = try storedContents(entry, source, limit: 200) {
-            let mime = String(decoding: contents, as: UTF8.self).trimmingCharacters(in: " ").lowercased()
+            let mime = String(decoding: contents, as: UTF8.self).trimming { $0 == " " }.lowercased()
             if mime.contains("/"), !mime.contains("\n"), mime.count < 120 {
                 return (mime, "ZIP entry mimetype: \(mime)")
             }

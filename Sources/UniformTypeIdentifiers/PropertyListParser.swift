@@ -163,7 +163,7 @@ private struct XMLPropertyListReader {
                 guard let number = Self.integer(text) else { throw failure("'\(text)' is not an integer (or does not fit 64 bits)", at: tagStart) }
                 value = .integer(number)
             case .open("real"):
-                let text = try readText(closing: "real").trimmingWhitespace()
+                let text = try readText(closing: "real").trimming(while: \.isWhitespace)
                 guard let number = Double(text) else { throw failure("'\(text)' is not a real number", at: tagStart) }
                 value = .real(number)
             case .empty("true"): value = .boolean(true)
@@ -176,7 +176,7 @@ private struct XMLPropertyListReader {
                 value = .boolean(false)
             case .open("date"):
                 let text = try readText(closing: "date")
-                guard let date = Self.date(text.trimmingWhitespace()) else { throw failure("'\(text)' is not a date (YYYY-MM-DDTHH:MM:SSZ)", at: tagStart) }
+                guard let date = Self.date(text.trimming(while: \.isWhitespace)) else { throw failure("'\(text)' is not a date (YYYY-MM-DDTHH:MM:SSZ)", at: tagStart) }
                 value = .date(date)
             case .open("data"):
                 let text = try readText(closing: "data")
@@ -372,7 +372,7 @@ private struct XMLPropertyListReader {
 
     /// Decimal, or `0x` hexadecimal, with an optional sign; what fits 64 bits.
     static func integer(_ text: String) -> Int? {
-        var digits = Substring(text.trimmingWhitespace())
+        var digits = Substring(text.trimming(while: \.isWhitespace))
         var negative = false
         if digits.first == "-" || digits.first == "+" {
             negative = digits.first == "-"
@@ -391,34 +391,10 @@ private struct XMLPropertyListReader {
         return magnitude <= UInt64(Int.max) ? Int(magnitude) : nil
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ`.
-    static func date(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == UInt8(ascii: "T"), bytes[13] == 0x3A, bytes[16] == 0x3A,
-              bytes[19] == UInt8(ascii: "Z") else { return nil }
-        func number(_ range: Range<Int>) -> Int? { Int(String(decoding: bytes[range], as: UTF8.self)) }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        // Days since 1970-01-01 of a proleptic Gregorian date.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
-    }
+    /// `YYYY-MM-DDTHH:MM:SSZ`, and nothing else.
+    static func date(_ text: String) -> Date? { ISO8601Dates.date(text) }
 }
 
-private extension String {
-    func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        return String(scalars[first...last])
-    }
-}
 
 // MARK: - Binary
 

@@ -39,8 +39,8 @@ extension PropertyListValue {
             let written = value.isNaN ? "nan" : value.isInfinite ? (value > 0 ? "+infinity" : "-infinity") : "\(value)"
             text += tabs + "<real>" + written + "</real>\n"
         case .boolean(let value): text += tabs + (value ? "<true/>\n" : "<false/>\n")
-        case .data(let value): text += tabs + "<data>" + Base64.encode(Array(value)) + "</data>\n"
-        case .date(let value): text += tabs + "<date>" + Self.iso8601(value.timeIntervalSince1970) + "</date>\n"
+        case .data(let value): text += tabs + "<data>" + Data(value).base64EncodedString() + "</data>\n"
+        case .date(let value): text += tabs + "<date>" + ISO8601Dates.string(value) + "</date>\n"
         case .array(let values):
             if values.isEmpty {
                 text += tabs + "<array/>\n"
@@ -77,52 +77,5 @@ extension PropertyListValue {
             }
         }
         return result
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SSZ` for seconds since 1970 (the proleptic Gregorian calendar, UTC).
-    private static func iso8601(_ seconds: Double) -> String {
-        let time = CivilTime(secondsSince1970: seconds)
-        let year = time.year >= 0 && time.year < 10_000 ? String(repeating: "0", count: 4 - String(time.year).count) + String(time.year) : String(time.year)
-        return "\(year)-\(CivilTime.twoDigits(time.month))-\(CivilTime.twoDigits(time.day))T\(CivilTime.twoDigits(time.hour)):"
-            + "\(CivilTime.twoDigits(time.minute)):\(CivilTime.twoDigits(time.second))Z"
-    }
-}
-
-/// A moment as a date and a time of day in UTC, in the proleptic Gregorian calendar, without Foundation's
-/// calendars (Howard Hinnant's days-to-civil).
-package struct CivilTime: Sendable, Hashable {
-    package var year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64
-
-    package init(secondsSince1970 seconds: Double) {
-        let whole = Int64(seconds.rounded(.down))
-        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
-        let secondOfDay = whole - days * 86_400
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        hour = secondOfDay / 3_600
-        minute = secondOfDay % 3_600 / 60
-        second = secondOfDay % 60
-    }
-
-    /// `7` as `07`.
-    package static func twoDigits(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-
-    /// Seconds since 1970 of a date and time of day in UTC, in the proleptic Gregorian calendar (Howard
-    /// Hinnant's days-from-civil); a date that does not exist (30 February) comes out as another.
-    package static func secondsSince1970(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return days * 86_400 + hour * 3_600 + minute * 60 + second
     }
 }

@@ -5,6 +5,11 @@ import FileIdentification
 import SystemCalls
 import SystemPackage
 import UniformTypeIdentifiers
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -288,8 +293,8 @@ enum StoreValues {
             case "false", "no", "0": return .boolean(false)
             default: return nil
             }
-        case .date: return seconds(iso8601: text).map { .date($0 - 978_307_200) }
-        case .data: return Base64.decode(text).map { .data($0) }
+        case .date: return ISO8601Dates.date(text).map { .date($0.timeIntervalSince1970 - 978_307_200) }
+        case .data: return Data(base64Encoded: String(text.filter { !$0.isWhitespace })).map { .data(Array($0)) }
         }
     }
 
@@ -304,8 +309,8 @@ enum StoreValues {
         case .integer(let number): "\(number)"
         case .real(let number): "\(number)"
         case .boolean(let flag): flag ? "true" : "false"
-        case .data(let bytes): "<\(Base64.encode(bytes))>"
-        case .date(let seconds): iso8601(seconds + 978_307_200)
+        case .data(let bytes): "<\(Data(bytes).base64EncodedString())>"
+        case .date(let seconds): ISO8601Dates.string(Date(timeIntervalSince1970: seconds + 978_307_200))
         case .array, .dictionary: json(value).rendered
         }
     }
@@ -316,32 +321,11 @@ enum StoreValues {
         case .integer(let number): .integer(number)
         case .real(let number): number.isFinite ? .number(number) : .null
         case .boolean(let flag): .boolean(flag)
-        case .data(let bytes): .object([("data", .string(Base64.encode(bytes)))])
-        case .date(let seconds): .object([("date", .string(iso8601(seconds + 978_307_200)))])
+        case .data(let bytes): .object([("data", .string(Data(bytes).base64EncodedString()))])
+        case .date(let seconds): .object([("date", .string(ISO8601Dates.string(Date(timeIntervalSince1970: seconds + 978_307_200))))])
         case .array(let values): .array(values.map(json))
         case .dictionary(let values):
             .object(values.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { key in values[key].map { (key, json($0)) } })
         }
-    }
-
-    /// `2026-11-26T10:00:00Z` for seconds since 1970.
-    static func iso8601(_ seconds: Double) -> String {
-        let time = CivilTime(secondsSince1970: seconds)
-        return "\(time.year)-\(CivilTime.twoDigits(time.month))-\(CivilTime.twoDigits(time.day))T"
-            + "\(CivilTime.twoDigits(time.hour)):\(CivilTime.twoDigits(time.minute)):\(CivilTime.twoDigits(time.second))Z"
-    }
-
-    /// Seconds since 1970 of `YYYY-MM-DDTHH:MM:SSZ` (UTC only).
-    static func seconds(iso8601 text: String) -> Double? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z") else { return nil }
-        func number(_ range: Range<Int>) -> Int64? { Int64(String(decoding: bytes[range], as: UTF8.self)) }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
-              hour < 24, minute < 60, second < 61 else { return nil }
-        let result = Double(CivilTime.secondsSince1970(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
-        // A date that does not exist (30 February) comes back as another: refused.
-        return iso8601(result) == text ? result : nil
     }
 }

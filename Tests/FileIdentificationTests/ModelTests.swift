@@ -56,29 +56,17 @@ struct ModelTests {
         }
     }
 
-    @Test("JSON: escapes, surrogate pairs, numbers")
-    func json() throws {
-        let value = try BoundedJSON.parse(Array(#" {"a": ["\u00e9\ud83d\ude00\n\"", -1.5e-3, true, false, null, {}, []]} "#.utf8))
-        #expect(value["a"] == .array([.string("é😀\n\""), .number(-0.0015), .boolean(true), .boolean(false), .null, .object([]), .array([])]))
-    }
-
-    @Test("JSON past its limits, or malformed, fails with a reason and the offset", arguments: [
-        (String(repeating: "[", count: 40) + String(repeating: "]", count: 40), "nested deeper"),
-        ("[" + Array(repeating: "1", count: 200).joined(separator: ",") + "]", "more than"),
-        ("{\"a\": 1} x", "text after"),
-        ("\"\\ud800\"", "surrogate"),
-        ("[1, 2", "unexpected end"),
-        ("\"a\u{01}\"", "control character"),
-        ("1e999", "out of range"),
+    @Test("a configuration that is not JSON, or holds a member of another type, is refused saying so", arguments: [
+        ("[1, 2", "not JSON"),
+        (String(repeating: "[", count: 40_000), "not JSON"),
+        (#"{"version_major": "3"}"#, "version_major is not of the type"),
+        (#"{"target_labels_space": ["python", 7]}"#, "target_labels_space.1 is not of the type"),
     ])
-    func jsonLimits(text: String, reason: String) {
+    func refusesOtherJSON(text: String, reason: String) {
         #expect {
-            _ = try BoundedJSON.parse(Array(text.utf8), limits: .init(bytes: 1 << 16, depth: 32, values: 100))
+            _ = try MagikaModel.Configuration.read(Array(text.utf8))
         } throws: { error in
             String(describing: error).contains(reason)
-        }
-        #expect(throws: BoundedJSON.Failure.self) {
-            _ = try BoundedJSON.parse(Array(repeating: UInt8(ascii: " "), count: 65), limits: .init(bytes: 64, depth: 4, values: 4))
         }
     }
 }
