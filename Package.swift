@@ -87,12 +87,18 @@ let package = Package(
             pkgConfig: "libmagic",
             providers: [.apt(["libmagic-dev"])]
         ),
+        // PCRE2, for GitHub Linguist's heuristics (Ruby's patterns, which PCRE2 reads as Ruby does).
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
         // Extended attributes (getxattr(2) and kin), for the backup exclusion; Glibc's module lacks them too.
         .systemLibrary(name: "CExtendedAttributes"),
         .target(
             name: "FileIdentification",
             dependencies: [
-                "UniformTypeIdentifiers", "CTypeDatabase", "SystemCalls", "CMagic",
+                "UniformTypeIdentifiers", "CTypeDatabase", "SystemCalls", "CMagic", "CPCRE2",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .target(name: "CSharedMIMEInfo", condition: .when(traits: ["BuiltInSharedMIMEInfo"])),
             ],

@@ -38,27 +38,9 @@ enum Languages {
         /// empty when none is known): most texts fail this test, and are spared the regular expression.
         /// One that starts with U+0003 is looked for, lower-case, in the text's ASCII lower-case.
         var literals: [String] = []
-        /// Where a match can start, when the pattern is anchored (the generator's parse of it).
-        var anchor: Anchor = .anywhere
-
-        enum Anchor: Sendable {
-            case anywhere
-            /// At the text's start (`\A`).
-            case textStart
-            /// At a line's start (`^`), and only on a line that starts with one of these bytes (all: `nil`).
-            case lineStart(Set<UInt8>?)
-        }
 
         /// Whether the condition holds for `text` (`lowered`: its ASCII lower-case, made when first needed).
-        /// Whether Swift's `Regex` reads the pattern (it has no lookbehind or subroutine calls, which a
-        /// few of Linguist's patterns use; PCRE2 has both).
-        var swiftRegexReads: Bool { RegexCache.regex(pattern) != nil }
-
-        /// Which engine matches the pattern: PCRE2 where it is there and reads the pattern, else Swift's
-        /// `Regex`; tests compare the two.
-        enum Engine { case preferred, swiftRegex }
-
-        func holds(in text: String, lowered: inout [UInt8]?, engine: Engine = .preferred) -> Bool {
+        func holds(in text: String, lowered: inout [UInt8]?) -> Bool {
             if !literals.isEmpty, !literals.contains(where: { literal in
                 guard literal.utf8.first == 3 else { return text.utf8.contains(bytes: literal.utf8) }
                 if lowered == nil { lowered = text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } }
@@ -66,52 +48,9 @@ enum Languages {
             }) {
                 return !matches
             }
-            // PCRE2 reads a class intersection (`[\s&&[^\r\n]]`, Ruby's and Swift's) as literal ampersands:
-            // such a pattern is Swift's.
-            if engine == .preferred, !pattern.contains("&&"), let compiled = PCRE2.pattern(pattern) {
-                // A pattern PCRE2 gave up on counts as not matching, as one Swift cannot read does.
-                return (compiled.matches(in: text) ?? false) == matches
-            }
-            guard let regex = RegexCache.regex(pattern) else { return !matches }
-            return found(regex, in: text) == matches
-        }
-
-        /// Whether `regex` matches somewhere in `text`, tried only where a match of an anchored pattern can
-        /// start: Swift's Regex would try every position, each at the cost of a failed match.
-        private func found(_ regex: Regex<AnyRegexOutput>, in text: String) -> Bool {
-            switch anchor {
-            case .anywhere:
-                return text.firstMatch(of: regex) != nil
-            case .textStart:
-                return text.prefixMatch(of: regex) != nil
-            case .lineStart(let starts):
-                let utf8 = text.utf8
-                var position = utf8.startIndex
-                var previous: [UInt8] = []
-                var index = utf8.startIndex
-                // Line starts as Swift's Regex sees them: after any line ending (\n, \r, VT, FF, NEL, LS, PS).
-                func tryHere(_ start: String.Index) -> Bool {
-                    if start < utf8.endIndex, let starts, !starts.contains(utf8[start]) { return false }
-                    return text[start...].prefixMatch(of: regex) != nil
-                }
-                if tryHere(position) { return true }
-                while index < utf8.endIndex {
-                    let byte = utf8[index]
-                    index = utf8.index(after: index)
-                    let endsLine = byte == 0x0A || byte == 0x0B || byte == 0x0C
-                        || (byte == 0x0D && (index == utf8.endIndex || utf8[index] != 0x0A))
-                        || (byte == 0x85 && previous.last == 0xC2)
-                        || ((byte == 0xA8 || byte == 0xA9) && previous.suffix(2) == [0xE2, 0x80])
-                    previous.append(byte)
-                    if previous.count > 2 { previous.removeFirst() }
-                    guard endsLine, index <= utf8.endIndex else { continue }
-                    position = index
-                    // A line start inside a character (not on a scalar boundary) cannot be one.
-                    guard position.samePosition(in: text.unicodeScalars) != nil else { continue }
-                    if tryHere(position) { return true }
-                }
-                return false
-            }
+            // A pattern PCRE2 does not read, or gave up on, counts as not matching: the rule that needs it fails.
+            guard let compiled = PCRE2.pattern(pattern) else { return !matches }
+            return (compiled.matches(in: text) ?? false) == matches
         }
     }
 
@@ -151,17 +90,6 @@ enum Languages {
                 rules.append(Rule(choices: rest == "-" ? [] : rest.split(separator: " ").map(String.init), conditions: []))
             case "+ ", "- ":
                 if !rules.isEmpty { rules[rules.count - 1].conditions.append(Condition(pattern: rest, matches: kind == "+ ")) }
-            case "@ ":
-                if !rules.isEmpty, !rules[rules.count - 1].conditions.isEmpty {
-                    let words = rest.split(separator: " ")
-                    let anchor: Condition.Anchor
-                    switch words.first {
-                    case "T": anchor = .textStart
-                    case "L": anchor = .lineStart(words.count > 1 ? Set(hexBytes(words[1])) : nil)
-                    default: anchor = .anywhere
-                    }
-                    rules[rules.count - 1].conditions[rules[rules.count - 1].conditions.count - 1].anchor = anchor
-                }
             case "? ":
                 if !rules.isEmpty, !rules[rules.count - 1].conditions.isEmpty {
                     let literals = rest.split(separator: "\u{2}").map(String.init)
@@ -172,18 +100,6 @@ enum Languages {
             }
         }
         return rules
-    }
-
-    /// The bytes a string of hexadecimal digits spells (`"283b"`: `(`, `;`); an odd digit or a non-digit ends it.
-    private static func hexBytes(_ hex: Substring) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
-              let byte = UInt8(hex[index..<next], radix: 16) {
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
     }
 
     /// The languages Linguist gives the extension `ext` besides the types that claim it, as declared types.
@@ -340,41 +256,6 @@ enum Languages {
             }
         }
         return nil
-    }
-}
-
-
-/// Compiled regular expressions, one cache per thread: a `Regex` is not `Sendable` (it compiles itself on
-/// first use), so no compiled pattern is shared, and each thread compiles a pattern once.
-private enum RegexCache {
-    final class Cache {
-        var compiled: [String: Regex<AnyRegexOutput>?] = [:]
-    }
-
-    private static let key: pthread_key_t? = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<Cache>.fromOpaque(pointer).release() }
-        }
-        return status == 0 ? key : nil
-    }()
-
-    /// `pattern` compiled with Ruby's sense of `^` and `$` (every line's start and end); `nil` for one
-    /// Swift's Regex cannot read, which makes the rule that needs it fail.
-    static func regex(_ pattern: String) -> Regex<AnyRegexOutput>? {
-        func compile() -> Regex<AnyRegexOutput>? { (try? Regex(pattern))?.anchorsMatchLineEndings().matchingSemantics(.unicodeScalar) }
-        guard let key else { return compile() }
-        let cache: Cache
-        if let pointer = pthread_getspecific(key) {
-            cache = Unmanaged<Cache>.fromOpaque(pointer).takeUnretainedValue()
-        } else {
-            cache = Cache()
-            guard pthread_setspecific(key, Unmanaged.passRetained(cache).toOpaque()) == 0 else { return compile() }
-        }
-        if let found = cache.compiled[pattern] { return found }
-        let regex = compile()
-        cache.compiled[pattern] = regex
-        return regex
     }
 }
 

@@ -1327,9 +1327,12 @@ def load_linguist(db):
 
 
 def ruby_pattern(pattern):
-    """A Linguist pattern (Ruby, Onigmo) in the syntax Swift's Regex reads, where the two differ: Ruby's `^`
-    and `$` always match at line ends (Swift's Regex is told so at run time), Ruby's `(?m)` is dot-all
-    (`(?s)`), `\\h` is a hex digit, and `{,n}` is `{0,n}`."""
+    """A Linguist pattern (Ruby, Onigmo) in the syntax PCRE2 reads, where the two differ: Ruby's `^` and `$`
+    always match at line ends (PCRE2 is told so at run time, `PCRE2_MULTILINE`), Ruby's `(?m)` is dot-all
+    (`(?s)`), `\\h` is a hex digit, `{,n}` is `{0,n}`, and a class intersection `[A&&[^B]]` (which PCRE2
+    would read as ampersands) is the lookahead `(?:(?![B])[A])` (`[A&&[B]]`: `(?:(?=[B])[A])`)."""
+    pattern = re.sub(r"\[((?:[^\[\]\\]|\\.)+)&&\[(\^?)((?:[^\[\]\\]|\\.)+)\]\]",
+                     lambda m: "(?:(?" + ("!" if m.group(2) else "=") + "[" + m.group(3) + "])[" + m.group(1) + "])", pattern)
     out = []
     index = 0
     in_class = False
@@ -1367,7 +1370,7 @@ def ruby_pattern(pattern):
 
 
 def required_literals(pattern):
-    """Strings of which a text must hold at least one for `pattern` (Swift Regex syntax) to match anywhere
+    """Strings of which a text must hold at least one for `pattern` (PCRE2 syntax) to match anywhere
     in it, or None when no such set is known: a cheap test that spares the regular expression on most
     texts. Read from Python's parse of the pattern, conservatively: a sequence needs its best element's
     literals, an alternation the union of its branches', a repeat of at least one its body's. A literal
@@ -1444,145 +1447,6 @@ def required_literals(pattern):
     return sorted(found) if found else None
 
 
-def line_anchor(pattern):
-    """Where a match of `pattern` (Swift Regex syntax, `^` at every line's start) can begin, when the
-    pattern says: ("text", None) for one anchored at the text's start (`\\A`); ("line", bytes) for one
-    anchored at line starts, with the bytes such a line can start with (None: any); None otherwise. Lets a
-    reader try the pattern only where it can match instead of at every position of the text."""
-    try:
-        parser = getattr(re, "_parser", None) or __import__("sre_parse")
-        c = getattr(re, "_constants", None) or __import__("sre_constants")
-        # Python spells a named group (?P<name>...).
-        tree = parser.parse(re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", pattern))
-    except Exception:
-        return None
-    folded = bool(tree.state.flags & re.IGNORECASE)
-    ANY = object()
-    categories = {
-        # Swift's \\d and \\s are Unicode's: non-ASCII digits and spaces start with bytes over 0x7F.
-        c.CATEGORY_DIGIT: set(range(0x30, 0x3A)) | set(range(0x80, 0x100)),
-        c.CATEGORY_SPACE: {0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D} | set(range(0x80, 0x100)),
-        c.CATEGORY_WORD: set(range(0x30, 0x3A)) | set(range(0x41, 0x5B)) | set(range(0x61, 0x7B)) | {0x5F} | set(range(0x80, 0x100)),
-    }
-
-    def chars(code):
-        found = {code} if code < 0x80 else set(range(0x80, 0x100))
-        if folded and chr(code).isalpha() and code < 0x80:
-            found |= {ord(chr(code).lower()), ord(chr(code).upper())}
-        return found
-
-    def first(items):
-        """(first bytes or ANY, whether the sequence can match empty)."""
-        found = set()
-        for op, arg in items:
-            here, nullable = element(op, arg)
-            if here is ANY:
-                return ANY, False
-            found |= here
-            if not nullable:
-                return found, False
-        return found, True
-
-    def element(op, arg):
-        if op is c.LITERAL:
-            return chars(arg), False
-        if op is c.IN:
-            found = set()
-            for kind, value in arg:
-                if kind is c.NEGATE:
-                    return ANY, False
-                if kind is c.LITERAL:
-                    found |= chars(value)
-                elif kind is c.RANGE:
-                    for code in range(value[0], value[1] + 1):
-                        found |= chars(code) if code < 0x80 else set(range(0x80, 0x100))
-                elif kind is c.CATEGORY and value in categories:
-                    found |= categories[value]
-                else:
-                    return ANY, False
-            return found, False
-        if op is c.SUBPATTERN:
-            if arg[1] & re.IGNORECASE:
-                return ANY, False
-            return first(arg[3])
-        if op is getattr(c, "ATOMIC_GROUP", None):
-            return first(arg)
-        if op is c.BRANCH:
-            found, nullable = set(), False
-            for branch in arg[1]:
-                here, empty = first(branch)
-                if here is ANY:
-                    return ANY, False
-                found |= here
-                nullable = nullable or empty
-            return found, nullable
-        if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
-            low, _, body = arg
-            here, empty = first(body)
-            return here, low == 0 or empty
-        if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
-            return set(), True
-        return ANY, False
-
-    def anchored(items):
-        """"line", "text" or None: what the sequence starts with, past groups."""
-        for op, arg in items:
-            if op is c.AT:
-                return {c.AT_BEGINNING: "line", c.AT_BEGINNING_STRING: "text"}.get(arg)
-            if op is c.SUBPATTERN:
-                return anchored(arg[3])
-            if op is c.BRANCH:
-                # Branches anchored differently are tried everywhere: a reader that tries a pattern at each
-                # line's start (a match from there on) would see `\\A` hold at each.
-                kinds = {anchored(branch) for branch in arg[1]}
-                return kinds.pop() if len(kinds) == 1 else None
-            return None
-        return None
-
-    def after_anchor(items):
-        """(first bytes of what follows the anchor, or ANY; whether that can be empty)."""
-        for index, (op, arg) in enumerate(items):
-            rest = items[index + 1:]
-            if op is c.AT:
-                return first(rest)
-            if op is c.SUBPATTERN:
-                if arg[1] & re.IGNORECASE:
-                    return ANY, False
-                found, empty = after_anchor(list(arg[3]))
-            elif op is c.BRANCH:
-                found, empty = set(), False
-                for branch in arg[1]:
-                    here, nullable = after_anchor(list(branch))
-                    if here is ANY:
-                        return ANY, False
-                    found, empty = found | here, empty or nullable
-            else:
-                return ANY, False
-            if found is ANY:
-                return ANY, False
-            if not empty:
-                return found, False
-            # The group may end right after its anchor: what follows it may start the line too.
-            after, nullable = first(rest)
-            return (ANY, False) if after is ANY else (found | after, nullable)
-        return ANY, False
-
-    try:
-        items = list(tree)
-        kind = anchored(items)
-        if kind is None:
-            return None
-        if kind == "text":
-            return ("text", None)
-        starts, empty = after_anchor(items)
-        # A match may be empty: then it may start any line.
-        if starts is ANY or empty or not starts:
-            return ("line", None)
-        return ("line", bytes(sorted(starts)))
-    except Exception:
-        return None
-
-
 def heuristics_lines(languages):
     """Linguist's heuristics (heuristics.yml) as the lines `languages.c` holds:
         D ext ext ...       a disambiguation, for these extensions (lower-case, no dot)
@@ -1591,9 +1455,7 @@ def heuristics_lines(languages):
         - pattern           a condition: it matches nowhere
         ? lit lit ...       after a condition: the pattern can match only where one of these strings is
                             (separated by U+0002; see required_literals)
-        @ T | @ L [hex]     after a condition: a match can start only at the text's start (T), or at a line's
-                            start (L), one starting with these bytes if given (see line_anchor)
-    Patterns are in Swift's Regex syntax (see ruby_pattern); a list of patterns is their union; a line break
+    Patterns are in PCRE2's syntax (see ruby_pattern); a list of patterns is their union; a line break
     inside one (free-spacing mode) is written U+0001."""
     heuristics = read_yaml(os.path.join(SOURCES, "linguist-heuristics.yml"))
     named = heuristics.get("named_patterns") or {}
@@ -1629,10 +1491,6 @@ def heuristics_lines(languages):
                 literals = required_literals(condition[2:])
                 if literals and not any("\n" in x or "\x01" in x or "\x02" in x or "\x03" in x[1:] for x in literals):
                     lines.append("? " + "\x02".join(literals))
-                anchor = line_anchor(condition[2:])
-                if anchor:
-                    kind, starts = anchor
-                    lines.append("@ " + ("T" if kind == "text" else "L" + (" " + starts.hex() if starts else "")))
     return lines
 
 
