@@ -3,6 +3,7 @@ import FileIdentification
 import Hummingbird
 import NIOHTTP1
 import SystemPackage
+import Synchronization
 import UniformTypeIdentifiers
 import UTIReports
 
@@ -10,8 +11,8 @@ import UTIReports
 /// message saying what was wrong. The one place where the libraries' errors get their HTTP meaning
 /// (`status(of:)`): handlers throw them as they come. Any other error is a 500 whose detail is not shown.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The service's routes, to tell a wrong method (405) from an unknown path (404).
-    let routes: [(method: HTTPRequest.Method, path: String)]
+    /// The router's routes, to tell a wrong method (405) from an unknown path (404).
+    let routes: ServedRoutes
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let flaw = Self.flaw(inTarget: request.uri.string) {
@@ -25,7 +26,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                 throw translated
             }
         } catch let error as HTTPError where error.status == .notFound && error.body == nil {
-            let allowed = routes.filter { Self.matches($0.path, request.uri.path) }.map(\.method.rawValue)
+            let allowed = routes.methods(matching: request.uri.path)
             guard !allowed.isEmpty else { return Self.problem(.notFound, detail: "no such route: \(request.uri.path)", headers: [:]) }
             var headers = HTTPFields()
             headers[.allow] = allowed.joined(separator: ", ")
@@ -127,5 +128,23 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         var bytes = JSONValue.object(members).renderedUTF8
         bytes.append(0x0A)
         return bytes
+    }
+}
+
+/// The routes a router serves, as Hummingbird lists them (`Router.routes`), read once its controllers have
+/// registered them: the one list of the service's routes, which `ProblemMiddleware` (added before them, as
+/// middleware must be) asks when a path has no route for the request's method.
+final class ServedRoutes: Sendable {
+    private let routes = Mutex<[(method: String, path: String)]>([])
+
+    /// Takes the router's routes, after every controller has registered its own.
+    func record<Context>(_ router: Router<Context>) {
+        let served = router.routes.map { (method: $0.method.rawValue, path: $0.path.description) }
+        routes.withLock { $0 = served }
+    }
+
+    /// The methods served at `path` (`{parameter}` components match any one component), in the router's order.
+    func methods(matching path: String) -> [String] {
+        routes.withLock { routes in routes.filter { ProblemMiddleware<BasicRequestContext>.matches($0.path, path) }.map(\.method) }
     }
 }

@@ -88,23 +88,15 @@ package struct UTIService: Sendable {
     }
 
     /// The HTTP API's description (`Sources/UTIService/openapi.json`, compiled in): the one source of the
-    /// routes' documentation; a test holds `routes` and it to each other, and its version to `UTIVersion`.
+    /// routes' documentation; a test holds the router's routes and it to each other, and its version to `UTIVersion`.
     package static var openAPIDocument: [UInt8] { PackageResources.openapi_json }
-
-    /// Every route the service has, as (method, path pattern): what the router registers below, what a
-    /// wrong method is checked against (405 with `Allow`), and what the OpenAPI document must describe.
-    package static let routes: [(method: HTTPRequest.Method, path: String)] = [
-        (.get, "/healthz"), (.get, "/version"), (.put, "/identify"), (.post, "/identify"), (.put, "/detect/stream"),
-        (.get, "/types/{identifier}"), (.get, "/types"), (.get, "/conforms"), (.get, "/openapi.json"), (.get, "/metrics"),
-        (.post, "/route"), (.get, "/apps"), (.get, "/apps/{bundleID}"), (.get, "/apps/{bundleID}/inbox"),
-        (.get, "/mime-types"), (.get, "/mime-types/{type}/{subtype}"), (.get, "/"), (.get, "/page/uti.js"), (.get, "/page/uti.css"),
-    ]
 
     /// The routes, one controller for each concern.
     package func router() -> Router<BasicRequestContext> {
         let router = Router()
+        let served = ServedRoutes()
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
-        router.add(middleware: ProblemMiddleware(routes: Self.routes))
+        router.add(middleware: ProblemMiddleware(routes: served))
         router.add(middleware: ConcurrencyLimitMiddleware(limit: configuration.maximumConcurrentRequests))
         let identification = IdentificationController<BasicRequestContext>(identifier: identifier, body: body, metrics: metrics)
         OperationsController(version: configuration.version, metrics: metrics).addRoutes(to: router)
@@ -112,6 +104,7 @@ package struct UTIService: Sendable {
         TikaController(identification: identification, tika: tikaMimeTypes).addRoutes(to: router)
         TypesController().addRoutes(to: router)
         RoutingController(routing: configuration.routing, identifier: identifier, body: body).addRoutes(to: router)
+        served.record(router)
         return router
     }
 

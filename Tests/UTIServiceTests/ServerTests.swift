@@ -65,7 +65,7 @@ struct OpenAPITests {
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
         let documented = Set(paths.flatMap { path, operations in operations.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" } })
-        let served = Set(UTIService.routes.map { "\($0.method.rawValue) \($0.path)" })
+        let served = Set(Contract().service.router().routes.map { "\($0.method.rawValue) \($0.path)" })
         #expect(documented == served, "only documented: \(documented.subtracting(served)); only served: \(served.subtracting(documented))")
     }
 }
