@@ -6,7 +6,7 @@ import NIOPosix
 /// checks included). Handlers `await` these pools.
 ///
 /// - `identification`: identifying bodies (libmagic, reads of spooled files), writing bodies past their
-///   memory share to their temporary files, parsing multipart bodies, reading the registry's state file
+///   memory share to their temporary files (multipart parts too, split as they arrive), reading the registry's state file
 ///   (`GET /apps`: no lock). NIO's blocking pool, one thread per core.
 /// - `registry`: what takes the registry lock, which another process may hold (routes, with their
 ///   deliveries and `fsync`s; Inbox listings): a pool of its own, so that requests waiting on the lock never

@@ -18,29 +18,62 @@ struct BodySpooler: Sendable {
     /// bytes do; 503 with `Retry-After` when the spool budget (or the disk) is full for now.
     func spool(_ request: Request) async throws -> SpooledBytes {
         let spool = SpooledBytes(budget: memory, fileBudget: disk)
-        // What fits at best: the whole spool budget and a spool's share of memory.
-        let ceiling = min(limit, disk.capacity + min(memory.capacity, SpooledBytes.defaultMemoryLimit))
-        if let declared = request.headers[.contentLength].flatMap(Int.init) {
-            guard declared <= ceiling else { throw tooLarge(declared > limit) }
-            spool.expectedCount = declared
-        }
+        let ceiling = try self.ceiling(request)
+        if let declared = request.headers[.contentLength].flatMap(Int.init) { spool.expectedCount = declared }
         for try await buffer in request.body {
             guard spool.count + buffer.readableBytes <= ceiling else { throw tooLarge(spool.count + buffer.readableBytes > limit) }
-            let appended: Result<Void, Errno>
-            if spool.count + buffer.readableBytes <= spool.memoryLimit {
-                // Still within the body's memory share: a copy, done here.
-                appended = buffer.withUnsafeReadableBytes { raw in Result { () throws(Errno) in try spool.append(raw) } }
-            } else {
-                // Bytes for the temporary file: written on the blocking pool, never on an event loop.
-                let handed = HandedOver(value: spool)
-                appended = try await BlockingWork.identification.runIfActive {
-                    buffer.withUnsafeReadableBytes { raw in Result { () throws(Errno) in try handed.value.append(raw) } }
-                }
-            }
-            // A full spool budget or disk (ENOSPC) is answered 503 by ProblemMiddleware.
-            if case .failure(let error) = appended { throw error }
+            try await Self.append(buffer, to: spool)
         }
         return spool
+    }
+
+    /// A `multipart/form-data` body's parts, each spooled once as its bytes arrive (`Multipart.Splitter`), with
+    /// the limits and budgets of `spool(_:)`; a malformed body is a `Multipart.Failure` (400).
+    func parts(_ request: Request, boundary: String) async throws -> [Multipart.Part] {
+        var splitter = try Multipart.Splitter(boundary: boundary)
+        let ceiling = try self.ceiling(request)
+        var parts: [Multipart.Part] = []
+        var received = 0
+        for try await buffer in request.body {
+            received += buffer.readableBytes
+            guard received <= ceiling else { throw tooLarge(received > limit) }
+            var events: [Multipart.Splitter.Event] = []
+            try buffer.withUnsafeReadableBytes { (raw) throws(Multipart.Failure) in try splitter.feed(raw) { events.append($0) } }
+            for event in events {
+                switch event {
+                case .part(let headers): parts.append(Multipart.Part(headers: headers, content: SpooledBytes(budget: memory, fileBudget: disk)))
+                case .content(let bytes):
+                    guard let part = parts.last else { continue }
+                    try await Self.append(ByteBuffer(bytes: bytes), to: part.content)
+                }
+            }
+        }
+        try splitter.finish()
+        return parts
+    }
+
+    /// The most a body may hold (what fits at best: the whole spool budget and a spool's share of memory, and
+    /// `limit`); 413 before a byte is read when `Content-Length` passes it.
+    private func ceiling(_ request: Request) throws -> Int {
+        let ceiling = min(limit, disk.capacity + min(memory.capacity, SpooledBytes.defaultMemoryLimit))
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > ceiling { throw tooLarge(declared > limit) }
+        return ceiling
+    }
+
+    /// Appends `buffer` to `spool`: in memory where the spool's share allows, else to its temporary file on
+    /// the blocking pool, never on an event loop. A full spool budget or disk (ENOSPC) is answered 503 by
+    /// ProblemMiddleware.
+    private static func append(_ buffer: ByteBuffer, to spool: SpooledBytes) async throws {
+        let appended: Result<Void, Errno>
+        if spool.count + buffer.readableBytes <= spool.memoryLimit {
+            appended = buffer.withUnsafeReadableBytes { raw in Result { () throws(Errno) in try spool.append(raw) } }
+        } else {
+            let handed = HandedOver(value: spool)
+            appended = try await BlockingWork.identification.runIfActive {
+                buffer.withUnsafeReadableBytes { raw in Result { () throws(Errno) in try handed.value.append(raw) } }
+            }
+        }
+        if case .failure(let error) = appended { throw error }
     }
 
     /// 413: past `--max-body`, or past what the spool budget can ever hold.

@@ -1,4 +1,5 @@
 import FileIdentification
+import SystemPackage
 
 /// `multipart/form-data` (RFC 7578) read from a spooled body: each part's headers and its content, itself
 /// spooled, so that memory stays bounded however large the parts.
@@ -39,89 +40,160 @@ enum Multipart {
         return nil
     }
 
-    /// The parts of `body`, in order, each spooled with `budget` (memory) and `fileBudget` (disk).
+    /// The parts of `body` (a body already gathered), in order, each spooled with `budget` (memory) and
+    /// `fileBudget` (disk): the body read a window at a time through `Splitter`, as a request's is as it arrives
+    /// (`BodySpooler.parts`).
     static func parts(of body: SpooledBytes, boundary: String, budget: ByteBudget? = nil, fileBudget: ByteBudget? = nil) throws(Failure) -> [Part] {
-        guard !boundary.isEmpty, boundary.utf8.count <= 70 else { throw Failure(message: "the boundary is empty or longer than 70 bytes") }
-        let source = body.source
-        // The delimiter is CRLF "--" boundary; the body's first one may lack the CRLF.
-        let delimiter = Array("\r\n--\(boundary)".utf8)
-        var position: Int
-        if (try? source.bytes(at: 0, length: delimiter.count - 2)) == Array(delimiter.dropFirst(2)) {
-            position = delimiter.count - 2
-        } else {
-            guard let first = try find(delimiter, in: source, from: 0) else { throw Failure(message: "no boundary in the body") }
-            position = first + delimiter.count
-        }
+        var splitter = try Splitter(boundary: boundary)
         var parts: [Part] = []
-        while true {
-            // After a delimiter: "--" ends the body; else optional whitespace, then CRLF and a part.
-            let after = try read(source, at: position, length: 2)
-            if after == Array("--".utf8) { return parts }
-            var cursor = position
-            while let byte = try read(source, at: cursor, length: 1).first, byte == 0x20 || byte == 0x09 { cursor += 1 }
-            guard try read(source, at: cursor, length: 2) == [0x0D, 0x0A] else { throw Failure(message: "a boundary not followed by a line break") }
-            cursor += 2
-            guard parts.count < maximumParts else { throw Failure(message: "more than \(maximumParts) parts") }
-            // Headers, up to an empty line.
-            let head = try read(source, at: cursor, length: maximumHeaderSize)
-            guard let end = firstIndex(of: [0x0D, 0x0A, 0x0D, 0x0A], in: head) ?? (head.starts(with: [0x0D, 0x0A]) ? -2 : nil) else {
-                throw Failure(message: "a part's headers are not ended by an empty line within \(maximumHeaderSize) bytes")
-            }
-            var headers: [String: String] = [:]
-            if end >= 0 {
-                for line in head[..<end].split(separator: 0x0A) {
-                    let text = String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
-                    guard let colon = text.firstIndex(of: ":") else { throw Failure(message: "a part's header line without ':'") }
-                    headers[text[..<colon].lowercased().trimmingHeaderWhitespace()] = text[text.index(after: colon)...].trimmingHeaderWhitespace()
-                }
-            }
-            let contentStart = cursor + end + 4
-            guard let next = try find(delimiter, in: source, from: contentStart) else { throw Failure(message: "the last part is not closed by a boundary") }
-            let content = SpooledBytes(budget: budget, fileBudget: fileBudget)
-            var offset = contentStart
-            while offset < next {
-                let chunk = try read(source, at: offset, length: min(1 << 20, next - offset))
-                do {
-                    try content.append(chunk)
-                } catch {
-                    throw Failure(message: "cannot spool a part: \(error)", isOutOfSpace: error == .noSpace)
-                }
-                offset += chunk.count
-            }
-            parts.append(Part(headers: headers, content: content))
-            position = next + delimiter.count
-        }
-    }
-
-    private static func read(_ source: SpooledBytes.Source, at offset: Int, length: Int) throws(Failure) -> [UInt8] {
-        do {
-            return try source.bytes(at: offset, length: length)
-        } catch {
-            throw Failure(message: "cannot read the body: \(error)")
-        }
-    }
-
-    /// The offset of `pattern` in `source` from `start`, read a window at a time.
-    private static func find(_ pattern: [UInt8], in source: SpooledBytes.Source, from start: Int) throws(Failure) -> Int? {
-        var offset = start
-        let window = 1 << 20
+        let source = body.source
+        var offset = 0
         while offset < source.count {
-            let bytes = try read(source, at: offset, length: window + pattern.count - 1)
-            if let index = firstIndex(of: pattern, in: bytes) { return offset + index }
-            if bytes.count < window + pattern.count - 1 { return nil }
-            offset += window
+            let window: [UInt8]
+            do {
+                window = try source.bytes(at: offset, length: 1 << 20)
+            } catch {
+                throw Failure(message: "cannot read the body: \(error)")
+            }
+            offset += window.count
+            try splitter.feed(window) { (event) throws(Failure) in
+                switch event {
+                case .part(let headers): parts.append(Part(headers: headers, content: SpooledBytes(budget: budget, fileBudget: fileBudget)))
+                case .content(let bytes):
+                    do throws(Errno) {
+                        try parts[parts.count - 1].content.append(bytes)
+                    } catch {
+                        throw Failure(message: "cannot spool a part: \(error)", isOutOfSpace: error == .noSpace)
+                    }
+                }
+            }
         }
-        return nil
+        try splitter.finish()
+        return parts
     }
 
-    private static func firstIndex(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
-        var index = 0
-        while index <= bytes.count - pattern.count {
-            if bytes[index] == first && bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
-            index += 1
+    /// A `multipart/form-data` body taken apart as its bytes arrive, chunk by chunk: each part's headers once
+    /// they are whole (at most `maximumHeaderSize` bytes), then its content as it comes, so that a part is
+    /// spooled once, where it is read, and no more than a delimiter's length is ever held back.
+    /// (vapor/multipart-kit is the field's parser, but the version this project can depend on, 4.7.1, gathers a
+    /// part's header names and values with no bound: a body of one endless header line would be held whole.)
+    struct Splitter {
+        enum Event {
+            /// A part begins, with its headers (names in lower case).
+            case part([String: String])
+            /// Bytes of the current part's content.
+            case content([UInt8])
         }
-        return nil
+
+        private enum State { case preamble, afterDelimiter, headers, content, done }
+
+        /// CRLF "--" boundary.
+        private let delimiter: [UInt8]
+        /// What arrived and is not yet taken apart. It starts with a line break: the body's first delimiter may
+        /// lack its own.
+        private var pending: [UInt8] = [0x0D, 0x0A]
+        private var state = State.preamble
+        private var parts = 0
+
+        init(boundary: String) throws(Failure) {
+            guard !boundary.isEmpty, boundary.utf8.count <= 70 else { throw Failure(message: "the boundary is empty or longer than 70 bytes") }
+            delimiter = Array("\r\n--\(boundary)".utf8)
+        }
+
+        /// Takes `bytes`, the next of the body, and calls `emit` for what they complete.
+        mutating func feed(_ bytes: some Collection<UInt8>, _ emit: (Event) throws(Failure) -> Void) throws(Failure) {
+            guard state != .done else { return }  // the epilogue, ignored
+            pending.append(contentsOf: bytes)
+            while true {
+                switch state {
+                case .preamble:
+                    guard let found = Self.firstIndex(of: delimiter, in: pending) else {
+                        pending.removeFirst(max(0, pending.count - (delimiter.count - 1)))
+                        return
+                    }
+                    pending.removeFirst(found + delimiter.count)
+                    state = .afterDelimiter
+                case .afterDelimiter:
+                    // "--" ends the body; else optional white space, then a line break and a part.
+                    guard pending.count >= 2 else { return }
+                    if pending[0] == UInt8(ascii: "-") && pending[1] == UInt8(ascii: "-") {
+                        state = .done
+                        pending.removeAll()
+                        return
+                    }
+                    guard let text = pending.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else {
+                        guard pending.count <= Multipart.maximumHeaderSize else { throw Failure(message: "a boundary not followed by a line break") }
+                        return
+                    }
+                    guard pending.count >= text + 2 else { return }
+                    guard pending[text] == 0x0D && pending[text + 1] == 0x0A else { throw Failure(message: "a boundary not followed by a line break") }
+                    pending.removeFirst(text + 2)
+                    state = .headers
+                case .headers:
+                    let end: Int
+                    if pending.starts(with: [0x0D, 0x0A]) {
+                        end = -2
+                    } else if let found = Self.firstIndex(of: [0x0D, 0x0A, 0x0D, 0x0A], in: pending.prefix(Multipart.maximumHeaderSize)) {
+                        end = found
+                    } else {
+                        guard pending.count < Multipart.maximumHeaderSize else {
+                            throw Failure(message: "a part's headers are not ended by an empty line within \(Multipart.maximumHeaderSize) bytes")
+                        }
+                        return
+                    }
+                    guard parts < Multipart.maximumParts else { throw Failure(message: "more than \(Multipart.maximumParts) parts") }
+                    var headers: [String: String] = [:]
+                    if end >= 0 {
+                        for line in pending[..<end].split(separator: 0x0A) {
+                            let text = String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
+                            guard let colon = text.firstIndex(of: ":") else { throw Failure(message: "a part's header line without ':'") }
+                            headers[text[..<colon].lowercased().trimmingHeaderWhitespace()] = text[text.index(after: colon)...].trimmingHeaderWhitespace()
+                        }
+                    }
+                    parts += 1
+                    pending.removeFirst(end + 4)
+                    state = .content
+                    try emit(.part(headers))
+                case .content:
+                    if let found = Self.firstIndex(of: delimiter, in: pending) {
+                        if found > 0 { try emit(.content(Array(pending[..<found]))) }
+                        pending.removeFirst(found + delimiter.count)
+                        state = .afterDelimiter
+                        continue
+                    }
+                    // All but what could be the start of a delimiter split across chunks.
+                    let ready = pending.count - (delimiter.count - 1)
+                    if ready > 0 {
+                        try emit(.content(Array(pending[..<ready])))
+                        pending.removeFirst(ready)
+                    }
+                    return
+                case .done:
+                    return
+                }
+            }
+        }
+
+        /// The body has ended: it must have ended its last part with the closing delimiter.
+        func finish() throws(Failure) {
+            switch state {
+            case .done: return
+            case .preamble: throw Failure(message: "no boundary in the body")
+            default: throw Failure(message: "the last part is not closed by a boundary")
+            }
+        }
+
+        private static func firstIndex(of pattern: [UInt8], in bytes: some RandomAccessCollection<UInt8>) -> Int? {
+            guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+            var index = bytes.startIndex
+            let last = bytes.index(bytes.endIndex, offsetBy: -pattern.count)
+            while index <= last {
+                if bytes[index] == first && bytes[index..<bytes.index(index, offsetBy: pattern.count)].elementsEqual(pattern) {
+                    return bytes.distance(from: bytes.startIndex, to: index)
+                }
+                index = bytes.index(after: index)
+            }
+            return nil
+        }
     }
 }
-

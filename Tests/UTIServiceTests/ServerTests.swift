@@ -327,6 +327,57 @@ struct MultipartTests {
         #expect(Multipart.boundary(of: "multipart/form-data; boundary=\"quoted\"") == "quoted")
         #expect(Multipart.boundary(of: "application/json") == nil)
     }
+
+    /// The parts `Multipart.Splitter` makes of `body` fed in chunks of `size` bytes (0: random sizes).
+    static func split(_ body: [UInt8], boundary: String, chunks size: Int) throws -> [(headers: [String: String], content: [UInt8])] {
+        var splitter = try Multipart.Splitter(boundary: boundary)
+        var parts: [(headers: [String: String], content: [UInt8])] = []
+        var generator = SystemRandomNumberGenerator()
+        var offset = 0
+        while offset < body.count {
+            let length = min(body.count - offset, size > 0 ? size : Int.random(in: 1...300, using: &generator))
+            try splitter.feed(body[offset..<(offset + length)]) { event in
+                switch event {
+                case .part(let headers): parts.append((headers, []))
+                case .content(let bytes): parts[parts.count - 1].content += bytes
+                }
+            }
+            offset += length
+        }
+        try splitter.finish()
+        return parts
+    }
+
+    @Test("parts split wherever the chunks of a body end, one byte at a time included, the same")
+    func anyChunks() throws {
+        let boundary = "b0und"
+        let body = Array("preamble\r\n--b0und  \r\nContent-Disposition: form-data; name=\"a\"; filename=\"a.txt\"\r\n\r\nhello\r\n--b0un\r\nd".utf8)
+            + Array("\r\n--b0und\r\n\r\n\r\n--b0und--\r\nepilogue".utf8)
+        for size in [1, 2, 7, 13, 64, 0, 0, 0, body.count] {
+            let parts = try Self.split(body, boundary: boundary, chunks: size)
+            #expect(parts.count == 2, "chunks of \(size)")
+            #expect(parts.first?.headers["content-disposition"] == "form-data; name=\"a\"; filename=\"a.txt\"")
+            #expect(parts.first?.content == Array("hello\r\n--b0un\r\nd".utf8), "chunks of \(size)")
+            #expect(parts.last?.headers.isEmpty == true && parts.last?.content.isEmpty == true)
+        }
+    }
+
+    @Test("a body past the parser's limits, or cut short, is refused saying why", arguments: [
+        ("no boundary at all", "no boundary in the body"),
+        ("--b\r\nA: 1\r\n\r\nx", "not closed by a boundary"),
+        ("--b\r\n" + String(repeating: "H", count: 17 << 10), "not ended by an empty line"),
+        ("--b\r\nno colon\r\n\r\nx\r\n--b--", "header line without"),
+        ("--c\r\n\r\nx\r\n--c--", "no boundary"),
+        ("--b junk\r\n\r\n", "not followed by a line break"),
+        (String(repeating: "--b\r\n\r\nx\r\n", count: 1_001) + "--b--", "more than 1000 parts"),
+    ])
+    func limits(body: String, reason: String) {
+        #expect {
+            _ = try Self.split(Array(body.utf8), boundary: "b", chunks: 0)
+        } throws: { error in
+            String(describing: error).contains(reason)
+        }
+    }
 }
 
 /// Apache Tika's own Python client (`tika` from PyPI, in client-only mode), from the virtual environment

@@ -41,11 +41,11 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     /// `multipart/form-data` with several files: one object per part, in order, as a JSON array (or, with
     /// `Accept: text/plain`, one MIME type per line).
     func identifyParts(_ request: Request, boundary: String, names: MIMENames?) async throws -> Response {
-        let spooled = HandedOver(value: try await body.spool(request))
-        let (body, identifier, metrics) = (self.body, self.identifier, self.metrics)
+        // Each part spooled once, as it arrives; identified on the blocking pool.
+        let parts = HandedOver(value: try await body.parts(request, boundary: boundary))
+        let (identifier, metrics) = (self.identifier, self.metrics)
         let identifications = try await BlockingWork.identification.runIfActive { () throws -> [(Identification, String?)] in
-            let parts = try Multipart.parts(of: spooled.value, boundary: boundary, budget: body.memory, fileBudget: body.disk)
-            return try parts.map { part in
+            try parts.value.map { part in
                 var identification = try identifier.identify(part.content, filename: part.filename)
                 if let names { identification.mimeType = identifier.mimeType(of: identification, in: names) }
                 metrics.identified(identification.type)
