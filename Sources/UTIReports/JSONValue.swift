@@ -1,4 +1,6 @@
-/// A JSON value that keeps its object keys in the order they were given, rendered on one line.
+/// A JSON value that keeps its object keys in the order they were given, rendered on one line. Kept beside
+/// Foundation's `JSONEncoder`, which orders keys by hash or sorts them: uti's records are documented field by
+/// field in a fixed order, and are written as bytes, with no `Encodable` containers, one per file of a tree.
 package enum JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral {
     case string(String)
     case integer(Int)

@@ -30,6 +30,9 @@ package struct PropertyListLimits: Sendable, Hashable {
     }
 }
 
+/// Kept beside Foundation's `PropertyListDecoder` for its limits: manifests and declaration files come from
+/// anyone, and each bound here is one the tests drive a hostile file against, the refusal naming where.
+///
 /// A parser of XML and binary property lists into `PropertyListValue`, for files from anyone: every
 /// length and offset read is checked before it is used, nesting is followed with an explicit stack (never
 /// by recursion on the input's depth) up to `PropertyListLimits.depth`, a binary plist's references are
