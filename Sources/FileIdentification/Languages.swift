@@ -54,22 +54,16 @@ enum Languages {
         }
     }
 
-    /// Where `ext` is in one of the generated tables, sorted by extension in byte order: found by binary
-    /// search, so that nothing is parsed before a file needs it.
-    private static func index(of ext: String, count: Int, extensionAt: (Int) -> UnsafePointer<CChar>?) -> Int? {
-        GeneratedTable.index(of: ext.lowercased(), count: count, entryAt: extensionAt)
-    }
-
     /// The identifiers of the further languages of `ext`.
     private static func further(_ ext: String) -> [String] {
-        guard let found = index(of: ext, count: uti_language_further_count(), extensionAt: { uti_language_further_extension($0) }),
+        guard let found = GeneratedTable.index(of: ext.lowercased(), count: uti_language_further_count(), entryAt: { uti_language_further_extension($0) }),
               let types = uti_language_further_types(found) else { return [] }
         return String(cString: types).split(separator: " ").map(String.init)
     }
 
     /// Linguist's rules for `ext`, in order, read from the extension's own lines.
     static func rules(_ ext: String) -> [Rule]? {
-        guard let found = index(of: ext, count: uti_language_heuristics_count(), extensionAt: { uti_language_heuristics_extension($0) }) else { return nil }
+        guard let found = GeneratedTable.index(of: ext.lowercased(), count: uti_language_heuristics_count(), entryAt: { uti_language_heuristics_extension($0) }) else { return nil }
         if let known = parsedRules.withLock({ $0[found] }) { return known }
         guard let lines = uti_language_heuristics_rules(found) else { return nil }
         let rules = parseRules(String(cString: lines))
@@ -114,7 +108,7 @@ enum Languages {
 
     /// Whether Linguist has heuristics for the extension.
     static func hasHeuristics(forExtension ext: String) -> Bool {
-        index(of: ext, count: uti_language_heuristics_count(), extensionAt: { uti_language_heuristics_extension($0) }) != nil
+        GeneratedTable.index(of: ext.lowercased(), count: uti_language_heuristics_count(), entryAt: { uti_language_heuristics_extension($0) }) != nil
     }
 
     /// What Linguist's heuristics choose for a file with the extension `ext` and this text, given the type

@@ -156,7 +156,6 @@ enum NameMatching {
         var lowercased: String?
         func tried(_ index: Int) {
             let candidate = table.all[index]
-            if namedOnly && !candidate.isNamed { return }
             if let required = candidate.firstByte, let firstByte, required != firstByte { return }
             let name = lowercased ?? filename.lowercased()
             lowercased = name

@@ -22,7 +22,7 @@ struct BodySpooler: Sendable {
         if let declared = request.headers[.contentLength].flatMap(Int.init) { spool.expectedCount = declared }
         for try await buffer in request.body {
             guard spool.count + buffer.readableBytes <= ceiling else { throw tooLarge(spool.count + buffer.readableBytes > limit) }
-            try await Self.append(buffer, to: spool)
+            try await Self.append(buffer.readableBytesView, to: spool)
         }
         return spool
     }
@@ -44,7 +44,7 @@ struct BodySpooler: Sendable {
                 case .part(let headers): parts.append(Multipart.Part(headers: headers, content: SpooledBytes(budget: memory, fileBudget: disk)))
                 case .content(let bytes):
                     guard let part = parts.last else { continue }
-                    try await Self.append(ByteBuffer(bytes: bytes), to: part.content)
+                    try await Self.append(bytes, to: part.content)
                 }
             }
         }
@@ -60,18 +60,16 @@ struct BodySpooler: Sendable {
         return ceiling
     }
 
-    /// Appends `buffer` to `spool`: in memory where the spool's share allows, else to its temporary file on
-    /// the blocking pool, never on an event loop. A full spool budget or disk (ENOSPC) is answered 503 by
-    /// ProblemMiddleware.
-    private static func append(_ buffer: ByteBuffer, to spool: SpooledBytes) async throws {
+    /// Appends `bytes` (a receive buffer's, or a part's) to `spool`: in memory where the spool's share allows,
+    /// else to its temporary file on the blocking pool, never on an event loop. A full spool budget or disk
+    /// (ENOSPC) is answered 503 by ProblemMiddleware.
+    private static func append(_ bytes: some Collection<UInt8> & Sendable, to spool: SpooledBytes) async throws {
         let appended: Result<Void, Errno>
-        if spool.count + buffer.readableBytes <= spool.memoryLimit {
-            appended = buffer.withUnsafeReadableBytes { raw in Result { () throws(Errno) in try spool.append(raw) } }
+        if spool.count + bytes.count <= spool.memoryLimit {
+            appended = Result { () throws(Errno) in try spool.append(bytes) }
         } else {
             let handed = HandedOver(value: spool)
-            appended = try await BlockingWork.identification.runIfActive {
-                buffer.withUnsafeReadableBytes { raw in Result { () throws(Errno) in try handed.value.append(raw) } }
-            }
+            appended = try await BlockingWork.identification.runIfActive { Result { () throws(Errno) in try handed.value.append(bytes) } }
         }
         if case .failure(let error) = appended { throw error }
     }

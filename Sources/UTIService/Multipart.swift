@@ -1,5 +1,4 @@
 import FileIdentification
-import SystemPackage
 
 /// `multipart/form-data` (RFC 7578) read from a spooled body: each part's headers and its content, itself
 /// spooled, so that memory stays bounded however large the parts.
@@ -38,38 +37,6 @@ enum Multipart {
             return value
         }
         return nil
-    }
-
-    /// The parts of `body` (a body already gathered), in order, each spooled with `budget` (memory) and
-    /// `fileBudget` (disk): the body read a window at a time through `Splitter`, as a request's is as it arrives
-    /// (`BodySpooler.parts`).
-    static func parts(of body: SpooledBytes, boundary: String, budget: ByteBudget? = nil, fileBudget: ByteBudget? = nil) throws(Failure) -> [Part] {
-        var splitter = try Splitter(boundary: boundary)
-        var parts: [Part] = []
-        let source = body.source
-        var offset = 0
-        while offset < source.count {
-            let window: [UInt8]
-            do {
-                window = try source.bytes(at: offset, length: 1 << 20)
-            } catch {
-                throw Failure(message: "cannot read the body: \(error)")
-            }
-            offset += window.count
-            try splitter.feed(window) { (event) throws(Failure) in
-                switch event {
-                case .part(let headers): parts.append(Part(headers: headers, content: SpooledBytes(budget: budget, fileBudget: fileBudget)))
-                case .content(let bytes):
-                    do throws(Errno) {
-                        try parts[parts.count - 1].content.append(bytes)
-                    } catch {
-                        throw Failure(message: "cannot spool a part: \(error)", isOutOfSpace: error == .noSpace)
-                    }
-                }
-            }
-        }
-        try splitter.finish()
-        return parts
     }
 
     /// A `multipart/form-data` body taken apart as its bytes arrive, chunk by chunk: each part's headers once

@@ -108,13 +108,6 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         return String(validating: decoded, as: UTF8.self) == nil ? "has percent-escapes that are not UTF-8" : nil
     }
 
-    /// Whether `path` matches a route's pattern, `{name}` standing for one segment.
-    static func matches(_ pattern: String, _ path: String) -> Bool {
-        let patternParts = pattern.split(separator: "/"), pathParts = path.split(separator: "/")
-        guard patternParts.count == pathParts.count else { return false }
-        return zip(patternParts, pathParts).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
-    }
-
     static func problem(_ status: HTTPResponse.Status, detail: String?, headers: HTTPFields) -> Response {
         var fields = headers
         fields[.contentType] = "application/problem+json"
@@ -145,6 +138,13 @@ final class ServedRoutes: Sendable {
 
     /// The methods served at `path` (`{parameter}` components match any one component), in the router's order.
     func methods(matching path: String) -> [String] {
-        routes.withLock { routes in routes.filter { ProblemMiddleware<BasicRequestContext>.matches($0.path, path) }.map(\.method) }
+        routes.withLock { routes in routes.filter { Self.matches($0.path, path) }.map(\.method) }
+    }
+
+    /// Whether `path` matches a route's pattern, `{name}` standing for one segment.
+    private static func matches(_ pattern: String, _ path: String) -> Bool {
+        let patternParts = pattern.split(separator: "/"), pathParts = path.split(separator: "/")
+        guard patternParts.count == pathParts.count else { return false }
+        return zip(patternParts, pathParts).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
     }
 }

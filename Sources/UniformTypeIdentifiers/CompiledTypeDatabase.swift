@@ -175,12 +175,7 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
 
     /// Whether type `index` has `ancestor` among its supertypes.
     func type(_ index: Int, hasAncestor ancestor: Int) -> Bool {
-        let start = Int(field(.ancestorsStart, ofType: index))
-        let count = Int(field(.ancestorsCount, ofType: index))
-        for position in start..<(start + count) where Int(listWord(position)) == ancestor {
-            return true
-        }
-        return false
+        anyAncestor(ofType: index) { $0 == ancestor }
     }
 
     /// Whether `body` holds for any of the type's ancestors (itself excluded), asked in turn.

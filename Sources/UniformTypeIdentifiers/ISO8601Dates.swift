@@ -24,13 +24,16 @@ package enum ISO8601Dates {
     package static func rcloneSeconds(_ text: String) -> Int64? {
         guard let sign = text.utf8.dropLast(4).last, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
               text.utf8.suffix(4).allSatisfy({ (0x30...0x39).contains($0) }),
-              let date = try? Date.ISO8601FormatStyle(timeZoneSeparator: .omitted, includingFractionalSeconds: true).parse(text) else { return nil }
+              let date = try? rclone.parse(text) else { return nil }
         return Int64(date.timeIntervalSince1970.rounded(.down))
     }
 
     /// `now` as a conflict version's name has it, `2026-11-26 101500` (UTC).
     package static func conflictStamp(_ now: Date) -> String {
-        Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: .space, timeSeparator: .omitted, timeZone: .gmt)
-            .year().month().day().time(includingFractionalSeconds: false).format(now)
+        conflict.format(now)
     }
+
+    private static let rclone = Date.ISO8601FormatStyle(timeZoneSeparator: .omitted, includingFractionalSeconds: true)
+    private static let conflict = Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: .space, timeSeparator: .omitted,
+                                                          timeZone: .gmt).year().month().day().time(includingFractionalSeconds: false)
 }

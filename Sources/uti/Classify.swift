@@ -232,17 +232,9 @@ struct RecordWriter {
             members += [("size", JSONValue(entry.size)), ("error", JSONValue(entry.error?.message))]
             return JSONValue.object(members).rendered
         case .ndjson, .json:
-            var members: [(String, JSONValue)] = [
-                ("path", .string(path)),
-                ("identifier", JSONValue(identification?.type.identifier)),
-                ("mimeType", JSONValue(identification?.mimeType)),
-                ("size", JSONValue(entry.size)),
-                ("confidence", JSONValue(identification?.confidence.rawValue)),
-                ("mismatch", identification.map { .boolean($0.isMismatch) } ?? .null),
-                ("error", JSONValue(entry.error?.message)),
-            ]
-            if !entry.path.isValidUTF8 { members.append(("pathEscaped", .boolean(true))) }
-            return JSONValue.object(members).rendered
+            var bytes: [UInt8] = []
+            record(entry, into: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
         case .csv:
             return fields.map(Self.csvField).joined(separator: ",")
         case .tsv:
