@@ -34,7 +34,9 @@ public struct UbiquitousKeyValueStore: Sendable {
         case boolean(Bool)
         /// Bytes.
         case data([UInt8])
-        /// Seconds since 1 January 2001 (UTC), as Foundation's dates count.
+        /// Seconds since 1 January 2001 (UTC), as Foundation's dates count; the store keeps whole seconds, as its
+        /// file (an XML property list) holds dates (a fraction is dropped, to the second below, when the value
+        /// is set or read from another machine's binary property list).
         case date(Double)
         /// An array of values.
         case array([Value])
@@ -109,7 +111,7 @@ public struct UbiquitousKeyValueStore: Sendable {
         try update { contents throws(KeyValueStoreError) in
             var changed = contents
             let time = changed.timeOfLocalChange(to: key, now: Self.now())
-            changed.values[key] = value
+            changed.values[key] = value.asKept
             changed.removed[key] = nil
             changed.modified[key] = time
             try changed.checkLimits(path: path)
@@ -332,11 +334,25 @@ extension UbiquitousKeyValueStore.Value {
         case .real(let number): self = .real(number)
         case .boolean(let flag): self = .boolean(flag)
         case .data(let bytes): self = .data(Array(bytes))
-        case .date(let date): self = .date(date.timeIntervalSinceReferenceDate)
+        case .date(let date): self = .date(Self.keptSeconds(date.timeIntervalSinceReferenceDate))
         case .array(let values): self = .array(values.map(Self.init))
         case .dictionary(let values): self = .dictionary(values.mapValues(Self.init))
         }
     }
+
+    /// The value as the store keeps it: dates to the whole second below, as the store's file writes them, so
+    /// that what is set or merged reads back from the file the same.
+    var asKept: UbiquitousKeyValueStore.Value {
+        switch self {
+        case .date(let seconds): .date(Self.keptSeconds(seconds))
+        case .array(let values): .array(values.map(\.asKept))
+        case .dictionary(let values): .dictionary(values.mapValues(\.asKept))
+        case .string, .integer, .real, .boolean, .data: self
+        }
+    }
+
+    /// A date's seconds as an XML property list writes them (`ISO8601Dates.string`: the second below).
+    static func keptSeconds(_ seconds: Double) -> Double { seconds.isFinite ? seconds.rounded(.down) : seconds }
 
     var propertyList: PropertyListValue {
         switch self {

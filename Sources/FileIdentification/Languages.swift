@@ -231,7 +231,7 @@ enum Languages {
         if !inside.contains(":") { return inside.isEmpty ? nil : inside.lowercased() }
         for setting in inside.split(separator: ";") {
             let parts = setting.split(separator: ":", maxSplits: 1)
-            if parts.count == 2, parts[0].trimming { $0 == " " || $0 == "\t" }.lowercased() == "mode" {
+            if parts.count == 2, parts[0].trimming(while: { $0 == " " || $0 == "\t" }).lowercased() == "mode" {
                 let value = parts[1].trimming { $0 == " " || $0 == "\t" }.lowercased()
                 return value.isEmpty ? nil : value
             }

@@ -12,6 +12,10 @@ package enum ISO8601Dates {
     /// `date` as `YYYY-MM-DDTHH:MM:SSZ`.
     package static func string(_ date: Date) -> String { plain.format(date) }
 
+    /// The dates `string` writes so that `date` reads them back (to the second): the years 1 to 9999, as the
+    /// form's four digits hold them (0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z).
+    package static let writable = Date(timeIntervalSinceReferenceDate: -63_114_076_800)...Date(timeIntervalSinceReferenceDate: 252_423_993_599.999_9)
+
     /// The date `text` writes in exactly the form `string` makes; `nil` for anything else (another form, a
     /// fraction of a second, a zone other than `Z`, a day that does not exist such as 30 February).
     package static func date(_ text: String) -> Date? {

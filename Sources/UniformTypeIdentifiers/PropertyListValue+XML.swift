@@ -24,10 +24,25 @@ extension PropertyListValue {
     /// `xmlDocument`, refused with the reader's own words when `PropertyListParser` would refuse it under
     /// `limits` (too large, too deep, too many values): what a writer checks before it replaces a file that a
     /// reader with those limits reads, so that nothing it writes is a file nobody can read again.
+    /// A date outside the years 1 to 9999 (which an XML property list's four-digit years cannot hold, though
+    /// a binary one can) is refused too: written, it would read back as another date or not at all.
     package func xmlDocument(readableWithin limits: PropertyListLimits) throws(PropertyListError) -> [UInt8] {
+        if let date = unwritableDate {
+            throw PropertyListError("a date \(date.timeIntervalSinceReferenceDate) s from 2001 is outside the years 1 to 9999 that an XML property list holds")
+        }
         let document = xmlDocument
         _ = try PropertyListParser.parse(document, limits: limits)
         return document
+    }
+
+    /// The first date in the value that `ISO8601Dates.string` cannot write so that it reads back.
+    private var unwritableDate: Date? {
+        switch self {
+        case .date(let date): ISO8601Dates.writable.contains(date) ? nil : date
+        case .array(let values): values.lazy.compactMap(\.unwritableDate).first
+        case .dictionary(let values): values.values.lazy.compactMap(\.unwritableDate).first
+        case .string, .integer, .real, .boolean, .data: nil
+        }
     }
 
     private func write(into text: inout String, indent: Int) {

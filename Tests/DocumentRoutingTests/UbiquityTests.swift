@@ -191,6 +191,33 @@ struct UbiquityTests {
         }
     }
 
+    @Test("a date is kept to the second, as the store's file holds it: one set with a fraction, or read from another machine's binary store, reads back the same after a write")
+    func storeDatesWholeSeconds() throws {
+        let workspace = try Workspace()
+        try workspace.registry.register(appAt: try Self.manifest(workspace, "com.example.notes", store: "com.example.notes"))
+        let store = try workspace.registry.keyValueStore(for: "com.example.notes")
+        try store.set(.array([.date(786_000_000.75), .date(-0.5)]), forKey: "t")
+        #expect(try store.value(forKey: "t") == .array([.date(786_000_000), .date(-1)]))
+        // Another machine's store, as a binary property list with a date 153 µs past a second.
+        let plist: [String: Any] = ["values": ["k": Date(timeIntervalSinceReferenceDate: 0.000_152_587_890_625)],
+                                    "modified": ["k": 1.0], "removed": [String: Any]()]
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0).write(to: URL(filePath: store.path))
+        #expect(try store.value(forKey: "k") == .date(0))
+        try store.set(.string("v"), forKey: "other")
+        #expect(try store.value(forKey: "k") == .date(0))
+        // A date past the year 9999 (a binary property list holds one; XML's four-digit years do not) is refused.
+        let before = try Data(contentsOf: URL(filePath: store.path))
+        for seconds in [3e11, -7e10] {
+            do {
+                try store.set(.dictionary(["when": .date(seconds)]), forKey: "far")
+                Issue.record("a date \(seconds) s from 2001 was written")
+            } catch {
+                #expect(error.kind == .unreadable && "\(error)".contains("years 1 to 9999"), "\(error)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(filePath: store.path)) == before)
+    }
+
     @Test("a write past a limit (1,024 keys, 64-byte keys, 1 MB in all) is refused, naming it, and nothing is written")
     func storeLimits() throws {
         let workspace = try Workspace()
