@@ -28,7 +28,9 @@ let package = Package(
     products: [
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "FileIdentification", targets: ["FileIdentification"]),
+        .library(name: "AppContainers", targets: ["AppContainers"]),
         .library(name: "DocumentRouting", targets: ["DocumentRouting"]),
+        .library(name: "ContainerSync", targets: ["ContainerSync"]),
         .executable(name: "uti", targets: ["uti"]),
         .executable(name: "uti-server", targets: ["uti-server"]),
     ],
@@ -104,10 +106,31 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // The apps and their sandboxes: manifests, the registry, containers, application groups, iCloud
+        // containers' directories, backup and purging. The two below build on it; it knows neither.
+        .target(
+            name: "AppContainers",
+            dependencies: [
+                "FileIdentification", "UniformTypeIdentifiers", "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strictness
+        ),
+        // Routing: a file or an upload identified and delivered into the Inbox of the app that handles it.
         .target(
             name: "DocumentRouting",
             dependencies: [
-                "FileIdentification", "UniformTypeIdentifiers", "SystemCalls",
+                "AppContainers", "FileIdentification", "UniformTypeIdentifiers", "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strictness
+        ),
+        // The sync of iCloud containers through rclone, and the key-value store: a program that routes
+        // uploads does not link it.
+        .target(
+            name: "ContainerSync",
+            dependencies: [
+                "AppContainers", "UniformTypeIdentifiers", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictness
@@ -126,7 +149,7 @@ let package = Package(
         // What the command line and the service print: the JSON objects of identifications and types.
         .target(
             name: "UTIReports",
-            dependencies: ["FileIdentification", "UniformTypeIdentifiers", "DocumentRouting"],
+            dependencies: ["FileIdentification", "UniformTypeIdentifiers", "AppContainers"],
             swiftSettings: strictness
         ),
         // The HTTP service (`uti serve`): identification, types and routing over HTTP, on Hummingbird. Not a
@@ -136,7 +159,7 @@ let package = Package(
         .target(
             name: "UTIService",
             dependencies: [
-                "FileIdentification", "UniformTypeIdentifiers", "DocumentRouting", "UTIReports",
+                "FileIdentification", "UniformTypeIdentifiers", "AppContainers", "DocumentRouting", "UTIReports",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -157,7 +180,7 @@ let package = Package(
         .executableTarget(
             name: "uti-server",
             dependencies: [
-                "UTIService", "FileIdentification", "UniformTypeIdentifiers", "DocumentRouting", "SystemCalls", "UTIReports",
+                "UTIService", "FileIdentification", "UniformTypeIdentifiers", "AppContainers", "SystemCalls", "UTIReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -171,7 +194,9 @@ let package = Package(
             dependencies: [
                 "UniformTypeIdentifiers",
                 "FileIdentification",
+                "AppContainers",
                 "DocumentRouting",
+                "ContainerSync",
                 "SystemCalls",
                 "UTIReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -192,9 +217,21 @@ let package = Package(
             dependencies: ["FileIdentification", "TypeDatabaseCompiler", "TestSupport", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
         ),
+        // What the three test targets of the apps' side share: a registry and app bundles made for one test.
+        .target(name: "ContainerTestSupport", dependencies: ["AppContainers", "TestSupport"], path: "Tests/ContainerTestSupport", swiftSettings: strictness),
+        .testTarget(
+            name: "AppContainersTests",
+            dependencies: ["AppContainers", "ContainerTestSupport", "TestSupport", "CExtendedAttributes", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "DocumentRoutingTests",
-            dependencies: ["DocumentRouting", "TestSupport", "CExtendedAttributes", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["DocumentRouting", "AppContainers", "ContainerTestSupport", "TestSupport", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "ContainerSyncTests",
+            dependencies: ["ContainerSync", "AppContainers", "ContainerTestSupport", "TestSupport", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
         ),
         .testTarget(
@@ -205,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "UTIServiceTests",
             dependencies: [
-                "uti-server", "UTIService", "UTIReports", "DocumentRouting", "FileIdentification", "TestSupport",
+                "uti-server", "UTIService", "UTIReports", "AppContainers", "DocumentRouting", "FileIdentification", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -224,9 +261,9 @@ if Context.environment["UTI_FUZZING"] != nil {
     // SwiftPM names an executable's entry point `<Module>_main`; this C shim hands it to libFuzzer's driver.
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/Targets/CFuzzDriver"))
     for (name, dependencies) in [
-        ("FuzzIdentify", ["FileIdentification"]), ("FuzzDeclarations", ["UniformTypeIdentifiers"]), ("FuzzManifest", ["DocumentRouting"]),
+        ("FuzzIdentify", ["FileIdentification"]), ("FuzzDeclarations", ["UniformTypeIdentifiers"]), ("FuzzManifest", ["AppContainers"]),
         ("FuzzZip", ["FileIdentification"]), ("FuzzOLE2", ["FileIdentification"]), ("FuzzModelConfiguration", ["FileIdentification"]),
-        ("FuzzFramedRecords", ["FileIdentification"]), ("FuzzSyncedFiles", ["DocumentRouting"]),
+        ("FuzzFramedRecords", ["FileIdentification"]), ("FuzzSyncedFiles", ["ContainerSync"]),
     ] {
         package.targets.append(.executableTarget(
             name: name, dependencies: (dependencies + ["CFuzzDriver"]).map { .target(name: $0) }, path: "Fuzz/Targets/\(name)",

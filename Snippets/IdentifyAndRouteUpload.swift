@@ -1,5 +1,6 @@
 // An upload handler from end to end: identify the bytes of an upload, flag a name that lies about them, and
 // deliver them into the Inbox of the app that handles their type.
+import AppContainers
 import DocumentRouting
 import FileIdentification
 import UniformTypeIdentifiers

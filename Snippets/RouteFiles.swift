@@ -1,5 +1,6 @@
 // Route a file to the app that handles its type, as `uti route` does: identified, then copied into the app's
 // Documents/Inbox atomically, never overwriting, never outside the container.
+import AppContainers
 import DocumentRouting
 
 let router = try DocumentRouter(registry: Registry(root: Registry.defaultRoot()))

@@ -1,3 +1,4 @@
+public import AppContainers
 public import FileIdentification
 public import SystemPackage
 internal import SystemCalls

@@ -1,3 +1,4 @@
+public import AppContainers
 public import UniformTypeIdentifiers
 
 /// Which registered apps can open a type, best first, and why.

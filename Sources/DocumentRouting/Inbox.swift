@@ -1,3 +1,4 @@
+public import AppContainers
 public import FileIdentification
 public import SystemPackage
 internal import Synchronization
@@ -53,7 +54,6 @@ public struct Inbox: Sendable {
         public var path: RawFilePath
     }
 
-    static let temporarySuffix = Array(".uti-delivery".utf8)
     private static let counter = Atomic<Int>(0)
     /// The most permissions a delivered copy has: read-only, masked by the source's.
     static let deliveredPermissions: FilePermissions = [.ownerRead, .groupRead, .otherRead]
@@ -71,7 +71,7 @@ public struct Inbox: Sendable {
         if bytes.contains(0) { throw refuse("it contains a NUL byte") }
         if bytes == [0x2E] || bytes == [0x2E, 0x2E] { throw refuse("'\(name.escaped)' names a directory") }
         if bytes.count > 255 { throw refuse("longer than 255 bytes") }
-        if bytes.count >= temporarySuffix.count && Array(bytes.suffix(temporarySuffix.count)) == temporarySuffix {
+        if bytes.count >= DeliveryTemporaries.suffix.count && Array(bytes.suffix(DeliveryTemporaries.suffix.count)) == DeliveryTemporaries.suffix {
             throw refuse("reserved for deliveries in progress")
         }
         return name
@@ -114,7 +114,7 @@ public struct Inbox: Sendable {
                 defer { base.closeQuietly() }
                 let basePath = containerPath(container)
                 if !readOnly, let temporaries = try? base.openDirectory("tmp") {
-                    _ = Self.removeAbandonedDeliveries(in: temporaries, path: basePath + "/tmp", removing: true)
+                    _ = DeliveryTemporaries.removeAbandoned(in: temporaries, path: basePath + "/tmp", removing: true)
                     temporaries.closeQuietly()
                 }
                 var opened: [FileDescriptor] = []
@@ -257,7 +257,7 @@ public struct Inbox: Sendable {
         var temporaryPath = ""
         var made: FileDescriptor?
         for _ in 0..<8 {
-            temporaryName = Array("\(getpid()).\(counter.add(1, ordering: .relaxed).newValue).\(UInt32.random(in: 0...UInt32.max))".utf8) + temporarySuffix
+            temporaryName = Array("\(getpid()).\(counter.add(1, ordering: .relaxed).newValue).\(UInt32.random(in: 0...UInt32.max))".utf8) + DeliveryTemporaries.suffix
             temporaryPath = container + "/tmp/" + String(decoding: temporaryName, as: UTF8.self)
             let file: FileDescriptor
             do {
@@ -418,41 +418,6 @@ public struct Inbox: Sendable {
                 throw withdraw(DeliveryError(path: shown, reason: .sourceChanged))
             }
             throw DeliveryError(path: shown, reason: .sourceChangedAfterMove(deliveredTo: delivery.path.escaped))
-        }
-    }
-
-    // MARK: Temporaries
-
-    /// Removes (with `removing`) or lists the delivery temporaries in `directory` that no process holds
-    /// locked: those a crash left.
-    @discardableResult
-    static func removeAbandonedDeliveries(in directory: FileDescriptor, path: String, removing: Bool) -> [String] {
-        guard let names = try? directory.directoryEntries() else { return [] }
-        var found: [String] = []
-        for name in names where name.count > temporarySuffix.count && Array(name.suffix(temporarySuffix.count)) == temporarySuffix {
-            guard let file = try? FileDescriptor.open(PathBytes(name), relativeTo: directory, .readOnly, options: [.noFollow, .nonBlocking]) else { continue }
-            defer { file.closeQuietly() }
-            guard (try? file.tryLockExclusively()) == true else { continue }
-            if !removing || (try? directory.remove(PathBytes(name))) != nil {
-                found.append(path + "/" + RawFilePath(bytes: name).escaped)
-            }
-        }
-        return found
-    }
-
-    /// The abandoned delivery temporaries of the container at `container`.
-    static func abandonedDeliveries(inContainer container: String) -> [String] {
-        guard let directory = try? FileDescriptor.open(container + "/tmp", .readOnly, options: [.directory, .noFollow]) else { return [] }
-        defer { directory.closeQuietly() }
-        return removeAbandonedDeliveries(in: directory, path: container + "/tmp", removing: false)
-    }
-
-    /// Removes the abandoned delivery temporaries of the container at `container`; returns what it did.
-    static func removeAbandonedDeliveries(inContainer container: String) -> [Registry.Problem] {
-        guard let directory = try? FileDescriptor.open(container + "/tmp", .readOnly, options: [.directory, .noFollow]) else { return [] }
-        defer { directory.closeQuietly() }
-        return removeAbandonedDeliveries(in: directory, path: container + "/tmp", removing: true).map { path in
-            Registry.Problem(.abandonedTemporary, path: path, detail: "removed: a delivery a crash interrupted")
         }
     }
 

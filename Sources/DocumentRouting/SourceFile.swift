@@ -1,3 +1,4 @@
+internal import AppContainers
 internal import FileIdentification
 internal import SystemCalls
 internal import SystemPackage

@@ -1,4 +1,4 @@
-package import DocumentRouting
+package import AppContainers
 import UniformTypeIdentifiers
 
 /// `uti apps show`.

@@ -5,7 +5,7 @@ import NIOCore
 import HTTPTypes
 import Synchronization
 package import FileIdentification
-package import DocumentRouting
+package import AppContainers
 import UniformTypeIdentifiers
 import UTIReports
 import SystemPackage

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DocumentRouting
+import AppContainers
 import FileIdentification
 import SystemCalls
 import Hummingbird

@@ -1,6 +1,6 @@
 import UTIReports
 import ArgumentParser
-import DocumentRouting
+import AppContainers
 import FileIdentification
 
 extension UTI {

@@ -1,5 +1,6 @@
 import UTIReports
 import ArgumentParser
+import AppContainers
 import DocumentRouting
 import FileIdentification
 import UniformTypeIdentifiers

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DocumentRouting
+import AppContainers
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import UTIReports
 import ArgumentParser
-import DocumentRouting
+import AppContainers
+import ContainerSync
 import FileIdentification
 import SystemCalls
 import SystemPackage

@@ -64,7 +64,8 @@ def main():
                 browser.screenshot(os.path.join(options.screenshots, "docs-utype.png"))
 
             for module, article in [("uniformtypeidentifiers", "The type system"), ("fileidentification", "Identifying files"),
-                                    ("documentrouting", "Routing")]:
+                                    ("appcontainers", "Apps and their containers"), ("documentrouting", "Routing"),
+                                    ("containersync", "Syncing iCloud containers")]:
                 browser.navigate(f"{base}/documentation/{module}/")
                 check(browser.wait_until(f"({title}) && ({title}).length > 0"), f"the {module} landing page renders its title")
                 check(browser.wait_until(f"({text}).includes({article!r})"), f"the {module} landing page lists the article {article!r}")

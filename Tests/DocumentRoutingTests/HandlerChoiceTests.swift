@@ -1,5 +1,7 @@
 import Testing
 import UniformTypeIdentifiers
+import AppContainers
+import ContainerTestSupport
 @testable import DocumentRouting
 
 @Suite("Choosing the handler")

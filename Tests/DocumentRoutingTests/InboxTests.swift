@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import FileIdentification
+import AppContainers
+import ContainerTestSupport
 @testable import DocumentRouting
 #if canImport(Glibc)
 import Glibc

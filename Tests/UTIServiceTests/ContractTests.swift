@@ -7,6 +7,7 @@ import NIOCore
 import Prometheus
 import TestSupport
 import Testing
+import AppContainers
 import DocumentRouting
 @testable import UTIService
 import UTIReports

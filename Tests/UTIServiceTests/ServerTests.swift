@@ -4,6 +4,7 @@ import Glibc
 #endif
 import TestSupport
 import Testing
+import AppContainers
 import DocumentRouting
 import FileIdentification
 @testable import UTIService

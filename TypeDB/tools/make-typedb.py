@@ -1822,7 +1822,7 @@ MIME_DATA_VERSION = "2.4"
 def write_mime_data(tika_package, tika_types, out_dir):
     """TypeDB/mime/: shared-mime-info 2.4's compiled magic, type list, aliases, globs and XML namespaces, with
     Tika's own types compiled beside it as a second package, plus `version`. Identification uses them where
-    the system's database is older than 2.4 (see FileIdentification/SharedMIMEInfo.swift)."""
+    the system's database is older than 2.4 (see FileIdentification/ContentReaders/SharedMIMEInfo.swift)."""
     with open(os.path.join(SOURCES, "freedesktop.org-2.4.xml.in"), encoding="utf-8") as f:
         source = f.read()
     # The .xml.in source marks translatable comments `_comment`; the compiled database reads `comment`.

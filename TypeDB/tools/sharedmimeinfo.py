@@ -36,7 +36,7 @@ The files (all lines end in "\\n"; the text is UTF-8 as the packages spell it)
                  pattern (lines of one pattern in reading order). Two orders are offered:
                    sorted (the default, uti's): among equal weights by type in ASCII lower case, then pattern
                      (strcmp), then reading order; __NOGLOBS__ lines by type. uti looks a type's globs up by
-                     binary search in this order (FileIdentification/GlobIndex.swift), so TypeDB/mime/globs2
+                     binary search in this order (FileIdentification/ContentReaders/GlobIndex.swift), so TypeDB/mime/globs2
                      is written this way: the same lines as the tool's, in another order.
                    glib: the tool's own order, byte for byte, computed by replaying the insertions into a
                      model of GLib's GHashTable (g_str_hash, open addressing, prime-modulo home bucket,

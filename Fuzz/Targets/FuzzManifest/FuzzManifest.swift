@@ -1,5 +1,5 @@
 import CFuzzDriver
-import DocumentRouting
+import AppContainers
 
 /// An app's Info.plist (XML or binary) as `uti apps register` reads it.
 @_cdecl("FuzzManifest_main")

@@ -1,5 +1,5 @@
 import CFuzzDriver
-import DocumentRouting
+import ContainerSync
 
 /// What `uti ubiquity sync` reads from a remote: a key-value store's file and an attributes' manifest.
 @_cdecl("FuzzSyncedFiles_main")

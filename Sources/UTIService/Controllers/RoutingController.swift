@@ -1,3 +1,4 @@
+import AppContainers
 import DocumentRouting
 import FileIdentification
 import Hummingbird
