@@ -5,19 +5,11 @@ import UniformTypeIdentifiers
 import TestSupport
 import AppContainers
 import ContainerTestSupport
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The registry's defences, tested through the library: what a hostile manifest or an odd container does to
 /// the registry. Delivery's side is DocumentRoutingTests' `HostileInputTests`; the command line's, `HardeningTests`.
 @Suite("The registry's defences, through the library")
 struct HostileManifestTests {
-    private static func mode(_ path: String) -> mode_t {
-        var status = stat()
-        return lstat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o7777
-    }
-
     @Test("a manifest too large, nested too deep, or with a reference cycle is refused, naming the file and the limit; nothing is stored")
     func hostileManifests() throws {
         let workspace = try Workspace()
