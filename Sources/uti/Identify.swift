@@ -31,73 +31,104 @@ extension UTI {
 
         @OptionGroup var mimeNames: MIMENamesOption
 
-        @Flag(help: "Print MIME types, like `file --mime-type`.")
-        var mime = false
+        @Flag var switches: [IdentifyJob.Switch] = []
 
-        @Flag(help: "Print one JSON object per line per file.")
-        var json = false
-
-        @Flag(name: .customLong("no-content"), help: "Decide by name alone; the files need not exist.")
-        var noContent = false
-
-        @Flag(name: .customShort("L"), help: "Follow symbolic links and identify their targets.")
-        var followSymlinks = false
-
-        @Flag(help: "Ask Magika's model about text nothing else names, when it is installed (also UTI_MAGIKA=on).")
-        var model = false
-
-        @Option(help: ArgumentHelp("The name of standard input, so that its extension counts.", valueName: "name"))
+        @Option(name: .customLong(String(IdentifyJob.nameOption.dropFirst(2))),
+                help: ArgumentHelp("The name of standard input, so that its extension counts.", valueName: "name"))
         var name: String?
-
-        @Flag(help: ArgumentHelp(
-            "Read records from standard input (give -): a 4-byte big-endian name length, the name, an 8-byte big-endian content length, the content; print one JSON line per record, in order.",
-            discussion: "For many files through one process when the bytes are at hand rather than a path (Spark's binaryFile rows). See docs/CommandLine.md for the framing."))
-        var framed = false
 
         @Argument(help: "Files to identify; - reads standard input.")
         var paths: [String]
 
         func validate() throws {
-            if framed {
-                guard paths == ["-"] else { throw ValidationError("--framed reads records from standard input: give - and no other file.") }
-                if mime || noContent || followSymlinks || name != nil {
-                    throw ValidationError("--framed answers in JSON for each record: --mime, --no-content, -L and --name do not apply.")
-                }
-                return
-            }
-            if paths.isEmpty { throw ValidationError("Give at least one file (or - for standard input).") }
-            if mime && json { throw ValidationError("--mime and --json cannot be combined.") }
-            if name != nil && !paths.contains("-") { throw ValidationError("--name names standard input: give - among the files.") }
+            if let problem = job.usageProblem { throw ValidationError(problem) }
         }
 
         var job: IdentifyJob {
-            IdentifyJob(paths: paths, typeFiles: typeOptions.typeFiles, mime: mime, json: json,
-                        nameOnly: noContent, followSymlinks: followSymlinks, name: name, mimeNames: mimeNames.names, model: model)
+            IdentifyJob(paths: paths, switches: Set(switches), typeFiles: typeOptions.typeFiles, name: name, mimeNames: mimeNames.names)
         }
 
         func run() throws {
-            let status = framed ? FramedIdentifyJob(typeFiles: typeOptions.typeFiles, mimeNames: mimeNames.names, model: model).run() : job.run()
+            let status = job.run()
             if status != 0 { throw ExitCode(status) }
         }
     }
 }
 
-/// What `uti identify` does once its arguments are parsed.
+/// What `uti identify` does once its arguments are parsed, and its options, each defined once: swift-argument-
+/// parser's `UTI.Identify` and the fast path (`FastPath` in Main.swift) read the same switches (`Switch`),
+/// spellings and rules (`usageProblem`).
 struct IdentifyJob: Equatable {
+    /// The options without a value, each one case: its spelling and its help, for both parsers.
+    enum Switch: String, EnumerableFlag {
+        case mime, json, noContent, followSymlinks, model, framed
+
+        /// How it is written on the command line.
+        var spelling: String {
+            switch self {
+            case .mime: "--mime"
+            case .json: "--json"
+            case .noContent: "--no-content"
+            case .followSymlinks: "-L"
+            case .model: "--model"
+            case .framed: "--framed"
+            }
+        }
+
+        static func name(for value: Self) -> NameSpecification {
+            value.spelling.hasPrefix("--") ? .customLong(String(value.spelling.dropFirst(2))) : .customShort(Character(String(value.spelling.dropFirst())))
+        }
+
+        static func help(for value: Self) -> ArgumentHelp? {
+            switch value {
+            case .mime: "Print MIME types, like `file --mime-type`."
+            case .json: "Print one JSON object per line per file."
+            case .noContent: "Decide by name alone; the files need not exist."
+            case .followSymlinks: "Follow symbolic links and identify their targets."
+            case .model: "Ask Magika's model about text nothing else names, when it is installed (also UTI_MAGIKA=on)."
+            case .framed:
+                ArgumentHelp(
+                    "Read records from standard input (give -): a 4-byte big-endian name length, the name, an 8-byte big-endian content length, the content; print one JSON line per record, in order.",
+                    discussion: "For many files through one process when the bytes are at hand rather than a path (Spark's binaryFile rows). See docs/CommandLine.md for the framing.")
+            }
+        }
+    }
+
+    /// The option naming standard input (`--name NAME`).
+    static let nameOption = "--name"
+
     var paths: [String]
+    var switches: Set<Switch> = []
     var typeFiles: [String] = []
-    var mime = false
-    var json = false
-    var nameOnly = false
-    var followSymlinks = false
     var name: String?
     var mimeNames: MIMENames = .standard
+
+    var mime: Bool { switches.contains(.mime) }
+    var json: Bool { switches.contains(.json) }
+    var nameOnly: Bool { switches.contains(.noContent) }
+    var followSymlinks: Bool { switches.contains(.followSymlinks) }
     /// `--model`: ask Magika's model (else as `UTI_MAGIKA` says).
-    var model = false
+    var model: Bool { switches.contains(.model) }
+
+    /// What is wrong with these options together, in the words a usage error prints; `nil` when nothing is.
+    var usageProblem: String? {
+        if switches.contains(.framed) {
+            guard paths == ["-"] else { return "--framed reads records from standard input: give - and no other file." }
+            if mime || nameOnly || followSymlinks || name != nil {
+                return "--framed answers in JSON for each record: --mime, --no-content, -L and --name do not apply."
+            }
+            return nil
+        }
+        if paths.isEmpty { return "Give at least one file (or - for standard input)." }
+        if mime && json { return "--mime and --json cannot be combined." }
+        if name != nil && !paths.contains("-") { return "--name names standard input: give - among the files." }
+        return nil
+    }
 
     /// Identifies every path and prints the results; the exit status: 0, 1 when a file could not be
     /// read, 2 when a declaration file was refused.
     func run() -> Int32 {
+        if switches.contains(.framed) { return FramedIdentifyJob(typeFiles: typeFiles, mimeNames: mimeNames, model: model).run() }
         guard TypeOptions.loadDeclarations(typeFiles: typeFiles) else { return 2 }
         let identifier = FileIdentifier(options: .init(followSymlinks: followSymlinks, nameOnly: nameOnly, usesModel: model ? true : nil,
                                                        mimeNames: mimeNames))

@@ -18,7 +18,7 @@ extension UTI {
 
         @OptionGroup var typeOptions: TypeOptions
 
-        @Flag(help: "Print one JSON object per line per type.")
+        @Flag(name: .customLong(String(InfoJob.jsonFlag.dropFirst(2))), help: "Print one JSON object per line per type.")
         var json = false
 
         @Argument(help: "Type identifiers (public.jpeg, dyn.ah62d4rv4ge8043a, ...); none: identification's setup.")
@@ -33,8 +33,12 @@ extension UTI {
     }
 }
 
-/// What `uti info` does once its arguments are parsed.
+/// What `uti info` does once its arguments are parsed (by `UTI.Info`, or the fast path in Main.swift, which
+/// reads the options' spellings here and in `TypeOptions`).
 struct InfoJob: Equatable {
+    /// How `--json` is written.
+    static let jsonFlag = "--json"
+
     var identifiers: [String]
     var typeFiles: [String] = []
     var json = false

@@ -9,7 +9,10 @@ import Glibc
 
 /// Options every command that looks types up shares: where extra declarations come from.
 struct TypeOptions: ParsableArguments {
-    @Option(name: .customLong("types"), help: ArgumentHelp(
+    /// How the option is written (the fast path of `identify` and `info` reads it too).
+    static let spelling = "--types"
+
+    @Option(name: .customLong(String(spelling.dropFirst(2))), help: ArgumentHelp(
         "A declaration file (plist with UTExportedTypeDeclarations/UTImportedTypeDeclarations, or an app's Info.plist) to add to the database. Repeatable.",
         valueName: "file"))
     var typeFiles: [String] = []
@@ -36,7 +39,10 @@ struct TypeOptions: ParsableArguments {
 
 /// `--mime-names`: whose names a file's MIME type is reported in.
 struct MIMENamesOption: ParsableArguments {
-    @Option(name: .customLong("mime-names"), help: ArgumentHelp(
+    /// How the option is written (the fast path of `identify` reads it too).
+    static let spelling = "--mime-names"
+
+    @Option(name: .customLong(String(spelling.dropFirst(2))), help: ArgumentHelp(
         "Report MIME types in these names: standard (IANA's registered name, else freedesktop's, Tika's, libmagic's; the default), freedesktop, tika, libmagic (as file --mime-type) or magika.",
         valueName: "vocabulary"), transform: { text in
             guard let names = MIMENames(rawValue: text) else {

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import Testing
 @testable import uti
@@ -39,6 +40,11 @@ struct FastPathTests {
         (["identify", "--types=extra.plist", "a"], false),
         (["identify", "--name", "a.png", "--name", "b.png", "-"], false),
         (["identify", "--help"], false),
+        (["identify", "--framed", "-"], true),
+        (["identify", "--json", "--framed", "-"], true),
+        (["identify", "--framed", "a"], false),
+        (["identify", "--framed", "--mime", "-"], false),
+        (["identify", "--json", "--json", "a"], true),
         (["info", "public.jpeg"], true),
         (["info", "--json", "public.jpeg", "public.png"], true),
         (["info", "--types", "extra.plist", "com.example.x"], true),
@@ -84,5 +90,29 @@ struct FastPathTests {
             let handledElsewhere = !plainJob || arguments.contains { $0.contains("=") } || arguments.filter { $0 == "--name" }.count > 1
             #expect(handledElsewhere, "\(arguments) parses as \(type(of: command)) but the fast path declined it")
         }
+    }
+
+    @Test("the fast path knows every option swift-argument-parser defines for identify, spelt the same, and no other")
+    func sameOptions() throws {
+        let dump = try UTIBinary.run(["identify", "--experimental-dump-help"])
+        #expect(dump.status == 0, "\(dump.standardError)")
+        struct Tool: Decodable {
+            struct Command: Decodable {
+                struct Argument: Decodable {
+                    struct Name: Decodable { var kind: String; var name: String }
+                    var kind: String
+                    var names: [Name]?
+                }
+                var arguments: [Argument]
+            }
+            var command: Command
+        }
+        let tool = try JSONDecoder().decode(Tool.self, from: Data(dump.standardOutput.utf8))
+        let names: [Tool.Command.Argument.Name] = tool.command.arguments.flatMap { $0.names ?? [] }
+        let spelt: [String] = names.map { name in (name.kind == "short" ? "-" : "--") + name.name }
+        let defined = Set(spelt).subtracting(["-h", "--help", "--version"])
+        let switches: [String] = IdentifyJob.Switch.allCases.map(\.spelling)
+        let known = Set(switches + [IdentifyJob.nameOption, TypeOptions.spelling, MIMENamesOption.spelling])
+        #expect(defined == known, "defined by the parser only: \(defined.subtracting(known)); by the fast path only: \(known.subtracting(defined))")
     }
 }

@@ -1,5 +1,5 @@
 internal import Synchronization
-internal import SystemCalls
+package import SystemCalls
 public import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -7,17 +7,36 @@ import Glibc
 
 /// What to walk and how, for `FileIdentifier.classify`.
 public struct ClassificationOptions: Sendable {
+    /// What the walk itself takes (SystemCalls' `FileTreeWalk`): the properties below but `workers` are its,
+    /// read and written through, so that each is defined once and handed to the walk as it is.
+    package var walk: FileTreeWalk.Options
+
     /// Walk into entries whose names start with a dot, and report them.
-    public var includeHidden = false
+    public var includeHidden: Bool {
+        get { walk.includeHidden }
+        set { walk.includeHidden = newValue }
+    }
     /// How deep to go below each root (0: the roots alone); `nil` for no limit.
-    public var maxDepth: Int?
+    public var maxDepth: Int? {
+        get { walk.maxDepth }
+        set { walk.maxDepth = newValue }
+    }
     /// Stay on the file system of each root.
-    public var oneFileSystem = false
+    public var oneFileSystem: Bool {
+        get { walk.oneFileSystem }
+        set { walk.oneFileSystem = newValue }
+    }
     /// `fnmatch` patterns on entry names; a matching entry, and all below it, is left out.
-    public var exclude: [String] = []
+    public var exclude: [String] {
+        get { walk.exclude }
+        set { walk.exclude = newValue }
+    }
     /// Report entries in a stable order (names sorted byte-wise within each directory, depth first)
     /// instead of as they are done.
-    public var sorted = false
+    public var sorted: Bool {
+        get { walk.sorted }
+        set { walk.sorted = newValue }
+    }
     /// How many entries are identified at once; by default, one worker per processor.
     public var workers: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
@@ -25,11 +44,7 @@ public struct ClassificationOptions: Sendable {
     /// ``workers`` keeps its default.
     public init(includeHidden: Bool = false, maxDepth: Int? = nil, oneFileSystem: Bool = false,
                 exclude: [String] = [], sorted: Bool = false) {
-        self.includeHidden = includeHidden
-        self.maxDepth = maxDepth
-        self.oneFileSystem = oneFileSystem
-        self.exclude = exclude
-        self.sorted = sorted
+        walk = FileTreeWalk.Options(includeHidden: includeHidden, maxDepth: maxDepth, oneFileSystem: oneFileSystem, exclude: exclude, sorted: sorted)
     }
 }
 
@@ -258,9 +273,7 @@ extension FileIdentifier {
     /// Classifies every entry of the trees under `directories` (the roots included), in parallel, with
     /// the same rules as `identify(fileAt:)`.
     public func classify(directories: [RawFilePath], options: ClassificationOptions = ClassificationOptions()) -> Classification {
-        let walk = TreeWalker.Options(includeHidden: options.includeHidden, maxDepth: options.maxDepth,
-                                      oneFileSystem: options.oneFileSystem, exclude: options.exclude, sorted: options.sorted)
-        return Classification(identifier: self, source: .trees(directories, walk), workers: options.workers, sorted: options.sorted)
+        Classification(identifier: self, source: .trees(directories, options.walk), workers: options.workers, sorted: options.sorted)
     }
 
     /// Classifies every entry of the tree under `directory`; see `classify(directories:options:)`.
