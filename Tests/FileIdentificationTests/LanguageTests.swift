@@ -138,10 +138,11 @@ struct LanguageTests {
                 for condition in rule.conditions {
                     var bare = condition
                     bare.literals = []
-                    if !condition.literals.isEmpty { filtered += 1 }
+                    bare.foldedLiterals = []
+                    if !condition.literals.isEmpty || !condition.foldedLiterals.isEmpty { filtered += 1 }
                     // Each text, and each text with the condition's own literals in it (so the filter passes
                     // and the pattern is what is tried).
-                    let literals = condition.literals.map { $0.utf8.first == 3 ? String($0.dropFirst()) : $0 }
+                    let literals = condition.literals + condition.foldedLiterals
                     let texts = Self.sampleTexts + Self.sampleTexts.prefix(6).map { $0 + literals.joined(separator: "\n") + "\n" }
                     for text in texts {
                         var lowered: [UInt8]?, none: [UInt8]?

@@ -36,23 +36,57 @@ const char *uti_extension(size_t index);
 /// libmagic's lists (bits).
 unsigned char uti_extension_kinds(size_t index);
 
-/// GitHub Linguist's further candidates, by extension (lower-case, in byte order; see languages.c): how many
-/// extensions other types claim that Linguist gives further languages.
+/// GitHub Linguist's tables (languages.c, from TypeDB/languages.json; patterns in PCRE2's syntax).
+///
+/// A condition of a rule: `pattern` matches somewhere in the text (`matches` 1), or nowhere (0). The text
+/// must hold one of `literals`, or one of `folded_literals` in its ASCII lower-case, for the pattern to
+/// match (no such test when both counts are 0).
+struct uti_language_condition {
+    int matches;
+    const char *pattern;
+    size_t literal_count;
+    const char *const *literals;
+    size_t folded_literal_count;
+    const char *const *folded_literals;
+};
+
+/// A rule: the types it chooses (none: a language the database lacks) when every condition holds.
+struct uti_language_rule {
+    size_t type_count;
+    const char *const *types;
+    size_t condition_count;
+    const struct uti_language_condition *conditions;
+};
+
+/// A disambiguation: its rules, in order.
+struct uti_language_disambiguation {
+    size_t rule_count;
+    const struct uti_language_rule *rules;
+};
+
+/// An extension with a disambiguation (lower-case, no dot): the index of its disambiguation.
+struct uti_language_heuristics {
+    const char *extension;
+    size_t disambiguation;
+};
+
+/// An extension other types claim, and the language types Linguist also gives it.
+struct uti_language_further {
+    const char *extension;
+    size_t type_count;
+    const char *const *types;
+};
+
+/// How many extensions have further candidates; the one at `index` (in byte order of the extensions),
+/// NULL past the end.
 size_t uti_language_further_count(void);
+const struct uti_language_further *uti_language_further_at(size_t index);
 
-/// The extension at `index`, NULL past the end.
-const char *uti_language_further_extension(size_t index);
-
-/// The language types Linguist also gives the extension at `index`, identifiers separated by spaces.
-const char *uti_language_further_types(size_t index);
-
-/// GitHub Linguist's heuristics, by extension (lower-case, in byte order): how many extensions have some.
+/// How many extensions have a disambiguation; the one at `index` (in byte order), NULL past the end.
 size_t uti_language_heuristics_count(void);
+const struct uti_language_heuristics *uti_language_heuristics_at(size_t index);
 
-/// The extension at `index`, NULL past the end.
-const char *uti_language_heuristics_extension(size_t index);
-
-/// The rules for the extension at `index`, one line each (`R`, `+`, `-`; see languages.c).
-const char *uti_language_heuristics_rules(size_t index);
+/// The disambiguation at `index`, NULL past the end.
+const struct uti_language_disambiguation *uti_language_disambiguation_at(size_t index);
 
 #endif

@@ -35,18 +35,19 @@ enum Languages {
         var pattern: String
         var matches: Bool
         /// Strings of which the text must hold one for the pattern to match (the generator's parse of it;
-        /// empty when none is known): most texts fail this test, and are spared the regular expression.
-        /// One that starts with U+0003 is looked for, lower-case, in the text's ASCII lower-case.
+        /// both lists empty when none is known): most texts fail this test, and are spared the regular
+        /// expression. `foldedLiterals` are lower-case, looked for in the text's ASCII lower-case.
         var literals: [String] = []
+        var foldedLiterals: [String] = []
 
         /// Whether the condition holds for `text` (`lowered`: its ASCII lower-case, made when first needed).
         func holds(in text: String, lowered: inout [UInt8]?) -> Bool {
-            if !literals.isEmpty, !literals.contains(where: { literal in
-                guard literal.utf8.first == 3 else { return text.utf8.contains(bytes: literal.utf8) }
-                if lowered == nil { lowered = text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } }
-                return lowered?.contains(bytes: literal.utf8.dropFirst()) ?? true
-            }) {
-                return !matches
+            if !literals.isEmpty || !foldedLiterals.isEmpty {
+                let found = literals.contains { text.utf8.contains(bytes: $0.utf8) } || foldedLiterals.contains { literal in
+                    if lowered == nil { lowered = text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } }
+                    return lowered?.contains(bytes: literal.utf8) ?? true
+                }
+                if !found { return !matches }
             }
             // A pattern PCRE2 does not read, or gave up on, counts as not matching: the rule that needs it fails.
             guard let compiled = PCRE2.pattern(pattern) else { return !matches }
@@ -54,47 +55,48 @@ enum Languages {
         }
     }
 
+    /// The strings of a generated table's array.
+    private static func strings(_ pointer: UnsafePointer<UnsafePointer<CChar>?>?, count: Int) -> [String] {
+        guard let pointer else { return [] }
+        return (0..<count).compactMap { pointer[$0].map { String(cString: $0) } }
+    }
+
     /// The identifiers of the further languages of `ext`.
     private static func further(_ ext: String) -> [String] {
-        guard let found = GeneratedTable.index(of: ext.lowercased(), count: uti_language_further_count(), entryAt: { uti_language_further_extension($0) }),
-              let types = uti_language_further_types(found) else { return [] }
-        return String(cString: types).split(separator: " ").map(String.init)
+        guard let found = GeneratedTable.index(of: ext.lowercased(), count: uti_language_further_count(),
+                                               entryAt: { uti_language_further_at($0)?.pointee.extension }),
+              let entry = uti_language_further_at(found)?.pointee else { return [] }
+        return strings(entry.types, count: entry.type_count)
     }
 
-    /// Linguist's rules for `ext`, in order, read from the extension's own lines.
+    /// The index of the disambiguation of `ext`, if Linguist has one.
+    private static func disambiguation(_ ext: String) -> Int? {
+        GeneratedTable.index(of: ext.lowercased(), count: uti_language_heuristics_count(),
+                             entryAt: { uti_language_heuristics_at($0)?.pointee.extension })
+            .flatMap { uti_language_heuristics_at($0)?.pointee.disambiguation }
+    }
+
+    /// Linguist's rules for `ext`, in order, read from the generated tables once per disambiguation.
     static func rules(_ ext: String) -> [Rule]? {
-        guard let found = GeneratedTable.index(of: ext.lowercased(), count: uti_language_heuristics_count(), entryAt: { uti_language_heuristics_extension($0) }) else { return nil }
-        if let known = parsedRules.withLock({ $0[found] }) { return known }
-        guard let lines = uti_language_heuristics_rules(found) else { return nil }
-        let rules = parseRules(String(cString: lines))
-        parsedRules.withLock { $0[found] = rules }
-        return rules
-    }
-
-    /// The rules read so far, by their extension's place in the table: each extension's lines are read once.
-    private static let parsedRules = Mutex<[Int: [Rule]]>([:])
-
-    private static func parseRules(_ text: String) -> [Rule] {
-        var rules: [Rule] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let kind = line.prefix(2)
-            let rest = String(line.dropFirst(2).map { $0 == "\u{1}" ? "\n" : $0 })
-            switch kind {
-            case "R ":
-                rules.append(Rule(choices: rest == "-" ? [] : rest.split(separator: " ").map(String.init), conditions: []))
-            case "+ ", "- ":
-                if !rules.isEmpty { rules[rules.count - 1].conditions.append(Condition(pattern: rest, matches: kind == "+ ")) }
-            case "? ":
-                if !rules.isEmpty, !rules[rules.count - 1].conditions.isEmpty {
-                    let literals = rest.split(separator: "\u{2}").map(String.init)
-                    rules[rules.count - 1].conditions[rules[rules.count - 1].conditions.count - 1].literals = literals
-                }
-            default:
-                continue
+        guard let found = disambiguation(ext) else { return nil }
+        if let known = readRules.withLock({ $0[found] }) { return known }
+        guard let block = uti_language_disambiguation_at(found)?.pointee, let rules = block.rules else { return nil }
+        let read = (0..<block.rule_count).map { index in
+            let rule = rules[index]
+            let conditions = (0..<rule.condition_count).compactMap { index -> Condition? in
+                guard let condition = rule.conditions?[index], let pattern = condition.pattern else { return nil }
+                return Condition(pattern: String(cString: pattern), matches: condition.matches != 0,
+                                 literals: strings(condition.literals, count: condition.literal_count),
+                                 foldedLiterals: strings(condition.folded_literals, count: condition.folded_literal_count))
             }
+            return Rule(choices: strings(rule.types, count: rule.type_count), conditions: conditions)
         }
-        return rules
+        readRules.withLock { $0[found] = read }
+        return read
     }
+
+    /// The rules read so far, by disambiguation: each is read from the tables once.
+    private static let readRules = Mutex<[Int: [Rule]]>([:])
 
     /// The languages Linguist gives the extension `ext` besides the types that claim it, as declared types.
     static func furtherCandidates(forExtension ext: String) -> [UTType] {
@@ -103,12 +105,12 @@ enum Languages {
 
     /// The extensions Linguist has heuristics for, in the table's order.
     static var heuristicExtensions: [String] {
-        (0..<uti_language_heuristics_count()).compactMap { uti_language_heuristics_extension($0).map { String(cString: $0) } }
+        (0..<uti_language_heuristics_count()).compactMap { uti_language_heuristics_at($0)?.pointee.extension.map { String(cString: $0) } }
     }
 
     /// Whether Linguist has heuristics for the extension.
     static func hasHeuristics(forExtension ext: String) -> Bool {
-        GeneratedTable.index(of: ext.lowercased(), count: uti_language_heuristics_count(), entryAt: { uti_language_heuristics_extension($0) }) != nil
+        disambiguation(ext) != nil
     }
 
     /// What Linguist's heuristics choose for a file with the extension `ext` and this text, given the type

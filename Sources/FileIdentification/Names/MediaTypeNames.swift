@@ -4,8 +4,9 @@ import Glibc
 #endif
 
 /// The vocabularies a MIME name belongs to, from the table `make-typedb.py` generates
-/// (`Sources/CTypeDatabase/mediatypes.c`): the IANA registry, freedesktop.org's shared-mime-info 2.4,
-/// Apache Tika's MIME database and the strings libmagic prints.
+/// (`Sources/CTypeDatabase/mediatypes.c`; `media_type_vocabularies` in TypeDB/tools/typedb/vocabularies.py):
+/// the IANA registry, freedesktop.org's shared-mime-info 2.4, Apache Tika's MIME database and the strings
+/// libmagic prints.
 struct MediaTypeVocabularies: OptionSet, Sendable {
     let rawValue: UInt8
     static let iana = Self(rawValue: 1)
@@ -39,9 +40,9 @@ enum MediaTypeNames {
     }
 
     /// What the filename extension `ext` (any case) says on its own, from the table `make-typedb.py`
-    /// generates: whether formats of different families claim it across the sources (`key`, `mod`,
-    /// `bin`), and whether the types that carry it carry it only from libmagic's lists of extensions
-    /// files of their format were seen with (`dat`).
+    /// generates (`extension_kinds` in TypeDB/tools/typedb/vocabularies.py): whether formats of different
+    /// families claim it across the sources (`key`, `mod`, `bin`), and whether the types that carry it carry
+    /// it only from libmagic's lists of extensions files of their format were seen with (`dat`).
     static func extensionKinds(_ ext: String) -> ExtensionKinds {
         GeneratedTable.index(of: ext.lowercased(), count: Int(uti_extension_count())) { uti_extension($0) }
             .map { ExtensionKinds(rawValue: uti_extension_kinds($0)) } ?? []

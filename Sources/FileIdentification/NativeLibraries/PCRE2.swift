@@ -4,7 +4,8 @@ import Synchronization
 /// Perl-compatible regular expressions from PCRE2 (linked as libmagic is: `libpcre2-8`, Debian's
 /// libpcre2-dev to build, libpcre2-8-0 to run), for GitHub Linguist's heuristics. Their patterns are Ruby's,
 /// which `make-typedb.py` writes in PCRE2's syntax where the two differ (a class intersection as a
-/// lookahead); PCRE2 reads them as Ruby does (`^` and `$` at line ends, ASCII `\w`, `\s`, `\d` and `\b`).
+/// lookahead; `ruby_pattern` in TypeDB/tools/typedb/rubyregex.py); PCRE2 reads them as Ruby does (`^` and
+/// `$` at line ends, ASCII `\w`, `\s`, `\d` and `\b`).
 /// Compiled and JIT-translated once per process, a pattern matches a page of text in microseconds.
 enum PCRE2 {
     /// A compiled pattern: immutable once compiled, so any thread may match with it (PCRE2's rule).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A compiler of freedesktop.org shared-mime-info packages into the files of a compiled database.
 
-    python3 TypeDB/tools/sharedmimeinfo.py [--glob-order sorted|glib] [--strict] OUT_DIR PACKAGE.xml...
+    python3 TypeDB/tools/typedb/sharedmimeinfo.py [--glob-order sorted|glib] [--strict] OUT_DIR PACKAGE.xml...
 
     compile_packages([(name, xml_bytes_or_path), ...], out_dir) -> {file name: size}
 

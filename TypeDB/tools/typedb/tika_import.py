@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Apache Tika's MIME database, read for the facts the type database lacks (TypeDB/apache-tika.xml).
 
-Used by make-typedb.py; not a command of its own. Input: TypeDB/sources/tika-mimetypes.xml (Apache Tika's
-tika-core/src/main/resources/org/apache/tika/mime/tika-mimetypes.xml; TypeDB/sources/README.md says which
-commit), and the names Linux already has: shared-mime-info 2.4 and 2.2 (types and aliases) and every MIME
-type libmagic 5.44 can answer, from the same directory.
+Used by the generator (typedb/generate.py, which make-typedb.py runs); not a command of its own. Input:
+TypeDB/sources/tika-mimetypes.xml (Apache Tika's tika-core/src/main/resources/org/apache/tika/mime/tika-mimetypes.xml;
+TypeDB/sources/README.md says which commit), and the names Linux already has: shared-mime-info 2.4 and 2.2
+(types and aliases) and every MIME type libmagic 5.44 can answer, from the same directory.
 
 Output: one shared-mime-info package file (the schema sharedmimeinfo.py compiles), holding
   * every Tika type that no Linux vocabulary names, neither as a type nor as an alias: its name,
@@ -12,8 +12,8 @@ Output: one shared-mime-info package file (the schema sharedmimeinfo.py compiles
     registration, is left out: nothing could identify or place it);
   * for a type Linux names (directly or through one of Tika's aliases), only Tika's other names for it,
     as aliases.
-make-typedb.py then decides which of the new names are new types and which are other names of a type
-the database has (all of its extensions claimed by that one type: image/x-raw-sony is Sony's ARW).
+typedb/tika.py (load_tika) then decides which of the new names are new types and which are other names of
+a type the database has (all of its extensions claimed by that one type: image/x-raw-sony is Sony's ARW).
 
 Conversions, since Tika's schema is a superset of shared-mime-info's:
   * MIME parameters fold into the base type (application/x-berkeley-db;format=btree;version=2 is
