@@ -33,19 +33,25 @@ extension UTI {
 
         @Flag var switches: [IdentifyJob.Switch] = []
 
-        @Option(name: .customLong(String(IdentifyJob.nameOption.dropFirst(2))),
-                help: ArgumentHelp("The name of standard input, so that its extension counts.", valueName: "name"))
+        @Option(name: IdentifyJob.Valued.name.names, help: IdentifyJob.Valued.name.help)
         var name: String?
 
+        @Option(name: IdentifyJob.Valued.separator.names, help: IdentifyJob.Valued.separator.help)
+        var separator = IdentifyJob.defaultSeparator
+
+        @Option(name: IdentifyJob.Valued.filesFrom.names, help: IdentifyJob.Valued.filesFrom.help)
+        var filesFrom: [String] = []
+
         @Argument(help: "Files to identify; - reads standard input.")
-        var paths: [String]
+        var paths: [String] = []
 
         func validate() throws {
             if let problem = job.usageProblem { throw ValidationError(problem) }
         }
 
         var job: IdentifyJob {
-            IdentifyJob(paths: paths, switches: Set(switches), typeFiles: typeOptions.typeFiles, name: name, mimeNames: mimeNames.names)
+            IdentifyJob(paths: paths, switches: Set(switches), typeFiles: typeOptions.typeFiles, name: name, separator: separator,
+                        filesFrom: filesFrom, mimeNames: mimeNames.names)
         }
 
         func run() throws {
@@ -59,30 +65,43 @@ extension UTI {
 /// parser's `UTI.Identify` and the fast path (`FastPath` in Main.swift) read the same switches (`Switch`),
 /// spellings and rules (`usageProblem`).
 struct IdentifyJob: Equatable {
-    /// The options without a value, each one case: its spelling and its help, for both parsers.
+    /// The options without a value, each one case: its spellings and its help, for both parsers. file(1)'s
+    /// spellings are taken where identify does the same job (`-b`, `-i`, `--mime-type`, `--mime-encoding`, `-0`,
+    /// `-E`, `-L`); `-s`, which reads devices' contents, is refused with the reason (`usageProblem`).
     enum Switch: String, EnumerableFlag {
-        case mime, json, noContent, followSymlinks, model, framed
+        case mime, mimeType, mimeWithEncoding, mimeEncoding, json, brief, print0, noContent, followSymlinks, model, framed
+        case exitOnError, specialFiles
 
-        /// How it is written on the command line.
-        var spelling: String {
+        /// How it is written on the command line (file(1)'s spelling among them).
+        var spellings: [String] {
             switch self {
-            case .mime: "--mime"
-            case .json: "--json"
-            case .noContent: "--no-content"
-            case .followSymlinks: "-L"
-            case .model: "--model"
-            case .framed: "--framed"
+            case .mime: ["--mime"]
+            case .mimeType: ["--mime-type"]
+            case .mimeWithEncoding: ["-i"]
+            case .mimeEncoding: ["--mime-encoding"]
+            case .json: ["--json"]
+            case .brief: ["-b", "--brief"]
+            case .print0: ["-0", "--print0"]
+            case .noContent: ["--no-content"]
+            case .followSymlinks: ["-L", "--dereference"]
+            case .model: ["--model"]
+            case .framed: ["--framed"]
+            case .exitOnError: ["-E"]
+            case .specialFiles: ["-s", "--special-files"]
             }
         }
 
-        static func name(for value: Self) -> NameSpecification {
-            value.spelling.hasPrefix("--") ? .customLong(String(value.spelling.dropFirst(2))) : .customShort(Character(String(value.spelling.dropFirst())))
-        }
+        static func name(for value: Self) -> NameSpecification { IdentifyJob.names(value.spellings) }
 
         static func help(for value: Self) -> ArgumentHelp? {
             switch value {
-            case .mime: "Print MIME types, like `file --mime-type`."
+            case .mime: "Print MIME types (as file --mime-type; also --mime-type)."
+            case .mimeType: "Print MIME types, as file --mime-type does (also --mime)."
+            case .mimeWithEncoding: "Print MIME types with the text's encoding, as file -i does (`text/plain; charset=us-ascii`)."
+            case .mimeEncoding: "Print the text's encoding, as file --mime-encoding does (`utf-8`; `binary` for what is not text)."
             case .json: "Print one JSON object per line per file."
+            case .brief: "Leave out the file names, as file -b does."
+            case .print0: "Write a NUL after each file name, as file -0 does (for cut -d '' and the like)."
             case .noContent: "Decide by name alone; the files need not exist."
             case .followSymlinks: "Follow symbolic links and identify their targets."
             case .model: "Ask Magika's model about text nothing else names, when it is installed (also UTI_MAGIKA=on)."
@@ -90,20 +109,57 @@ struct IdentifyJob: Equatable {
                 ArgumentHelp(
                     "Read records from standard input (give -): a 4-byte big-endian name length, the name, an 8-byte big-endian content length, the content; print one JSON line per record, in order.",
                     discussion: "For many files through one process when the bytes are at hand rather than a path (Spark's binaryFile rows). See docs/CommandLine.md for the framing.")
+            case .exitOnError: "Accepted as file -E is: identify always exits with 1 when a file could not be read."
+            case .specialFiles: "Refused: identify names devices without reading them (file -s reads them)."
             }
         }
     }
 
-    /// The option naming standard input (`--name NAME`).
-    static let nameOption = "--name"
+    /// The options with a value that identify alone has, each one case: its spellings and its help (the
+    /// declaration files' `--types` and `--mime-names` are shared with other commands, spelt where declared).
+    enum Valued: CaseIterable {
+        case name, separator, filesFrom
+
+        var spellings: [String] {
+            switch self {
+            case .name: ["--name"]
+            case .separator: ["--separator"]
+            case .filesFrom: ["-f", "--files-from"]
+            }
+        }
+
+        var names: NameSpecification { IdentifyJob.names(spellings) }
+
+        var help: ArgumentHelp {
+            switch self {
+            case .name: ArgumentHelp("The name of standard input, so that its extension counts.", valueName: "name")
+            case .separator: ArgumentHelp("What follows each file name, before a space, as file --separator is (default `:`).", valueName: "string")
+            case .filesFrom: ArgumentHelp("Read the names of the files to identify from this file, one per line (- for standard input), before the files given; as file -f does. Repeatable.", valueName: "namefile")
+            }
+        }
+    }
+
+    /// swift-argument-parser's names for `spellings` (`-b`, `--brief`).
+    static func names(_ spellings: [String]) -> NameSpecification {
+        NameSpecification(spellings.map { spelling -> NameSpecification.Element in
+            spelling.hasPrefix("--") ? .customLong(String(spelling.dropFirst(2))) : .customShort(Character(String(spelling.dropFirst())))
+        })
+    }
+
+    /// What follows a file name when `--separator` does not say (file(1)'s `:`).
+    static let defaultSeparator = ":"
+    /// The most a name file (`-f`) holds: 64 MiB of names.
+    static let nameFileLimit = 64 << 20
 
     var paths: [String]
     var switches: Set<Switch> = []
     var typeFiles: [String] = []
     var name: String?
+    var separator = IdentifyJob.defaultSeparator
+    var filesFrom: [String] = []
     var mimeNames: MIMENames = .standard
 
-    var mime: Bool { switches.contains(.mime) }
+    var mime: Bool { switches.contains(.mime) || switches.contains(.mimeType) }
     var json: Bool { switches.contains(.json) }
     var nameOnly: Bool { switches.contains(.noContent) }
     var followSymlinks: Bool { switches.contains(.followSymlinks) }
@@ -112,15 +168,21 @@ struct IdentifyJob: Equatable {
 
     /// What is wrong with these options together, in the words a usage error prints; `nil` when nothing is.
     var usageProblem: String? {
+        if switches.contains(.specialFiles) {
+            return "-s reads the contents of devices, which uti never does: identify names a device (a block or character special file) without opening it."
+        }
+        let styles = [mime, switches.contains(.mimeWithEncoding), switches.contains(.mimeEncoding), json].filter { $0 }.count
+        let shaped = switches.contains(.brief) || switches.contains(.print0) || separator != Self.defaultSeparator
         if switches.contains(.framed) {
             guard paths == ["-"] else { return "--framed reads records from standard input: give - and no other file." }
-            if mime || nameOnly || followSymlinks || name != nil {
-                return "--framed answers in JSON for each record: --mime, --no-content, -L and --name do not apply."
+            if styles > (json ? 1 : 0) || shaped || nameOnly || followSymlinks || name != nil || !filesFrom.isEmpty {
+                return "--framed answers in JSON for each record: --mime, -i, --mime-encoding, -b, -0, --separator, --no-content, -L, -f and --name do not apply."
             }
             return nil
         }
-        if paths.isEmpty { return "Give at least one file (or - for standard input)." }
-        if mime && json { return "--mime and --json cannot be combined." }
+        if paths.isEmpty && filesFrom.isEmpty { return "Give at least one file (or - for standard input, or -f NAMEFILE)." }
+        if styles > 1 { return "--mime (--mime-type), -i, --mime-encoding and --json each choose what is printed: give one." }
+        if json && shaped { return "-b, -0 and --separator shape lines of text; --json writes objects: give one or the other." }
         if name != nil && !paths.contains("-") { return "--name names standard input: give - among the files." }
         return nil
     }
@@ -134,29 +196,43 @@ struct IdentifyJob: Equatable {
                                                        mimeNames: mimeNames))
         var output = StandardOutput()
         var failed = false
-        for argument in paths {
-            let shown: String
-            var escapedPath = false
+        // The names of -f's files first, as file(1) reads them, then the files given.
+        var targets: [RawFilePath] = []
+        for nameFile in filesFrom {
+            do throws(Errno) {
+                let bytes = nameFile == "-" ? try FileDescriptor.standardInput.readToEnd(limit: Self.nameFileLimit)
+                    : try RegularFile.read(nameFile, limit: Self.nameFileLimit)
+                targets += bytes.split(separator: UInt8(ascii: "\n")).map { RawFilePath(bytes: Array($0)) }
+            } catch {
+                failed = true
+                Terminal.error(RawFilePath(nameFile).escaped + ": cannot read the names of files (" + error.description + ")")
+            }
+        }
+        targets += paths.map { $0 == "-" ? RawFilePath("-") : RawArguments.path(for: $0) }
+        for path in targets {
+            let isStandardInput = path.bytes == [UInt8(ascii: "-")]
+            let shown = json ? path.dataText : path.escaped
+            let escapedPath = json && !path.isValidUTF8
             // do/catch, not a Result: a Result of these types is generic metadata the runtime would build at
             // start-up by name, with a search of every protocol conformance in the program (seen in start-up's profile).
             do throws(IdentificationError) {
-                let identification: Identification
-                if argument == "-" {
-                    shown = "-"
-                    identification = try identifier.identify(data: StandardInput.read(limit: StandardInput.identificationLimit), filename: name)
+                let identification = isStandardInput
+                    ? try identifier.identify(data: StandardInput.read(limit: StandardInput.identificationLimit), filename: name)
+                    : try identifier.identify(fileAt: path)
+                if json {
+                    output.line(IdentificationReport(identification, path: shown, pathEscaped: escapedPath).json.rendered)
                 } else {
-                    let path = RawArguments.path(for: argument)
-                    shown = json ? path.dataText : path.escaped
-                    escapedPath = json && !path.isValidUTF8
-                    identification = try identifier.identify(fileAt: path)
+                    emit(shown, result(identification), to: &output)
                 }
-                output.line(render(identification, path: shown, pathEscaped: escapedPath))
             } catch {
                 failed = true
                 output.flush()
                 Terminal.error(error.description)
+                // One line for every file, errors too (as file(1) prints them), so that lines stay with their files.
                 if json {
                     output.line(JSONValue.object([("path", .string(shown)), ("error", .string(error.message))]).rendered)
+                } else {
+                    emit(shown, "cannot open (" + error.message + ")", to: &output)
                 }
             }
         }
@@ -164,11 +240,24 @@ struct IdentifyJob: Equatable {
         return failed ? 1 : 0
     }
 
-    private func render(_ identification: Identification, path: String, pathEscaped: Bool) -> String {
+    /// A line of text output: the file's name (but with `-b`), a NUL after it with `-0` (the one byte not
+    /// escaped: it is there for another program), the separator, a space, and what is printed of the file.
+    private func emit(_ path: String, _ result: String, to output: inout StandardOutput) {
+        if switches.contains(.brief) { return output.line(result) }
+        guard switches.contains(.print0) else { return output.line(path + separator + " " + result) }
+        output.raw(Array(Terminal.safe(path).utf8) + [0])
+        output.line(separator + " " + result)
+    }
+
+    /// What is printed of a file: its MIME type (`--mime`), with its encoding (`-i`), its encoding alone
+    /// (`--mime-encoding`), or its type, description and what stands out.
+    private func result(_ identification: Identification) -> String {
+        let encoding = identification.textEncoding?.rawValue ?? "binary"
+        if mime { return identification.mimeType }
+        if switches.contains(.mimeWithEncoding) { return identification.mimeType + "; charset=" + encoding }
+        if switches.contains(.mimeEncoding) { return encoding }
         let type = identification.type
-        if json { return IdentificationReport(identification, path: path, pathEscaped: pathEscaped).json.rendered }
-        if mime { return path + ": " + identification.mimeType }
-        var line = path + ": " + type.identifier
+        var line = type.identifier
         if let description = type.localizedDescription { line += " (" + description + ")" }
         if identification.evidence.rule == .empty { line += " [empty]" }
         if identification.isMismatch, let named = identification.evidence.name?.candidates.first {

@@ -57,7 +57,7 @@ enum FastPath {
         }
     }
 
-    /// `identify`'s arguments read with its own definitions (`IdentifyJob.Switch`, the options' spellings,
+    /// `identify`'s arguments read with its own definitions (`IdentifyJob.Switch` and `IdentifyJob.Valued`, the shared options' spellings,
     /// `IdentifyJob.usageProblem`); `nil` for any form swift-argument-parser should read or refuse.
     private static func identify(_ arguments: [String]) -> IdentifyJob? {
         var job = IdentifyJob(paths: [])
@@ -72,23 +72,31 @@ enum FastPath {
             }
             if argument == "--" {
                 optionsEnded = true
-            } else if let flag = IdentifyJob.Switch.allCases.first(where: { $0.spelling == argument }) {
+            } else if let flag = IdentifyJob.Switch.allCases.first(where: { $0.spellings.contains(argument) }) {
                 job.switches.insert(flag)
             } else {
-                // An option with a value; anything else (a misspelling, `--name=value`, help) is the parser's.
+                // An option with a value; anything else (a misspelling, `--name=value`, `-bi`, help) is the parser's.
                 guard index < arguments.count else { return nil }
                 let value = arguments[index]
                 index += 1
-                switch argument {
-                case MIMENamesOption.spelling:
+                if argument == MIMENamesOption.spelling {
                     // An unknown name is left to swift-argument-parser, which says what the choices are.
                     guard let names = MIMENames(rawValue: value) else { return nil }
                     job.mimeNames = names
-                case IdentifyJob.nameOption:
-                    guard job.name == nil else { return nil }
-                    job.name = value
-                case TypeOptions.spelling: job.typeFiles.append(value)
-                default: return nil
+                } else if argument == TypeOptions.spelling {
+                    job.typeFiles.append(value)
+                } else if let option = IdentifyJob.Valued.allCases.first(where: { $0.spellings.contains(argument) }) {
+                    switch option {
+                    case .name:
+                        guard job.name == nil else { return nil }
+                        job.name = value
+                    case .separator:
+                        guard job.separator == IdentifyJob.defaultSeparator else { return nil }
+                        job.separator = value
+                    case .filesFrom: job.filesFrom.append(value)
+                    }
+                } else {
+                    return nil
                 }
             }
         }

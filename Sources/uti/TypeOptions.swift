@@ -43,7 +43,7 @@ struct MIMENamesOption: ParsableArguments {
     static let spelling = "--mime-names"
 
     @Option(name: .customLong(String(spelling.dropFirst(2))), help: ArgumentHelp(
-        "Report MIME types in these names: standard (IANA's registered name, else freedesktop's, Tika's, libmagic's; the default), freedesktop, tika, libmagic (as file --mime-type) or magika.",
+        "Report MIME types in these names: standard (IANA's registered name, else freedesktop's, Tika's, libmagic's; the default), freedesktop, tika, libmagic (libmagic's words for the type; see the Identification article for how they differ from file --mime-type's answers) or magika.",
         valueName: "vocabulary"), transform: { text in
             guard let names = MIMENames(rawValue: text) else {
                 throw ValidationError("expected one of \(MIMENames.allCases.map(\.rawValue).joined(separator: ", ")).")

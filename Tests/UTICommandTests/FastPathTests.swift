@@ -45,6 +45,17 @@ struct FastPathTests {
         (["identify", "--framed", "a"], false),
         (["identify", "--framed", "--mime", "-"], false),
         (["identify", "--json", "--json", "a"], true),
+        (["identify", "-b", "--mime-type", "a"], true),
+        (["identify", "--brief", "-i", "a", "b"], true),
+        (["identify", "--mime-encoding", "-0", "--separator", " =>", "a"], true),
+        (["identify", "-f", "names.txt"], true),
+        (["identify", "--files-from", "-", "a"], true),
+        (["identify", "-E", "-L", "--dereference", "a"], true),
+        (["identify", "-bi", "a"], false),
+        (["identify", "-s", "/dev/sda"], false),
+        (["identify", "--mime-type", "-i", "a"], false),
+        (["identify", "--json", "-b", "a"], false),
+        (["identify", "--separator", "x", "--separator", "y", "a"], false),
         (["info", "public.jpeg"], true),
         (["info", "--json", "public.jpeg", "public.png"], true),
         (["info", "--types", "extra.plist", "com.example.x"], true),
@@ -87,7 +98,10 @@ struct FastPathTests {
         case .success(let command):
             // Help, the root command, another subcommand; or `identify` in a form left to the parser on purpose.
             let plainJob = command is UTI.Identify || command is UTI.Info
-            let handledElsewhere = !plainJob || arguments.contains { $0.contains("=") } || arguments.filter { $0 == "--name" }.count > 1
+            // Left on purpose: `--name=value`, combined short flags (`-bi`), a single-valued option given twice.
+            let combinedShort = arguments.contains { $0.hasPrefix("-") && !$0.hasPrefix("--") && $0.count > 2 }
+            let repeated = ["--name", "--separator"].contains { option in arguments.filter { $0 == option }.count > 1 }
+            let handledElsewhere = !plainJob || arguments.contains { $0.contains("=") } || combinedShort || repeated
             #expect(handledElsewhere, "\(arguments) parses as \(type(of: command)) but the fast path declined it")
         }
     }
@@ -111,8 +125,9 @@ struct FastPathTests {
         let names: [Tool.Command.Argument.Name] = tool.command.arguments.flatMap { $0.names ?? [] }
         let spelt: [String] = names.map { name in (name.kind == "short" ? "-" : "--") + name.name }
         let defined = Set(spelt).subtracting(["-h", "--help", "--version"])
-        let switches: [String] = IdentifyJob.Switch.allCases.map(\.spelling)
-        let known = Set(switches + [IdentifyJob.nameOption, TypeOptions.spelling, MIMENamesOption.spelling])
+        let switches: [String] = IdentifyJob.Switch.allCases.flatMap(\.spellings)
+        let valued: [String] = IdentifyJob.Valued.allCases.flatMap(\.spellings)
+        let known = Set(switches + valued + [TypeOptions.spelling, MIMENamesOption.spelling])
         #expect(defined == known, "defined by the parser only: \(defined.subtracting(known)); by the fast path only: \(known.subtracting(defined))")
     }
 }

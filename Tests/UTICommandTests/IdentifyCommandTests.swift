@@ -47,7 +47,7 @@ struct IdentifyCommandTests {
         let result = try UTIBinary.run(["identify", "/nonexistent/a.txt", image])
         #expect(result.status == 1)
         #expect(result.standardError.contains("uti: /nonexistent/a.txt: No such file or directory"))
-        #expect(result.lines == ["\(image): public.png (PNG image)"])
+        #expect(result.lines == ["/nonexistent/a.txt: cannot open (No such file or directory)", "\(image): public.png (PNG image)"])
         let json = try UTIBinary.run(["identify", "--json", "/nonexistent/a.txt"])
         #expect(try jsonObject(try #require(json.lines.first))["error"] as? String == "No such file or directory")
     }
