@@ -1,8 +1,11 @@
 internal import Synchronization
 
 /// The types a query names, as `uti types` and `GET /types` ask: those claiming an extension or a MIME
-/// type (best first; the dynamic type when nobody declares one), else every declared type; kept when they
-/// conform to `conformingTo` and hold every word in their identifier or description.
+/// type (best first; the dynamic type when nobody declares one; a MIME type's parameters, `; charset=binary`
+/// as `file -i` prints them, are ignored), else every declared type; kept when they conform to
+/// `conformingTo`. Words find types the way people name them, best match first: a word that is one of a
+/// type's tags (`docx`, `.docx`, `image/webp`), then one that is a part of its identifier (`word` in
+/// `com.microsoft.word.doc`), a whole word of its description, and last anywhere in either.
 ///
 /// A query is bounded (`maximumWords` words of at most `maximumWordLength` characters): what anyone may ask of a
 /// service costs at most that many passes over text folded once per database, never more.
@@ -46,15 +49,13 @@ package enum TypeQuery {
         }
         let needles = words.map { Array($0.lowercased().utf8) }
         var types: [UTType]
+        let mimeType = mimeType.map(withoutParameters)
         if let filenameExtension {
             types = try tagged(filenameExtension.hasPrefix(".") ? String(filenameExtension.dropFirst()) : filenameExtension, .filenameExtension)
         } else if let mimeType {
             types = try tagged(mimeType, .mimeType)
         } else if !needles.isEmpty {
-            // Every declared type: the folded text first, the types made only for those that hold the words.
-            types = SearchIndex.current.entries.compactMap { entry in
-                needles.allSatisfy { SearchIndex.contains(entry.text, $0) } ? entry.type : nil
-            }
+            types = ranked(words)
         } else {
             types = TypeDatabase.shared.declarations.compactMap { UTType($0.identifier) }
         }
@@ -72,6 +73,55 @@ package enum TypeQuery {
         return types
     }
 
+    /// A MIME type without its parameters (`image/png; charset=binary` is `image/png`).
+    package static func withoutParameters(_ mimeType: String) -> String {
+        guard let semicolon = mimeType.firstIndex(of: ";") else { return mimeType }
+        return String(mimeType[..<semicolon]).trimming(while: { $0 == " " || $0 == "\t" })
+    }
+
+    /// How well a word names a type, best first.
+    fileprivate enum Match: Int, Comparable {
+        case tag, identifierPart, descriptionWord, anywhere
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// Every declared type that each word names (as a tag, or in its identifier or description), the best
+    /// named first: by the sum of each word's match, then by the tag's own order of its claimants, then in
+    /// the database's order.
+    private static func ranked(_ words: [String]) -> [UTType] {
+        // The types claiming each word as an extension or a MIME type, in the tag's own order (best first).
+        var claimed: [UTType: (word: Set<Int>, place: Int)] = [:]
+        for (index, word) in words.enumerated() {
+            let bare = word.hasPrefix(".") ? String(word.dropFirst()) : word
+            let claimants = TypeDatabase.shared.declaredTypes(tag: bare, tagClass: .filenameExtension)
+                + (bare.contains("/") ? TypeDatabase.shared.declaredTypes(tag: withoutParameters(bare), tagClass: .mimeType) : [])
+            for (place, type) in claimants.enumerated() {
+                var entry = claimed[type] ?? ([], place)
+                entry.word.insert(index)
+                entry.place = min(entry.place, place)
+                claimed[type] = entry
+            }
+        }
+        let needles = words.map { Array($0.lowercased().utf8) }
+        var found: [(type: UTType, score: Int, place: Int, order: Int)] = []
+        for (order, entry) in SearchIndex.current.entries.enumerated() {
+            let tags = claimed[entry.type]
+            var score = 0
+            var matchesAll = true
+            for (index, needle) in needles.enumerated() {
+                if tags?.word.contains(index) == true { continue }
+                guard let match = SearchIndex.match(needle, in: entry) else {
+                    matchesAll = false
+                    break
+                }
+                score += match.rawValue
+            }
+            if matchesAll { found.append((entry.type, score, tags?.place ?? Int.max, order)) }
+        }
+        found.sort { ($0.score, $0.place, $0.order) < ($1.score, $1.place, $1.order) }
+        return found.map(\.type)
+    }
+
     private static func tagged(_ tag: String, _ tagClass: UTTagClass) throws(Failure) -> [UTType] {
         let declared = TypeDatabase.shared.declaredTypes(tag: tag, tagClass: tagClass)
         if !declared.isEmpty { return declared }
@@ -85,6 +135,7 @@ package enum TypeQuery {
     /// of the database (its `generation`), in declaration order.
     package struct SearchIndex: Sendable {
         let generation: Int
+        /// Each type, its folded text (identifier, a space, description) and where its description starts.
         let entries: [(type: UTType, text: [UInt8])]
 
         private static let cached = Mutex<SearchIndex?>(nil)
@@ -103,6 +154,26 @@ package enum TypeQuery {
 
         static func folded(_ type: UTType) -> [UInt8] {
             Array((type.identifier + " " + (type.localizedDescription ?? "")).lowercased().utf8)
+        }
+
+        /// How `needle` (folded) names the entry: a part of its identifier between dots, a whole word of its
+        /// description, anywhere in either; `nil` when it does not occur.
+        fileprivate static func match(_ needle: [UInt8], in entry: (type: UTType, text: [UInt8])) -> Match? {
+            guard contains(entry.text, needle) else { return nil }
+            let text = entry.text
+            let space = text.firstIndex(of: UInt8(ascii: " ")) ?? text.count
+            if text[..<space].split(separator: UInt8(ascii: ".")).contains(where: { $0.elementsEqual(needle) }) { return .identifierPart }
+            let isLetter = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte) || byte >= 0x80 }
+            var start = space
+            while start + needle.count <= text.count {
+                if text[start..<(start + needle.count)].elementsEqual(needle),
+                   start == space || !isLetter(text[start - 1]),
+                   start + needle.count == text.count || !isLetter(text[start + needle.count]) {
+                    return .descriptionWord
+                }
+                start += 1
+            }
+            return .anywhere
         }
 
         /// Whether `needle` occurs in `haystack`.

@@ -90,7 +90,7 @@ extension UTI {
             var supertypes: [UTType] = []
             for identifier in conformingTo {
                 guard let type = UTType(identifier) else {
-                    Terminal.error("unknown type identifier '\(identifier)'")
+                    Terminal.error(UnknownIdentifier.message(identifier))
                     throw ExitCode(2)
                 }
                 supertypes.append(type)

@@ -1,11 +1,14 @@
 import ArgumentParser
+import FileIdentification
 import UniformTypeIdentifiers
 
 extension UTI {
     struct Conforms: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Tell whether one type conforms to another.",
-            discussion: "Exit status: 0 when TYPE conforms to SUPERTYPE, 1 when it does not, 2 for an unknown identifier or another error."
+            abstract: "Tell whether a type, or a file, conforms to another type.",
+            discussion: """
+                TYPE is a type identifier, or a file, which is identified (by name and content, as identify does) and                 its type asked about: `uti conforms -q upload.bin public.image` says by its exit status whether an                 upload is an image. A word that is a type identifier is taken as one (write ./public.jpeg for a file                 of that name). Exit status: 0 when it conforms to SUPERTYPE, 1 when it does not, 2 for an unknown                 identifier, a file that cannot be read, or another error.
+                """
         )
 
         @OptionGroup var typeOptions: TypeOptions
@@ -13,7 +16,7 @@ extension UTI {
         @Flag(name: .shortAndLong, help: "Print nothing; answer with the exit status only.")
         var quiet = false
 
-        @Argument(help: "The type's identifier, e.g. public.jpeg.")
+        @Argument(help: "The type's identifier (public.jpeg), or a file to identify.")
         var type: String
 
         @Argument(help: "The identifier of the supposed supertype, e.g. public.image.")
@@ -21,15 +24,30 @@ extension UTI {
 
         func run() throws {
             try typeOptions.loadDeclarations()
-            var unknown = false
-            for identifier in [type, supertype] where UTType(identifier) == nil {
-                Terminal.error("unknown type identifier '\(identifier)'")
-                unknown = true
+            guard let supertype = UTType(supertype) else {
+                Terminal.error(UnknownIdentifier.message(self.supertype))
+                throw ExitCode(2)
             }
-            guard !unknown, let type = UTType(type), let supertype = UTType(supertype) else { throw ExitCode(2) }
-            let conforms = type.conforms(to: supertype)
+            let subject: String
+            let found: UTType
+            if let declared = UTType(type) {
+                (subject, found) = (declared.identifier, declared)
+            } else {
+                let path = RawArguments.path(for: type)
+                do throws(IdentificationError) {
+                    let identification = try FileIdentifier().identify(fileAt: path)
+                    (subject, found) = (path.escaped + " (" + identification.type.identifier + ")", identification.type)
+                } catch where error.reason.errno == .noSuchFileOrDirectory {
+                    Terminal.error(UnknownIdentifier.message(type) + "; nor is it a file")
+                    throw ExitCode(2)
+                } catch {
+                    Terminal.error(error.description)
+                    throw ExitCode(2)
+                }
+            }
+            let conforms = found.conforms(to: supertype)
             if !quiet {
-                Terminal.output("\(type.identifier) \(conforms ? "conforms" : "does not conform") to \(supertype.identifier)")
+                Terminal.output("\(subject) \(conforms ? "conforms" : "does not conform") to \(supertype.identifier)")
             }
             if !conforms { throw ExitCode(1) }
         }

@@ -54,7 +54,7 @@ struct InfoJob: Equatable {
         for identifier in identifiers {
             guard let type = UTType(identifier) else {
                 output.flush()
-                Terminal.error("unknown type identifier '" + identifier + "'")
+                Terminal.error(UnknownIdentifier.message(identifier))
                 failed = true
                 continue
             }

@@ -408,7 +408,7 @@ enum RouteTarget {
 
     static func declaredType(_ identifier: String) throws -> UTType {
         guard let type = UTType(identifier) else {
-            Terminal.error("unknown type identifier '\(identifier)'")
+            Terminal.error(UnknownIdentifier.message(identifier))
             throw ExitCode(2)
         }
         return type

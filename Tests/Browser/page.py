@@ -254,6 +254,17 @@ def main():
             png_text = browser.evaluate("document.getElementById('type-detail').innerText") or ""
             check("public.filename-extension\tpng" in png_text and "public.mime-type\timage/png" in png_text,
                   "public.png's tags: its extension and MIME type")
+            # The main box finds types by their tags too, best first; a search that finds nothing clears the detail.
+            browser.evaluate("document.getElementById('type-query').value = 'docx'; "
+                             "document.getElementById('type-search').requestSubmit()")
+            check(browser.wait_until("document.querySelector('#type-list a') !== null && document.querySelector('#type-list a').dataset.type "
+                                     "=== 'org.openxmlformats.wordprocessingml.document'"), "searching 'docx' lists the Word type first")
+            browser.evaluate("document.getElementById('type-query').value = 'no-such-type-anywhere'; "
+                             "document.getElementById('type-search').requestSubmit()")
+            check(browser.wait_until("document.body.dataset.typeResults === '0' && "
+                                     "document.getElementById('type-detail').dataset.type === undefined && "
+                                     "document.getElementById('type-detail').innerText.trim() === ''"),
+                  "a search with no result clears the previous type's detail")
             if options.screenshots:
                 browser.evaluate("document.getElementById('type-query').value = 'jpeg'; "
                                  "document.getElementById('type-search').requestSubmit()")

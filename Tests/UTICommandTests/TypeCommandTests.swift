@@ -81,6 +81,43 @@ struct TypeCommandTests {
         #expect(try UTIBinary.run(["types", "--conforming-to", "com.example.nothing"]).status == 2)
     }
 
+    @Test("words find types by their tags too, best match first: an extension with or without its dot, a MIME type")
+    func typesFoundTheWayPeopleNameThem() throws {
+        for word in ["docx", ".docx", "DOCX"] {
+            #expect(try UTIBinary.run(["types", word]).lines.first?.hasPrefix("org.openxmlformats.wordprocessingml.document ") == true, "\(word)")
+        }
+        #expect(try UTIBinary.run(["types", "image/webp"]).lines.first?.hasPrefix("org.webmproject.webp ") == true)
+        #expect(try UTIBinary.run(["types", "png"]).lines.first?.hasPrefix("public.png ") == true, "the tag before a word inside another")
+        let word = try UTIBinary.run(["types", "word"]).lines
+        #expect(word.first?.hasPrefix("com.microsoft.word.") == true, "a part of the identifier before a word of a description: \(word.prefix(3))")
+        let games = try #require(word.firstIndex { $0.hasPrefix("public.app-category.word-games") })
+        let doc = try #require(word.firstIndex { $0.hasPrefix("com.microsoft.word.doc ") })
+        #expect(doc < games, "Word documents before Word Games")
+        // A MIME type as file -i prints it: its parameters are not part of the type.
+        #expect(try UTIBinary.run(["types", "--mime", "image/png; charset=binary"]).lines.first?.hasPrefix("public.png ") == true)
+    }
+
+    @Test("an unknown identifier that is an extension or a MIME type says so, and which command takes it")
+    func unknownIdentifierHints() throws {
+        let jpeg = try UTIBinary.run(["info", "jpeg"])
+        #expect(jpeg.status == 2 && jpeg.standardError.contains("'jpeg' is a filename extension, of public.jpeg (uti types --extension jpeg)"), "\(jpeg.standardError)")
+        #expect(try UTIBinary.run(["info", ".jpg"]).standardError.contains("of public.jpeg (uti types --extension jpg)"))
+        #expect(try UTIBinary.run(["info", "image/png"]).standardError.contains("is a MIME type, of public.png (uti types --mime 'image/png')"))
+        let png = try UTIBinary.run(["conforms", "png", "public.image"])
+        #expect(png.status == 2 && png.standardError.contains("'png' is a filename extension") && png.standardError.contains("nor is it a file"))
+    }
+
+    @Test("conforms takes a file for its type: identified by name and content, answered by the exit status")
+    func conformsForAFile() throws {
+        let files = try TemporaryDirectory()
+        let image = try files.write(IdentifyCommandTests.png, to: "upload.bin")
+        let text = try files.write(Array("hello\n".utf8), to: "photo.png")
+        let yes = try UTIBinary.run(["conforms", image, "public.image"])
+        #expect(yes.status == 0 && yes.standardOutput == "\(image) (public.png) conforms to public.image\n", "\(yes)")
+        #expect(try UTIBinary.run(["conforms", "-q", text, "public.image"]).status == 1, "a text file named .png is no image")
+        #expect(try UTIBinary.run(["conforms", "-q", text, "public.text"]).status == 0)
+    }
+
     @Test func userDeclarationsFromFilesAndTheEnvironment() throws {
         let temporary = try TemporaryDirectory()
         let directory = temporary.url

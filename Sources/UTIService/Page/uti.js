@@ -156,15 +156,12 @@ function setUpDropZone() {
 const shownTypes = 300;
 const shownSubtypes = 60;
 
-// The closest matches first: the identifier itself, then a description that is the words, then the types Apple
-// and the public domain declare, then those named after MIME types; shorter descriptions before longer.
-function rank(types, query) {
-  const words = query.toLowerCase();
+// Subtypes in a useful order: the types Apple and the public domain declare, then the others, then those named
+// after MIME types; shorter descriptions before longer. (A search's results keep the service's order.)
+function orderSubtypes(types) {
   const score = (type) => {
-    const identifier = type.identifier.toLowerCase(), description = (type.description || "").toLowerCase();
-    if (identifier === words) return 0;
+    const identifier = type.identifier.toLowerCase();
     if (identifier.startsWith("uti.mime.") || identifier.startsWith("dyn.")) return 5;
-    if (identifier.endsWith("." + words) || description === words) return 1;
     if (identifier.startsWith("public.")) return 2;
     if (identifier.startsWith("com.apple.")) return 3;
     return 4;
@@ -182,7 +179,8 @@ async function searchTypes(query, extension, mime) {
   const list = document.getElementById("type-list");
   list.replaceChildren(el("li", {}, el("span", { class: "quiet", text: "searching…" })));
   try {
-    const types = rank(await api(`/types?${parameters}`), query);
+    // The service's order is the ranking (a tag first, then a part of the identifier, a word of the description).
+    const types = await api(`/types?${parameters}`);
     list.replaceChildren();
     for (const type of types.slice(0, shownTypes)) {
       const link = el("a", { href: `#type=${encodeURIComponent(type.identifier)}` },
@@ -190,7 +188,13 @@ async function searchTypes(query, extension, mime) {
       link.dataset.type = type.identifier;
       list.append(el("li", {}, link));
     }
-    if (types.length === 0) list.append(el("li", {}, el("span", { class: "quiet", text: "no type matches" })));
+    if (types.length === 0) {
+      list.append(el("li", {}, el("span", { class: "quiet", text: "no type matches" })));
+      // Nothing found: the detail of an earlier search's type goes too, so that it is not taken for an answer.
+      const detail = document.getElementById("type-detail");
+      detail.replaceChildren();
+      delete detail.dataset.type;
+    }
     if (types.length > shownTypes) list.append(el("li", {}, el("span", { class: "quiet", text: `${types.length - shownTypes} more: narrow the search` })));
     document.body.dataset.typeResults = String(types.length);
   } catch (error) {
@@ -234,7 +238,7 @@ async function openType(identifier) {
     };
     section("Conforms to (its parents)", type.conformsTo || [], "nothing: a root of the hierarchy").id = "type-parents";
     section("All supertypes", type.supertypes || [], "none");
-    section(`Subtypes (${subtypes.length} direct, ${descendants.length} in all)`, rank(subtypes, "").map((one) => one.identifier), "none").id = "type-subtypes";
+    section(`Subtypes (${subtypes.length} direct, ${descendants.length} in all)`, orderSubtypes(subtypes).map((one) => one.identifier), "none").id = "type-subtypes";
   } catch (error) {
     detail.replaceChildren(el("p", { class: "why", text: error.message }));
   }
