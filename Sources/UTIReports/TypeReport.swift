@@ -97,4 +97,10 @@ extension String {
     package func padding(_ width: Int) -> String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)
     }
+
+    /// The text in exactly `width` columns, for a table's column: padded, or cut with `…` and a space left
+    /// before the next column, so that the columns after it stay where they are.
+    package func column(_ width: Int) -> String {
+        count < width ? self + String(repeating: " ", count: width - count) : String(prefix(max(width - 2, 0))) + "… "
+    }
 }

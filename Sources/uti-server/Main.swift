@@ -42,16 +42,16 @@ struct UTIServer: AsyncParsableCommand {
 
     @Option(help: "The address to listen on (loopback unless told otherwise).") var host = "127.0.0.1"
     @Option(help: "The port; 0 picks a free one.") var port = 8080
-    @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest body accepted, in bytes (413 beyond it).", valueName: "bytes"))
-    var maximumBodySize = 4 << 30
+    @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest body accepted (413 beyond it): bytes, or with K, M, G, T (powers of 1024).", valueName: "size"))
+    var maximumBodySize = ByteCount(bytes: 4 << 30)
     @Option(name: .customLong("body-memory"), help: ArgumentHelp(
         "The bytes of request bodies kept in memory, all requests together (each keeps at most its first MiB); the rest go to private temporary files.",
-        valueName: "bytes"))
-    var bodyMemory = 32 << 20
+        valueName: "size"))
+    var bodyMemory = ByteCount(bytes: 32 << 20)
     @Option(name: .customLong("spool-budget"), help: ArgumentHelp(
         "The bytes request bodies' temporary files may hold on disk, all requests together; a body that would pass it is answered 503 with Retry-After.",
-        valueName: "bytes"))
-    var spoolBudget = 8 << 30
+        valueName: "size"))
+    var spoolBudget = ByteCount(bytes: 8 << 30)
     @Option(name: .customLong("max-concurrent"), help: "Requests handled at once; beyond, 503 with Retry-After.")
     var maximumConcurrentRequests = 256
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection silent for this many seconds.", valueName: "seconds"))
@@ -65,8 +65,8 @@ struct UTIServer: AsyncParsableCommand {
     var bodyTimeout = 20
     @Option(name: .customLong("min-body-rate"), help: ArgumentHelp(
         "After --body-timeout, close a connection whose body arrives slower than this (each byte adds 1/rate seconds; 0: no rate).",
-        valueName: "bytes/s"))
-    var minimumBodyRate = 500
+        valueName: "size/s"))
+    var minimumBodyRate = ByteCount(bytes: 500)
     @Option(name: .customLong("grace-period"), help: ArgumentHelp(
         "On SIGTERM or SIGINT, how long requests in flight may take to finish before they are cancelled.", valueName: "seconds"))
     var gracePeriod = 30
@@ -90,12 +90,8 @@ struct UTIServer: AsyncParsableCommand {
         if idleTimeout < 1 { throw ValidationError("--idle-timeout must be at least 1 second.") }
         if headerTimeout < 1 { throw ValidationError("--header-timeout must be at least 1 second.") }
         if bodyTimeout < 1 { throw ValidationError("--body-timeout must be at least 1 second.") }
-        if minimumBodyRate < 0 { throw ValidationError("--min-body-rate cannot be negative.") }
         if gracePeriod < 0 { throw ValidationError("--grace-period cannot be negative.") }
         if lockTimeout < 0 { throw ValidationError("--lock-timeout cannot be negative.") }
-        if bodyMemory < 0 { throw ValidationError("--body-memory cannot be negative.") }
-        if spoolBudget < 0 { throw ValidationError("--spool-budget cannot be negative.") }
-        if maximumBodySize < 0 { throw ValidationError("--max-body cannot be negative.") }
         if routing && tokenFile == nil { throw ValidationError("--routing needs --token-file: routing changes apps' data.") }
     }
 
@@ -118,12 +114,12 @@ struct UTIServer: AsyncParsableCommand {
             }
             routingSetup = .init(registry: Registry(root: root ?? Registry.defaultRoot(), lockTimeout: .seconds(lockTimeout)), token: token)
         }
-        let service = UTIService(configuration: .init(host: host, port: port, maximumBodySize: maximumBodySize, version: Self.version,
+        let service = UTIService(configuration: .init(host: host, port: port, maximumBodySize: Int(maximumBodySize.bytes), version: Self.version,
                                                       routing: routingSetup, maximumConcurrentRequests: maximumConcurrentRequests,
                                                       idleTimeout: .seconds(idleTimeout),
                                                       deadlines: RequestDeadlines(header: .seconds(headerTimeout), body: .seconds(bodyTimeout),
-                                                                                  minimumBodyRate: minimumBodyRate),
-                                                      bodyMemory: bodyMemory, spoolBudget: spoolBudget),
+                                                                                  minimumBodyRate: Int(minimumBodyRate.bytes)),
+                                                      bodyMemory: Int(bodyMemory.bytes), spoolBudget: Int(spoolBudget.bytes)),
                                   identifier: FileIdentifier(options: .init(usesModel: model ? true : nil)))
         // Every lazy part loaded before the service says it listens (libmagic, shared-mime-info, the model).
         service.prepare()
@@ -139,3 +135,6 @@ struct UTIServer: AsyncParsableCommand {
         try await ServiceGroup(configuration: group).run()
     }
 }
+
+/// Sizes as every size option of uti reads them (`--max-body 10M`).
+extension ByteCount: ExpressibleByArgument {}

@@ -136,6 +136,10 @@ extension UTI {
                         tally.add(entry)
                     } else if writer.rendersInPlace {
                         output.line { writer.record(entry, into: &$0) }
+                    } else if format == .csv {
+                        // RFC 4180's quoting carries any character: a name's line break stays one, inside quotes,
+                        // so that no escape makes two names read back alike.
+                        output.raw(Array(writer.record(entry).utf8) + [UInt8(ascii: "\n")])
                     } else {
                         output.line(writer.record(entry))
                     }
@@ -240,18 +244,19 @@ struct RecordWriter {
         case .tsv:
             return fields.map(Self.tsvField).joined(separator: "\t")
         case .table:
-            if let error = entry.error { return "error: \(error.message)".padding(80) + "".leftPadded(12) + "  " + path }
+            if let error = entry.error { return "error: \(error.message)".column(80) + "".leftPadded(12) + "  " + path }
             guard let identification else { return path }
-            var line = identification.type.identifier.padding(44) + identification.mimeType.padding(36)
+            var line = identification.type.identifier.column(44) + identification.mimeType.column(36)
                 + (entry.size.map { String($0) } ?? "-").leftPadded(12) + "  " + path
             if identification.isMismatch { line += "  [mismatch]" }
             return line
         }
     }
 
-    /// RFC 4180: quoted when it holds a comma, a quote or a line break; quotes doubled.
+    /// RFC 4180: quoted when it holds a comma, a quote or a line break (`\r\n` among them, one character to
+    /// Swift, hence the scalars); quotes doubled; everything else as it is.
     static func csvField(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

@@ -104,37 +104,7 @@ extension UTI {
 }
 
 /// `--below-free`: a number of bytes, with an optional K, M, G or T (powers of 1024; `KiB`, `MB`... read the same).
-struct ByteCount: ExpressibleByArgument {
-    var bytes: Int64
-
-    init?(argument: String) {
-        let text = argument.lowercased()
-        let number = text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-        var unit = Substring(text.dropFirst(number.count))
-        if unit.hasSuffix("ib") { unit = unit.dropLast(2) } else if unit.hasSuffix("b") { unit = unit.dropLast() }
-        let shifts: [Substring: Int64] = ["": 0, "k": 10, "m": 20, "g": 30, "t": 40]
-        guard !number.isEmpty, let shift = shifts[unit], let value = Double(number), value.isFinite else { return nil }
-        guard shift > 0 || !number.contains(".") else { return nil }
-        let product = value * Double(Int64(1) << shift)
-        guard product < 9.2e18 else { return nil }
-        bytes = Int64(product)
-    }
-
-    /// `1.5 MiB`, `512 bytes`: how every command prints a number of bytes (powers of 1,024, as the options
-    /// that take one read it).
-    static func describe(_ bytes: Int64) -> String {
-        guard bytes >= 1024 else { return "\(bytes) byte\(bytes == 1 ? "" : "s")" }
-        var value = Double(bytes)
-        var unit = 0
-        let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"]
-        while value >= 1024 && unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
-    }
-}
+extension ByteCount: ExpressibleByArgument {}
 
 /// `--older-than`: seconds, or numbers with s, m, h, d, w (`90s`, `12h`, `1h30m`).
 struct Age: ExpressibleByArgument {

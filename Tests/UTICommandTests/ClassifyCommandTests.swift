@@ -52,6 +52,30 @@ struct ClassifyCommandTests {
         #expect(lines.contains { $0.hasPrefix(files.path + "/docs/tab\\tname.txt\t") })
     }
 
+    @Test("CSV follows RFC 4180: a line break in a name is one inside quotes, and a name with a backslash and n reads back apart from it")
+    func csvCarriesAnyName() throws {
+        let files = try TemporaryDirectory()
+        let names = ["new\nline.txt", "back\\nslash.txt", "crlf\r\nname.txt", "quote\"comma,.txt"]
+        for name in names { _ = try files.write(Array("text\n".utf8), to: name) }
+        let csv = try UTIBinary.run(["classify", "--format", "csv", "--sorted", files.path])
+        let rows = CSV.parse(csv.standardOutput)
+        #expect(rows.count == names.count + 2, "\(rows)")
+        let paths = Set(rows.dropFirst().map { $0[0] })
+        #expect(paths == Set([files.path] + names.map { files.path + "/" + $0 }), "\(paths)")
+    }
+
+    @Test("the table keeps its columns when an identifier or a MIME type is longer than its column: cut with an ellipsis")
+    func tableColumnsStay() throws {
+        let files = try TemporaryDirectory()
+        let kml = try files.write(Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document/></kml>\n".utf8), to: "map.kml")
+        let text = try files.write(Array("plain\n".utf8), to: "notes.txt")
+        let table = try UTIBinary.run(["classify", "--sorted", files.path]).lines
+        let rows = [files.path, kml, text].map { path in table.first { $0.hasSuffix("  " + path) } }
+        let starts = rows.compactMap { $0.map { $0.count - ($0.hasSuffix(kml) ? kml.count : $0.hasSuffix(text) ? text.count : files.path.count) } }
+        #expect(starts.count == 3 && Set(starts).count == 1, "the paths start in one column: \(table)")
+        #expect(rows[1]?.contains("… ") == true, "the long identifier is cut: \(rows[1] ?? "")")
+    }
+
     @Test func filtersAndSummary() throws {
         let files = try tree()
         let images = try UTIBinary.run(["classify", "--format", "ndjson", "--conforming-to", "public.image", files.path])

@@ -215,12 +215,32 @@ struct ServerRoutingTests {
         #expect(message.contains(setup.tokenFile) && message.contains("chmod 600"), "\(message)")
     }
 
+    @Test("sizes take the suffixes every size option of uti takes: --max-body 1K refuses 2 KiB with 413; a size it cannot read is a usage error")
+    func sizeSuffixes() throws {
+        let setup = try Setup()
+        let server = try RunningServer(["--max-body", "1K"])
+        let small = try setup.files.write([UInt8](repeating: 0x41, count: 1_000), to: "small.txt")
+        let large = try setup.files.write([UInt8](repeating: 0x41, count: 2_048), to: "large.txt")
+        #expect(try server.curl("/identify?name=small.txt", ["-T", small]).status == 200)
+        #expect(try server.curl("/identify?name=large.txt", ["-T", large]).status == 413)
+        let process = Process()
+        process.executableURL = RunningServer.binary
+        process.arguments = ["--max-body", "10Q", "--port", "0"]
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64 && message.contains("'10Q' is invalid for '--max-body <size>'"), "\(message)")
+    }
+
     @Test("uploads past the spool budget are answered 503 with Retry-After while others hold it, 413 when they could never fit; the budget comes back")
     func spoolBudget() throws {
         let setup = try Setup()
         // No memory for bodies: every byte goes to the spool, which may hold 3 MiB in all.
         let server = try RunningServer(["--routing", "--token-file", setup.tokenFile, "--root", setup.root,
-                                        "--body-memory", "0", "--spool-budget", String(3 << 20)] + RunningServer.patientTimers)
+                                        "--body-memory", "0", "--spool-budget", "3M"] + RunningServer.patientTimers)
         let large = try setup.files.write([UInt8](repeating: 0x41, count: 2 << 20), to: "large.bin")
         let huge = try setup.files.write([UInt8](repeating: 0x41, count: 4 << 20), to: "huge.bin")
         #expect(try server.curl("/identify?name=huge.bin", ["-T", huge]).status == 413, "more than the budget can ever hold")
