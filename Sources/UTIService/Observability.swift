@@ -10,6 +10,8 @@ import UniformTypeIdentifiers
 /// bearer token stays out of the log).
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServiceMetrics
+    /// The routes, to count a wrong method (405) under the route it was sent to.
+    let routes: ServedRoutes
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -19,8 +21,9 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         request.body = RequestBody(asyncSequence: CountingBody(base: request.body, counter: received))
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
-        let route = context.endpointPath ?? "unmatched"
         let status = response.status.code
+        // A wrong method's 405 under the route it was sent to (the router calls it NotFound, having matched no route).
+        let route = (status == 405 ? routes.pattern(matching: request.uri.path) : nil) ?? context.endpointPath ?? "unmatched"
         let bytesIn = received.value
         let bytesOut = response.body.contentLength ?? 0
         let milliseconds = Self.milliseconds(elapsed)

@@ -28,6 +28,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             }
         } catch let error as HTTPError where error.status == .notFound && error.body == nil {
             let allowed = routes.methods(matching: request.uri.path)
+            if allowed.isEmpty, let endpoint = Self.tikaEndpoint(request.uri.path) {
+                return Self.problem(.notImplemented, detail: "\(endpoint) is Apache Tika's, which uti does not offer: uti serves Tika's detection only "
+                                    + "(PUT /detect/stream, GET /mime-types), and its own identification (PUT /identify)", headers: [:])
+            }
             guard !allowed.isEmpty else { return Self.problem(.notFound, detail: "no such route: \(request.uri.path)", headers: [:]) }
             var headers = HTTPFields()
             headers[.allow] = allowed.joined(separator: ", ")
@@ -44,6 +48,14 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.error("unexpected error: \(error)")
             return Self.problem(.internalServerError, detail: "an internal error; the server's log says more", headers: [:])
         }
+    }
+
+    /// Apache Tika server's endpoints other than detection (text and metadata extraction, language, unpacking,
+    /// translation, its parsers' and detectors' lists): `/rmeta/text` names `/rmeta`, so that a Tika client
+    /// pointed at uti fails with a message that says why; `nil` for any other path.
+    static func tikaEndpoint(_ path: String) -> String? {
+        let first = path.split(separator: "/").first.map(String.init) ?? ""
+        return ["tika", "rmeta", "meta", "language", "unpack", "translate", "detectors", "parsers"].contains(first) ? "/" + first : nil
     }
 
     /// What a domain error means in HTTP; `nil` for an error that is not one of the libraries'.
@@ -137,9 +149,15 @@ final class ServedRoutes: Sendable {
         routes.withLock { $0 = served }
     }
 
-    /// The methods served at `path` (`{parameter}` components match any one component), in the router's order.
+    /// The methods served at `path` (`{parameter}` components match any one component), in the router's order,
+    /// HEAD after GET (`HeadAsGetResponder` answers it).
     func methods(matching path: String) -> [String] {
-        routes.withLock { routes in routes.filter { Self.matches($0.path, path) }.map(\.method) }
+        routes.withLock { routes in routes.filter { Self.matches($0.path, path) }.flatMap { $0.method == "GET" ? ["GET", "HEAD"] : [$0.method] } }
+    }
+
+    /// The route pattern `path` matches, whatever the method (`/types/{identifier}`); `nil` for none.
+    func pattern(matching path: String) -> String? {
+        routes.withLock { routes in routes.first { Self.matches($0.path, path) }?.path }
     }
 
     /// Whether `path` matches a route's pattern, `{name}` standing for one segment.
@@ -147,5 +165,22 @@ final class ServedRoutes: Sendable {
         let patternParts = pattern.split(separator: "/"), pathParts = path.split(separator: "/")
         guard patternParts.count == pathParts.count else { return false }
         return zip(patternParts, pathParts).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+    }
+}
+
+/// HEAD wherever GET is served (`curl -I`, load balancers and uptime checkers send it): the request is answered
+/// as its GET would be, headers and all, without the body (its length kept in Content-Length). Wraps the
+/// router, so that a HEAD finds the GET route (and is logged and counted as that GET).
+struct HeadAsGetResponder<Inner: HTTPResponder>: HTTPResponder {
+    let inner: Inner
+
+    func respond(to request: Request, context: Inner.Context) async throws -> Response {
+        guard request.method == .head else { return try await inner.respond(to: request, context: context) }
+        var head = request.head
+        head.method = .get
+        var response = try await inner.respond(to: Request(head: head, body: request.body), context: context)
+        // A body that writes nothing but declares the GET's length, which the server puts in Content-Length.
+        response.body = ResponseBody(contentLength: response.body.contentLength) { _ in }
+        return response
     }
 }

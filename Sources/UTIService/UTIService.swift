@@ -95,7 +95,7 @@ package struct UTIService: Sendable {
     package func router() -> Router<BasicRequestContext> {
         let router = Router()
         let served = ServedRoutes()
-        router.add(middleware: RequestLogMiddleware(metrics: metrics))
+        router.add(middleware: RequestLogMiddleware(metrics: metrics, routes: served))
         router.add(middleware: ProblemMiddleware(routes: served))
         router.add(middleware: ConcurrencyLimitMiddleware(limit: configuration.maximumConcurrentRequests))
         let identification = IdentificationController<BasicRequestContext>(identifier: identifier, body: body, metrics: metrics)
@@ -123,7 +123,7 @@ package struct UTIService: Sendable {
     package func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let deadlines = configuration.deadlines, idleTimeout = configuration.idleTimeout
         return Application(
-            router: router(),
+            responder: HeadAsGetResponder(inner: router().buildResponder()),
             server: HTTPServerBuilder { responder in
                 BoundedReadHTTP1Channel(
                     inner: HTTP1Channel(responder: responder, configuration: HTTP1Channel.Configuration(

@@ -215,6 +215,32 @@ struct ServerRoutingTests {
         #expect(message.contains(setup.tokenFile) && message.contains("chmod 600"), "\(message)")
     }
 
+    @Test("HEAD is answered wherever GET is, with GET's headers and no body; a wrong method's 405 says HEAD too and is counted under its route",
+          Tools.needsCurl)
+    func headAndMethodNotAllowed() throws {
+        let server = try RunningServer()
+        let health = try server.curl("/healthz", ["-I", "-o", "/dev/null"])
+        #expect(health.status == 200 && health.body.isEmpty && health.headers.lowercased().contains("content-length: 3"), "\(health)")
+        let page = try server.curl("/", ["-I", "-o", "/dev/null"])
+        #expect(page.status == 200 && page.headers.lowercased().contains("content-type: text/html"), "\(page.headers)")
+        #expect(try server.curl("/types/public.png", ["-I"]).status == 200)
+        #expect(try server.curl("/healthz").body == "ok\n", "GET unchanged on the same server")
+        let wrong = try server.curl("/healthz", ["-X", "DELETE"])
+        #expect(wrong.status == 405 && wrong.headers.contains("Allow: GET, HEAD"), "\(wrong.headers)")
+        let metrics = try server.curl("/metrics").body
+        #expect(metrics.contains("route=\"/healthz\",status=\"405\"") || metrics.contains("status=\"405\",route=\"/healthz\""), "\(metrics.prefix(2_000))")
+    }
+
+    @Test("Tika's endpoints uti does not serve answer 501 with a problem that says only detection is offered", Tools.needsCurl)
+    func tikaEndpointsNotOffered() throws {
+        let server = try RunningServer()
+        for path in ["/rmeta/text", "/tika", "/language/stream", "/meta"] {
+            let answer = try server.curl(path, ["-X", "PUT", "--data-binary", "hello"])
+            #expect(answer.status == 501 && answer.body.contains("uti serves Tika's detection only"), "\(path): \(answer)")
+        }
+        #expect(try server.curl("/no-such-route").status == 404)
+    }
+
     @Test("sizes take the suffixes every size option of uti takes: --max-body 1K refuses 2 KiB with 413; a size it cannot read is a usage error")
     func sizeSuffixes() throws {
         let setup = try Setup()
