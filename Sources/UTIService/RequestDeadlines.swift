@@ -173,3 +173,33 @@ struct BoundedReadHTTP1Channel: ServerChildChannel {
         await inner.handle(value: value, logger: logger)
     }
 }
+
+/// Answers `Expect: 100-continue` (what `curl -T` and most HTTP libraries send before an upload's body) with
+/// `100 Continue` as the head arrives, so that the client sends its body at once instead of waiting out its
+/// own timeout (a second, for curl); a body declared larger than the server takes gets no 100, and the 413 the
+/// route answers is then the client's first answer, before a byte of the body was sent. Sits after HTTP
+/// decoding, on the connection's event loop; the head it passes on no longer carries the expectation it met.
+final class ExpectContinueHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let maximumBodySize: Int
+
+    init(maximumBodySize: Int) {
+        self.maximumBodySize = maximumBodySize
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data), let expectation = head.headerFields[.expect],
+              expectation.lowercased() == "100-continue" else {
+            return context.fireChannelRead(data)
+        }
+        head.headerFields[.expect] = nil
+        let declared = head.headerFields[.contentLength].flatMap { Int($0) }
+        if declared.map({ $0 <= maximumBodySize }) ?? true {
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+        }
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+}

@@ -121,13 +121,13 @@ package struct UTIService: Sendable {
 
     /// The application, listening where the configuration says; `onRunning` is told the port it got.
     package func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let deadlines = configuration.deadlines, idleTimeout = configuration.idleTimeout
+        let deadlines = configuration.deadlines, idleTimeout = configuration.idleTimeout, maximumBodySize = configuration.maximumBodySize
         return Application(
             responder: HeadAsGetResponder(inner: router().buildResponder()),
             server: HTTPServerBuilder { responder in
                 BoundedReadHTTP1Channel(
                     inner: HTTP1Channel(responder: responder, configuration: HTTP1Channel.Configuration(
-                        additionalChannelHandlers: [RequestDeadlineHandler(deadlines: deadlines)],
+                        additionalChannelHandlers: [RequestDeadlineHandler(deadlines: deadlines), ExpectContinueHandler(maximumBodySize: maximumBodySize)],
                         idleTimeout: RequestDeadlineHandler.timeAmount(idleTimeout))),
                     maximumRead: 16 << 10)
             },

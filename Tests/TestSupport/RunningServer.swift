@@ -129,6 +129,16 @@ public final class RawConnection {
         return poll(&pending, 1, 0) > 0
     }
 
+    /// Waits for what the server sends next (at most 60 seconds, so that a server that never answers fails
+    /// the test instead of hanging it); what arrived, empty when nothing did or the connection closed.
+    public func readSome() -> String {
+        var limit = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(socket, &buffer, buffer.count, 0)
+        return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+    }
+
     /// Reads until the server closes the connection; what it sent.
     public func readToEnd() -> String {
         var received: [UInt8] = []

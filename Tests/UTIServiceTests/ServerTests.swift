@@ -231,6 +231,22 @@ struct ServerRoutingTests {
         #expect(metrics.contains("route=\"/healthz\",status=\"405\"") || metrics.contains("status=\"405\",route=\"/healthz\""), "\(metrics.prefix(2_000))")
     }
 
+    @Test("Expect: 100-continue is answered 100 Continue before the body is sent; a body declared past --max-body gets the 413 first")
+    func expectContinue() throws {
+        let server = try RunningServer(["--max-body", "1K"])
+        let upload = try RawConnection(port: server.port)
+        upload.send("PUT /identify?name=a.png HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nExpect: 100-continue\r\nContent-Length: \(png.count)\r\n\r\n")
+        let interim = upload.readSome()
+        #expect(interim.hasPrefix("HTTP/1.1 100 Continue\r\n"), "\(interim)")
+        upload.send(png)
+        let answer = upload.readToEnd()
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK") && answer.contains("\"identifier\":\"public.png\""), "\(answer)")
+        let tooLarge = try RawConnection(port: server.port)
+        tooLarge.send("PUT /identify?name=b.bin HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nExpect: 100-continue\r\nContent-Length: 2048\r\n\r\n")
+        let refused = tooLarge.readSome()
+        #expect(refused.hasPrefix("HTTP/1.1 413"), "no 100 for a body the server will not take: \(refused)")
+    }
+
     @Test("Tika's endpoints uti does not serve answer 501 with a problem that says only detection is offered", Tools.needsCurl)
     func tikaEndpointsNotOffered() throws {
         let server = try RunningServer()
