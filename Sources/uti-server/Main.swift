@@ -36,7 +36,11 @@ struct UTIServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uti-server",
         abstract: "Identify files over HTTP; a drop-in for Apache Tika's detector.",
-        discussion: "Prints the address it listens on once it does; stops on SIGTERM or SIGINT after the requests in flight.",
+        discussion: """
+            Prints the address it listens on once it does; stops on SIGTERM or SIGINT after the requests in flight. \
+            Exit status: 0 once stopped so, 1 when it cannot listen, 2 when a declaration file is refused, 64 on a \
+            usage error or a token file others may read.
+            """,
         version: version
     )
 
