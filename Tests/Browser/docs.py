@@ -50,6 +50,17 @@ def main():
             headings = "Array.from(document.querySelectorAll('h2, h3')).map(h => h.textContent.trim())"
             text = "document.body.innerText"
 
+            # The front door: / and /documentation/ list the five libraries, and a library's link opens its page.
+            for door in ["/", "/documentation/"]:
+                browser.open(base + door)
+                check(browser.wait_until("document.querySelectorAll('#libraries a.library').length === 5"),
+                      f"{door} lists the five libraries")
+            # Followed by its address (a click would navigate while the evaluation that made it still runs).
+            link = browser.evaluate("document.querySelector('#libraries a.library[href$=\"appcontainers/\"]').href")
+            check(bool(link), "the front door links AppContainers")
+            browser.open(link or base)
+            check(browser.wait_until(f"({title}) === 'AppContainers'"), "the front door's link opens AppContainers' page")
+
             browser.open(base + "/documentation/uniformtypeidentifiers/uttype/")
             check(browser.wait_until(f"({title}) === 'UTType'"), "the UTType page renders its title")
             shown = browser.evaluate(headings) or []
