@@ -72,7 +72,7 @@ extension UTI {
                     extended attributes); 2 for a path refused or a registry that cannot be read.
                     """)
             @OptionGroup var registryOptions: RegistryOptions
-            @Argument(help: "The file or directory.") var path: String
+            @Argument(help: "The file or directory.", completion: .file()) var path: String
 
             func run() throws {
                 let outcome = try backupReporting { () throws(BackupError) in try BackupExclusion(registry: registryOptions.registry).exclude(RawArguments.path(for: path)) }
@@ -94,7 +94,7 @@ extension UTI {
                     Library/Caches/ and tmp/ are never backed up. Exit statuses as for exclude.
                     """)
             @OptionGroup var registryOptions: RegistryOptions
-            @Argument(help: "The file or directory.") var path: String
+            @Argument(help: "The file or directory.", completion: .file()) var path: String
 
             func run() throws {
                 let outcome = try backupReporting { () throws(BackupError) in try BackupExclusion(registry: registryOptions.registry).include(RawArguments.path(for: path)) }

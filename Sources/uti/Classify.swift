@@ -59,7 +59,7 @@ extension UTI {
         @Option(help: ArgumentHelp("Leave out entries whose name matches this pattern, and everything below them (repeatable).", valueName: "glob"))
         var exclude: [String] = []
 
-        @Option(name: .customLong("files-from"), help: ArgumentHelp("Classify the paths listed in FILE (- for standard input), one per line, instead of walking.", valueName: "file"))
+        @Option(name: .customLong("files-from"), help: ArgumentHelp("Classify the paths listed in FILE (- for standard input), one per line, instead of walking.", valueName: "file"), completion: .file())
         var filesFrom: String?
 
         @Flag(name: .customShort("0"), help: "With --files-from: paths are separated by NUL bytes, as `find -print0` writes them.")
@@ -71,7 +71,7 @@ extension UTI {
         @Flag(help: "Print entries in a stable order (names sorted within each directory) rather than as they are done.")
         var sorted = false
 
-        @Argument(help: "Directories (or files) to classify.")
+        @Argument(help: "Directories (or files) to classify.", completion: .file())
         var directories: [String] = []
 
         func validate() throws {

@@ -16,7 +16,7 @@ extension UTI {
         @Flag(name: .shortAndLong, help: "Print nothing; answer with the exit status only.")
         var quiet = false
 
-        @Argument(help: "The type's identifier (public.jpeg), or a file to identify.")
+        @Argument(help: "The type's identifier (public.jpeg), or a file to identify.", completion: .file())
         var type: String
 
         @Argument(help: "The identifier of the supposed supertype, e.g. public.image.")

@@ -39,10 +39,10 @@ extension UTI {
         @Option(name: IdentifyJob.Valued.separator.names, help: IdentifyJob.Valued.separator.help)
         var separator = IdentifyJob.defaultSeparator
 
-        @Option(name: IdentifyJob.Valued.filesFrom.names, help: IdentifyJob.Valued.filesFrom.help)
+        @Option(name: IdentifyJob.Valued.filesFrom.names, help: IdentifyJob.Valued.filesFrom.help, completion: .file())
         var filesFrom: [String] = []
 
-        @Argument(help: "Files to identify; - reads standard input.")
+        @Argument(help: "Files to identify; - reads standard input.", completion: .file())
         var paths: [String] = []
 
         func validate() throws {

@@ -49,7 +49,7 @@ extension UTI {
         @Flag(help: "One JSON object per line per file.")
         var json = false
 
-        @Argument(help: "Files (or directories with --recursive); - reads standard input (with --name).")
+        @Argument(help: "Files (or directories with --recursive); - reads standard input (with --name).", completion: .file())
         var paths: [String]
 
         func validate() throws {

@@ -69,7 +69,7 @@ extension UTI {
                 discussion: "Makes the app's container and adds its document types and type declarations. Registering again updates the app; its data stays."
             )
             @OptionGroup var registryOptions: RegistryOptions
-            @Argument(help: "The app bundle or Info.plist.") var path: String
+            @Argument(help: "The app bundle or Info.plist.", completion: .file()) var path: String
 
             func run() throws {
                 let registry = registryOptions.registry

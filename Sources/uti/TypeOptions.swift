@@ -14,7 +14,7 @@ struct TypeOptions: ParsableArguments {
 
     @Option(name: .customLong(String(spelling.dropFirst(2))), help: ArgumentHelp(
         "A declaration file (plist with UTExportedTypeDeclarations/UTImportedTypeDeclarations, or an app's Info.plist) to add to the database. Repeatable.",
-        valueName: "file"))
+        valueName: "file"), completion: .file(extensions: ["plist"]))
     var typeFiles: [String] = []
 
     /// Registers the declarations of UTI_TYPES_PATH's directories, then of the --types files.
@@ -44,7 +44,7 @@ struct MIMENamesOption: ParsableArguments {
 
     @Option(name: .customLong(String(spelling.dropFirst(2))), help: ArgumentHelp(
         "Report MIME types in these names: standard (IANA's registered name, else freedesktop's, Tika's, libmagic's; the default), freedesktop, tika, libmagic (libmagic's words for the type; see the Identification article for how they differ from file --mime-type's answers) or magika.",
-        valueName: "vocabulary"), transform: { text in
+        valueName: "vocabulary"), completion: .list(MIMENames.allCases.map(\.rawValue)), transform: { text in
             guard let names = MIMENames(rawValue: text) else {
                 throw ValidationError("expected one of \(MIMENames.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
