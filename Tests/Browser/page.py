@@ -128,13 +128,18 @@ class Browser:
         node = self.command("DOM.querySelector", {"nodeId": document, "selector": selector})["nodeId"]
         self.command("DOM.setFileInputFiles", {"nodeId": node, "files": paths})
 
-    def screenshot(self, path):
+    def width(self, width, height=900):
+        """Lays the page out `width` CSS pixels wide (390: a phone's)."""
+        self.command("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+
+    def screenshot(self, path, width=1200):
+        self.width(width)
         height = self.evaluate("Math.ceil(document.documentElement.scrollHeight)")
-        self.command("Emulation.setDeviceMetricsOverride", {"width": 1200, "height": min(max(height, 600), 2400), "deviceScaleFactor": 1, "mobile": False})
+        self.width(width, min(max(height, 600), 2400))
         data = self.command("Page.captureScreenshot", {"format": "png"})["data"]
         with open(path, "wb") as file:
             file.write(base64.b64decode(data))
-        self.command("Emulation.setDeviceMetricsOverride", {"width": 1200, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        self.width(1200)
 
 
 def png(width, height):
@@ -229,6 +234,27 @@ def main():
             check(notes.get("chain", "").endswith("public.item") and "public.text" in notes.get("chain", ""),
                   f"notes.md: its chain reaches public.item through public.text ({notes.get('chain')})")
             check(report.get("identifier") == "com.adobe.pdf" and not report.get("lies"), f"report.pdf is a PDF ({report.get('identifier')})")
+            check([result["name"] for result in results] == list(files), f"the results in the order the files were chosen: {[r['name'] for r in results]}")
+            check(browser.evaluate("document.querySelector('#results li.result').dataset.verdict") is not None, "each result says its verdict")
+            # A file without a name, and one whose name proposes no type: identified by content, not "agreeing".
+            browser.evaluate("identifyFiles([new File(['just some words\\n'], ''), new File(['# Notes\\n'], 'NOTES-x')])")
+            check(browser.wait_until("document.querySelectorAll('#results li.result[data-chain]').length === 5"), "two more results")
+            verdicts = browser.evaluate("Array.from(document.querySelectorAll('#results li.result')).slice(0, 2).map(item => "
+                                        "[item.dataset.verdict, item.querySelector('h2').innerText])") or []
+            check(len(verdicts) == 2 and all(verdict == "content-only" and "agree" not in text for verdict, text in verdicts),
+                  f"a nameless file and a name that proposes nothing are not shown as agreeing: {verdicts}")
+            check(browser.evaluate("document.querySelector('#results li.result:nth-child(3) .name').textContent") == "photo.txt",
+                  "a new batch goes above the earlier one, which keeps its order")
+            # At a phone's width nothing runs off a card.
+            browser.width(390, 844)
+            overflowing = browser.evaluate("Array.from(document.querySelectorAll('#results li.result')).filter(item => "
+                                           "item.scrollWidth > item.clientWidth + 1 || item.getBoundingClientRect().right > window.innerWidth + 1)"
+                                           ".map(item => item.querySelector('.name').textContent)")
+            check(overflowing == [], f"at 390 px every result fits its card and the screen (overflowing: {overflowing})")
+            if options.screenshots:
+                browser.evaluate("window.scrollTo(0, 0)")
+                browser.screenshot(os.path.join(options.screenshots, "service-page-identify-phone.png"), width=390)
+            browser.width(1200)
             if options.screenshots:
                 browser.evaluate("window.scrollTo(0, 0)")
                 browser.screenshot(os.path.join(options.screenshots, "service-page-identify.png"))

@@ -79,11 +79,19 @@ async function renderResult(item, file, report) {
   item.dataset.identifier = report.identifier;
   item.dataset.mismatch = String(lies);
   const heading = el("h2", {}, el("span", { class: "name", text: file.name }));
-  heading.append(lies ? el("span", { class: "badge lie", text: "⚠ the name lies" }) : el("span", { class: "badge ok", text: "name and content agree" }));
+  // "Agree" only where a name proposed a type the content bears out; a nameless file, or a name that proposes
+  // nothing (no extension the database knows), is identified by its content alone, and says so.
+  const named = (report.evidence || {}).name;
+  const proposes = file.name && named && (named.candidates || []).length > 0;
+  const badge = lies ? el("span", { class: "badge lie", text: "⚠ the name lies" })
+    : proposes ? el("span", { class: "badge ok", text: "name and content agree" })
+    : el("span", { class: "badge quiet", text: file.name ? "the name says nothing of its type: by content" : "no name: by content" });
+  heading.append(badge);
   if (report.confidence) heading.append(el("span", { class: "badge confidence", text: `${report.confidence} confidence` }));
   item.append(heading);
 
   const evidence = report.evidence || {};
+  item.dataset.verdict = lies ? "lies" : proposes ? "agree" : "content-only";
   if (lies) {
     const named = evidence.name && evidence.name.candidates && evidence.name.candidates.length ? evidence.name.candidates.join(", ") : "another type";
     item.append(el("p", { class: "why", text: `Its name says ${named}; its content is ${report.description} (${report.identifier}).` }));
@@ -122,9 +130,11 @@ async function identifyFiles(files) {
   const status = document.getElementById("identify-status");
   status.textContent = `Identifying ${files.length} file${files.length === 1 ? "" : "s"}…`;
   let done = 0;
+  // A new batch goes above the earlier ones, its files in the order they were chosen.
+  const above = list.firstChild;
   await Promise.all(Array.from(files).map(async (file) => {
     const item = el("li", { class: "result pending" }, el("h2", {}, el("span", { class: "name", text: file.name })), el("p", { class: "quiet", text: "identifying…" }));
-    list.prepend(item);
+    list.insertBefore(item, above);
     try {
       const report = await api(`/identify?name=${encodeURIComponent(file.name)}`, { method: "PUT", body: file, headers: { "Content-Type": "application/octet-stream" } });
       await renderResult(item, file, report);
