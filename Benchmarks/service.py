@@ -32,6 +32,10 @@
    this server / the bare route per round with its median, min and max. What identifying costs over what
    Hummingbird costs with nothing of ours. (`--bare-only`: only this part, e.g.
    `python3 Benchmarks/service.py --server .build/release/uti-server --bare auto --bare-only --runs 5`.)
+8. `curl -T`, as the README and Tika's users send an upload: the PNG through curl, a process per request, 40 times
+   each with curl's `Expect: 100-continue` and without it (`-H 'Expect:'`), alternating, on one server: the median
+   milliseconds of each (curl waits a second for a `100 Continue` a server does not send). (`--curl-only`: only
+   this part.)
 
 Without --server and --uti it builds them: the release server (`swift build -c release --product uti-server`) and
 the fully static uti of Benchmarks/startup.py (the fastest a process per file can be). Everything runs on this
@@ -375,6 +379,34 @@ def upload(port, size, chunk, answers):
         answers.append(f"error {error.errno}")
 
 
+def curl_uploads(server, png, runs=40):
+    """Part 8: the median milliseconds of `curl -T` uploads with curl's Expect: 100-continue, and without it."""
+    if not shutil.which("curl"):
+        print("curl -T: skipped (no curl)")
+        return
+    if not os.path.exists(png):
+        png = os.path.join(tempfile.mkdtemp(prefix="uti-service-curl-"), "photo.png")
+        make_png(png)
+    process, port = start_server(server)
+    url = f"http://127.0.0.1:{port}/identify?name=photo.png"
+    times = {"with Expect: 100-continue": [], "without (-H 'Expect:')": []}
+    try:
+        for _ in range(runs):
+            for label, extra in [("with Expect: 100-continue", []), ("without (-H 'Expect:')", ["-H", "Expect:"])]:
+                started = time.perf_counter()
+                answer = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-T", png, url] + extra,
+                                        capture_output=True, text=True, check=True).stdout
+                times[label].append((time.perf_counter() - started) * 1000)
+                if answer != "200":
+                    sys.exit(f"service.py: curl -T answered {answer}")
+    finally:
+        process.terminate()
+        process.wait()
+    print("curl -T of the PNG, a process per request, " + ", ".join(
+        f"{label}: median {statistics.median(values):.1f} ms (min {min(values):.1f}, max {max(values):.1f}) of {runs}"
+        for label, values in times.items()), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=int, default=10, help="seconds of each wrk run")
@@ -392,6 +424,7 @@ def main():
     parser.add_argument("--bare", metavar="BINARY", help="part 7: the bare Hummingbird route to measure this server against "
                         "(`auto`: build Benchmarks' BareRoute and use it)")
     parser.add_argument("--bare-only", action="store_true", help="only part 7 (with --bare auto unless --bare says otherwise)")
+    parser.add_argument("--curl-only", action="store_true", help="only part 8")
     parser.add_argument("--server", help="the uti-server binary (default: build the release one)")
     parser.add_argument("--uti", help="the uti binary for one process per file (default: build the static one)")
     options = parser.parse_args()
@@ -406,7 +439,7 @@ def main():
         build("BareRoute", package=os.path.join(ROOT, "Benchmarks"))
         bare = os.path.join(ROOT, "Benchmarks", ".build", "release", "BareRoute")
     uti = options.uti
-    if not uti and not (options.model_only or options.against or options.bare_only):
+    if not uti and not (options.model_only or options.against or options.bare_only or options.curl_only):
         build("uti", ["--scratch-path", ".build-static", "-Xswiftc", "-static-executable",
                       "-Xlinker", "-llzma", "-Xlinker", "-lbz2", "-Xlinker", "-lz"])
         uti = os.path.join(ROOT, ".build-static", "release", "uti")
@@ -417,6 +450,11 @@ def main():
     make_docx(docx)
     print(f"files: {os.path.getsize(png)} B PNG, {os.path.getsize(docx)} B DOCX; {os.cpu_count()} cores; "
           f"wrk -t1 -c{options.connections} -d{options.duration}s", flush=True)
+
+    if options.curl_only:
+        curl_uploads(server, png)
+        shutil.rmtree(work, ignore_errors=True)
+        return
 
     if options.model_only:
         report_model(server, options)
@@ -498,6 +536,7 @@ def main():
     if not options.uploads_only:
         report_held_lock(server, uti, png, options)
         report_model(server, options)
+        curl_uploads(server, png)
     if bare:
         print()
         against_bare(server, bare, png, options, runs=options.runs)
