@@ -384,8 +384,10 @@ def curl_uploads(server, png, runs=40):
     if not shutil.which("curl"):
         print("curl -T: skipped (no curl)")
         return
+    scratch = None
     if not os.path.exists(png):
-        png = os.path.join(tempfile.mkdtemp(prefix="uti-service-curl-"), "photo.png")
+        scratch = tempfile.mkdtemp(prefix="uti-service-curl-")
+        png = os.path.join(scratch, "photo.png")
         make_png(png)
     process, port = start_server(server)
     url = f"http://127.0.0.1:{port}/identify?name=photo.png"
@@ -402,6 +404,8 @@ def curl_uploads(server, png, runs=40):
     finally:
         process.terminate()
         process.wait()
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
     print("curl -T of the PNG, a process per request, " + ", ".join(
         f"{label}: median {statistics.median(values):.1f} ms (min {min(values):.1f}, max {max(values):.1f}) of {runs}"
         for label, values in times.items()), flush=True)

@@ -153,7 +153,7 @@ def fix(path):
     text = " ".join(line for line in out if not line.startswith("."))
     said = re.search(r"Exit status: (?:[^.(]|\([^)]*\))*\.", text)
     if said and ".Ex -std" in out:
-        out[out.index(".Ex -std")] = said.group(0)[len("Exit status: "):].capitalize() if False else said.group(0)[len("Exit status: "):]
+        out[out.index(".Ex -std")] = said.group(0)[len("Exit status: "):]
     out = [bold_code(line) for line in out]
     extra = sections(page)
     if extra:

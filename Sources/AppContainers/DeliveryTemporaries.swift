@@ -29,17 +29,20 @@ package enum DeliveryTemporaries {
 
     /// The abandoned delivery temporaries of the container at `container`.
     static func abandoned(inContainer container: String) -> [String] {
-        guard let directory = try? FileDescriptor.open(container + "/tmp", .readOnly, options: [.directory, .noFollow]) else { return [] }
-        defer { directory.closeQuietly() }
-        return removeAbandoned(in: directory, path: container + "/tmp", removing: false)
+        inTemporaries(of: container, removing: false)
     }
 
     /// Removes the abandoned delivery temporaries of the container at `container`; returns what it did.
     static func removeAbandoned(inContainer container: String) -> [Registry.Problem] {
-        guard let directory = try? FileDescriptor.open(container + "/tmp", .readOnly, options: [.directory, .noFollow]) else { return [] }
-        defer { directory.closeQuietly() }
-        return removeAbandoned(in: directory, path: container + "/tmp", removing: true).map { path in
+        inTemporaries(of: container, removing: true).map { path in
             Registry.Problem(.abandonedTemporary, path: path, detail: "removed: a delivery a crash interrupted")
         }
+    }
+
+    /// `removeAbandoned(in:path:removing:)` on the container's `tmp/`, opened without following a link.
+    private static func inTemporaries(of container: String, removing: Bool) -> [String] {
+        guard let directory = try? FileDescriptor.open(container + "/tmp", .readOnly, options: [.directory, .noFollow]) else { return [] }
+        defer { directory.closeQuietly() }
+        return removeAbandoned(in: directory, path: container + "/tmp", removing: removing)
     }
 }

@@ -69,14 +69,13 @@ struct IdentifyJob: Equatable {
     /// spellings are taken where identify does the same job (`-b`, `-i`, `--mime-type`, `--mime-encoding`, `-0`,
     /// `-E`, `-L`); `-s`, which reads devices' contents, is refused with the reason (`usageProblem`).
     enum Switch: String, EnumerableFlag {
-        case mime, mimeType, mimeWithEncoding, mimeEncoding, json, brief, print0, noContent, followSymlinks, model, framed
+        case mime, mimeWithEncoding, mimeEncoding, json, brief, print0, noContent, followSymlinks, model, framed
         case exitOnError, specialFiles
 
         /// How it is written on the command line (file(1)'s spelling among them).
         var spellings: [String] {
             switch self {
-            case .mime: ["--mime"]
-            case .mimeType: ["--mime-type"]
+            case .mime: ["--mime", "--mime-type"]
             case .mimeWithEncoding: ["-i"]
             case .mimeEncoding: ["--mime-encoding"]
             case .json: ["--json"]
@@ -95,8 +94,7 @@ struct IdentifyJob: Equatable {
 
         static func help(for value: Self) -> ArgumentHelp? {
             switch value {
-            case .mime: "Print MIME types (as file --mime-type; also --mime-type)."
-            case .mimeType: "Print MIME types, as file --mime-type does (also --mime)."
+            case .mime: "Print MIME types, as file --mime-type does."
             case .mimeWithEncoding: "Print MIME types with the text's encoding, as file -i does (`text/plain; charset=us-ascii`)."
             case .mimeEncoding: "Print the text's encoding, as file --mime-encoding does (`utf-8`; `binary` for what is not text)."
             case .json: "Print one JSON object per line per file."
@@ -159,7 +157,7 @@ struct IdentifyJob: Equatable {
     var filesFrom: [String] = []
     var mimeNames: MIMENames = .standard
 
-    var mime: Bool { switches.contains(.mime) || switches.contains(.mimeType) }
+    var mime: Bool { switches.contains(.mime) }
     var json: Bool { switches.contains(.json) }
     var nameOnly: Bool { switches.contains(.noContent) }
     var followSymlinks: Bool { switches.contains(.followSymlinks) }
