@@ -95,12 +95,18 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        // libarchive's declarations, from Debian's libarchive-dev: the library is loaded with dlopen when archives'
+        // members are read (FileIdentification's LibArchive), so that nothing else pays for loading it.
+        .systemLibrary(
+            name: "CArchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
         // Extended attributes (getxattr(2) and kin), for the backup exclusion; Glibc's module lacks them too.
         .systemLibrary(name: "CExtendedAttributes"),
         .target(
             name: "FileIdentification",
             dependencies: [
-                "UniformTypeIdentifiers", "CTypeDatabase", "SystemCalls", "CMagic", "CPCRE2",
+                "UniformTypeIdentifiers", "CTypeDatabase", "SystemCalls", "CMagic", "CPCRE2", "CArchive",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .target(name: "CSharedMIMEInfo", condition: .when(traits: ["BuiltInSharedMIMEInfo"])),
             ],

@@ -71,6 +71,14 @@ extension UTI {
         @Flag(help: "Print entries in a stable order (names sorted within each directory) rather than as they are done.")
         var sorted = false
 
+        @Flag(help: ArgumentHelp(
+            "Read the members of archives too (tar, ZIP, 7-Zip, RAR, cpio, ar, ISO 9660, compressed streams...), without extracting: one record each after the archive's, its path ARCHIVE#MEMBER.",
+            discussion: "Archives in archives are opened to a depth; --archive-limit sets the limits; records say which one stopped a reading (truncated). See docs/CommandLine.md."))
+        var archives = false
+
+        @Option(name: .customLong("archive-limit"), help: ArgumentHelp(ArchiveLimitsArgument.help, valueName: "name=value"))
+        var archiveLimit: [String] = []
+
         @Argument(help: "Directories (or files) to classify.", completion: .file())
         var directories: [String] = []
 
@@ -83,6 +91,8 @@ extension UTI {
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
             if summary && ![.table, .json].contains(format) { throw ValidationError("--summary prints a table or --format json.") }
             if !summary && format == .json { throw ValidationError("--format json is for --summary; records are ndjson.") }
+            if !archiveLimit.isEmpty && !archives { throw ValidationError("--archive-limit goes with --archives.") }
+            if case .failure(let problem) = ArchiveLimitsArgument.parse(archiveLimit) { throw ValidationError(problem.description) }
         }
 
         func run() throws {
@@ -99,6 +109,7 @@ extension UTI {
             var options = ClassificationOptions(includeHidden: includeHidden, maxDepth: maxDepth, oneFileSystem: oneFileSystem,
                                                 exclude: exclude, sorted: sorted)
             if let jobs { options.workers = jobs }
+            if archives { options.archives = try ArchiveLimitsArgument.parse(archiveLimit).get() }
             let classification: Classification
             var list: FileDescriptor?
             if let filesFrom {
@@ -118,10 +129,11 @@ extension UTI {
             var progress = Progress()
             var tally = Tally()
             var failed = false
-            let writer = RecordWriter(format: format, details: details)
+            let writer = RecordWriter(format: format, details: details, archives: archives)
             if !summary, let header = writer.header { output.line(header) }
             classification.forEachBatch { batch in
-                for entry in batch {
+                // An archive's members follow it, each a record of its own.
+                for entry in batch.lazy.flatMap({ [$0] + $0.members }) {
                     progress.count(entry)
                     // Read in place: a copy of an identification retains each of its strings and arrays.
                     switch entry.result {
@@ -165,16 +177,40 @@ struct RecordWriter {
     let format: UTI.Classify.Format
     /// ndjson records as `uti identify --json`'s objects, with size and error.
     var details = false
+    /// `--archives`: members' records, and the columns that say what archives and members are.
+    var archives = false
 
     static let columns = ["path", "identifier", "mimeType", "size", "confidence", "mismatch", "error"]
+    /// The columns `--archives` adds in CSV and TSV.
+    static let archiveColumns = ["depth", "modified", "encrypted", "members", "truncated"]
 
     var header: String? {
+        let columns = Self.columns + (archives ? Self.archiveColumns : [])
         switch format {
-        case .csv: Self.columns.joined(separator: ",")
-        case .tsv: Self.columns.joined(separator: "\t")
-        case .table: "IDENTIFIER".padding(44) + "MIME TYPE".padding(36) + "SIZE".leftPadded(12) + "  PATH"
-        case .ndjson, .json: nil
+        case .csv: return columns.joined(separator: ",")
+        case .tsv: return columns.joined(separator: "\t")
+        case .table: return "IDENTIFIER".padding(44) + "MIME TYPE".padding(36) + "SIZE".leftPadded(12) + "  PATH"
+        case .ndjson, .json: return nil
         }
+    }
+
+    /// The JSON members `--archives` adds to a record: an archive's or a member's.
+    func archiveFields(_ entry: ClassifiedEntry) -> [(String, JSONValue)] {
+        if let member = entry.member { return ArchiveReport.fields(of: member).filter { $0.0 != "size" } }
+        if let reading = entry.archive { return ArchiveReport.fields(of: reading) }
+        return []
+    }
+
+    /// The CSV and TSV fields `--archives` adds (`archiveColumns`).
+    func archiveColumnFields(_ entry: ClassifiedEntry) -> [String] {
+        if let member = entry.member {
+            return [String(member.depth), member.modified.map(ArchiveReport.time) ?? "", member.isEncrypted ? "true" : "false",
+                    member.memberCount.map { String($0) } ?? "", member.truncated?.rawValue ?? ""]
+        }
+        if let reading = entry.archive {
+            return ["0", "", "false", String(reading.memberCount), reading.truncated?.rawValue ?? ""]
+        }
+        return ["0", "", "false", "", ""]
     }
 
     /// Whether `record(_:into:)` writes this format's records (plain ndjson, the common case of a large tree).
@@ -205,6 +241,12 @@ struct RecordWriter {
             JSONValue.quote(error.message, into: &output)
         }
         if !entry.path.isValidUTF8 { key(",\"pathEscaped\":true") }
+        if archives, case .object(let fields) = JSONValue.object(archiveFields(entry)), !fields.isEmpty {
+            // The members after the first: `{"members":...}` rendered, its opening brace left out.
+            let rendered = Array(JSONValue.object(fields).rendered.utf8)
+            output.append(UInt8(ascii: ","))
+            output.append(contentsOf: rendered.dropFirst().dropLast())
+        }
         key("}")
     }
 
@@ -234,21 +276,27 @@ struct RecordWriter {
                 members += [("identifier", .null), ("mimeType", .null), ("conformsTo", .null), ("confidence", .null), ("mismatch", .null)]
             }
             members += [("size", JSONValue(entry.size)), ("error", JSONValue(entry.error?.message))]
+            if archives { members += archiveFields(entry) }
             return JSONValue.object(members).rendered
         case .ndjson, .json:
             var bytes: [UInt8] = []
             record(entry, into: &bytes)
             return String(decoding: bytes, as: UTF8.self)
         case .csv:
-            return fields.map(Self.csvField).joined(separator: ",")
+            return (fields + (archives ? archiveColumnFields(entry) : [])).map(Self.csvField).joined(separator: ",")
         case .tsv:
-            return fields.map(Self.tsvField).joined(separator: "\t")
+            return (fields + (archives ? archiveColumnFields(entry) : [])).map(Self.tsvField).joined(separator: "\t")
         case .table:
             if let error = entry.error { return "error: \(error.message)".column(80) + "".leftPadded(12) + "  " + path }
             guard let identification else { return path }
             var line = identification.type.identifier.column(44) + identification.mimeType.column(36)
                 + (entry.size.map { String($0) } ?? "-").leftPadded(12) + "  " + path
             if identification.isMismatch { line += "  [mismatch]" }
+            if let member = entry.member {
+                line += ArchiveReport.words(member)
+            } else if let reading = entry.archive {
+                line += ArchiveReport.words(reading)
+            }
             return line
         }
     }

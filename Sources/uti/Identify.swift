@@ -42,6 +42,9 @@ extension UTI {
         @Option(name: IdentifyJob.Valued.filesFrom.names, help: IdentifyJob.Valued.filesFrom.help, completion: .file())
         var filesFrom: [String] = []
 
+        @Option(name: IdentifyJob.Valued.archiveLimit.names, help: IdentifyJob.Valued.archiveLimit.help)
+        var archiveLimit: [String] = []
+
         @Argument(help: "Files to identify; - reads standard input.", completion: .file())
         var paths: [String] = []
 
@@ -51,7 +54,7 @@ extension UTI {
 
         var job: IdentifyJob {
             IdentifyJob(paths: paths, switches: Set(switches), typeFiles: typeOptions.typeFiles, name: name, separator: separator,
-                        filesFrom: filesFrom, mimeNames: mimeNames.names)
+                        filesFrom: filesFrom, archiveLimits: archiveLimit, mimeNames: mimeNames.names)
         }
 
         func run() throws {
@@ -70,7 +73,7 @@ struct IdentifyJob: Equatable {
     /// `-E`, `-L`); `-s`, which reads devices' contents, is refused with the reason (`usageProblem`).
     enum Switch: String, EnumerableFlag {
         case mime, mimeWithEncoding, mimeEncoding, json, brief, print0, noContent, followSymlinks, model, framed
-        case exitOnError, specialFiles
+        case exitOnError, specialFiles, archives
 
         /// How it is written on the command line (file(1)'s spelling among them).
         var spellings: [String] {
@@ -87,6 +90,7 @@ struct IdentifyJob: Equatable {
             case .framed: ["--framed"]
             case .exitOnError: ["-E"]
             case .specialFiles: ["-s", "--special-files"]
+            case .archives: ["--archives"]
             }
         }
 
@@ -109,6 +113,10 @@ struct IdentifyJob: Equatable {
                     discussion: "For many files through one process when the bytes are at hand rather than a path (Spark's binaryFile rows). See docs/CommandLine.md for the framing.")
             case .exitOnError: "Accepted as file -E is: identify always exits with 1 when a file could not be read."
             case .specialFiles: "Refused: identify names devices without reading them (file -s reads them)."
+            case .archives:
+                ArgumentHelp(
+                    "Identify the members of archives too (tar, ZIP, 7-Zip, RAR, cpio, ar, ISO 9660, compressed streams...), without extracting: one line each after the archive's, as ARCHIVE#MEMBER.",
+                    discussion: "Archives in archives are opened to a depth; --archive-limit sets the limits. See docs/CommandLine.md for the path syntax.")
             }
         }
     }
@@ -116,13 +124,14 @@ struct IdentifyJob: Equatable {
     /// The options with a value that identify alone has, each one case: its spellings and its help (the
     /// declaration files' `--types` and `--mime-names` are shared with other commands, spelt where declared).
     enum Valued: CaseIterable {
-        case name, separator, filesFrom
+        case name, separator, filesFrom, archiveLimit
 
         var spellings: [String] {
             switch self {
             case .name: ["--name"]
             case .separator: ["--separator"]
             case .filesFrom: ["-f", "--files-from"]
+            case .archiveLimit: ["--archive-limit"]
             }
         }
 
@@ -133,6 +142,7 @@ struct IdentifyJob: Equatable {
             case .name: ArgumentHelp("The name of standard input, so that its extension counts.", valueName: "name")
             case .separator: ArgumentHelp("What follows each file name, before a space, as file --separator is (default `:`).", valueName: "string")
             case .filesFrom: ArgumentHelp("Read the names of the files to identify from this file, one per line (- for standard input), before the files given; as file -f does. Repeatable.", valueName: "namefile")
+            case .archiveLimit: ArgumentHelp(ArchiveLimitsArgument.help, valueName: "name=value")
             }
         }
     }
@@ -155,6 +165,8 @@ struct IdentifyJob: Equatable {
     var name: String?
     var separator = IdentifyJob.defaultSeparator
     var filesFrom: [String] = []
+    /// `--archive-limit`'s arguments, as given.
+    var archiveLimits: [String] = []
     var mimeNames: MIMENames = .standard
 
     var mime: Bool { switches.contains(.mime) }
@@ -163,6 +175,8 @@ struct IdentifyJob: Equatable {
     var followSymlinks: Bool { switches.contains(.followSymlinks) }
     /// `--model`: ask Magika's model (else as `UTI_MAGIKA` says).
     var model: Bool { switches.contains(.model) }
+    /// `--archives`: archives' members too.
+    var archives: Bool { switches.contains(.archives) }
 
     /// What is wrong with these options together, in the words a usage error prints; `nil` when nothing is.
     var usageProblem: String? {
@@ -171,7 +185,10 @@ struct IdentifyJob: Equatable {
         }
         let styles = [mime, switches.contains(.mimeWithEncoding), switches.contains(.mimeEncoding), json].filter { $0 }.count
         let shaped = switches.contains(.brief) || switches.contains(.print0) || separator != Self.defaultSeparator
+        if !archiveLimits.isEmpty && !archives { return "--archive-limit goes with --archives." }
+        if case .failure(let problem) = ArchiveLimitsArgument.parse(archiveLimits) { return problem.description }
         if switches.contains(.framed) {
+            if archives { return "--framed answers one JSON line per record: --archives does not apply." }
             guard paths == ["-"] else { return "--framed reads records from standard input: give - and no other file." }
             if styles > (json ? 1 : 0) || shaped || nameOnly || followSymlinks || name != nil || !filesFrom.isEmpty {
                 return "--framed answers in JSON for each record: --mime, -i, --mime-encoding, -b, -0, --separator, --no-content, -L, -f and --name do not apply."
@@ -182,6 +199,7 @@ struct IdentifyJob: Equatable {
         if styles > 1 { return "--mime (--mime-type), -i, --mime-encoding and --json each choose what is printed: give one." }
         if json && shaped { return "-b, -0 and --separator shape lines of text; --json writes objects: give one or the other." }
         if name != nil && !paths.contains("-") { return "--name names standard input: give - among the files." }
+        if archives && nameOnly { return "--archives reads archives' contents: --no-content does not apply." }
         return nil
     }
 
@@ -207,6 +225,7 @@ struct IdentifyJob: Equatable {
             }
         }
         targets += paths.map { $0 == "-" ? RawFilePath("-") : RawArguments.path(for: $0) }
+        let limits = (try? ArchiveLimitsArgument.parse(archiveLimits).get()) ?? ArchiveLimits()
         for path in targets {
             let isStandardInput = path.bytes == [UInt8(ascii: "-")]
             let shown = json ? path.dataText : path.escaped
@@ -214,13 +233,53 @@ struct IdentifyJob: Equatable {
             // do/catch, not a Result: a Result of these types is generic metadata the runtime would build at
             // start-up by name, with a search of every protocol conformance in the program (seen in start-up's profile).
             do throws(IdentificationError) {
-                let identification = isStandardInput
-                    ? try identifier.identify(data: StandardInput.read(limit: StandardInput.identificationLimit), filename: name)
-                    : try identifier.identify(fileAt: path)
+                let data = isStandardInput ? StandardInput.read(limit: StandardInput.identificationLimit) : []
+                let identification = isStandardInput ? try identifier.identify(data: data, filename: name) : try identifier.identify(fileAt: path)
+                guard archives, FileIdentifier.holdsMembers(identification) else {
+                    if json {
+                        output.line(IdentificationReport(identification, path: shown, pathEscaped: escapedPath).json.rendered)
+                    } else {
+                        emit(shown, result(identification), to: &output)
+                    }
+                    continue
+                }
+                // The archive's line says how the reading of its members ended: they are read first.
+                var members: [ArchiveMember] = []
+                let collect = { (member: ArchiveMember) -> Bool in
+                    members.append(member)
+                    return true
+                }
+                let reading = isStandardInput ? try identifier.readMembers(of: data, filename: name, limits: limits, collect)
+                    : try identifier.readMembers(ofFileAt: path, limits: limits, collect)
+                if reading.truncated == .unreadable || reading.truncated == .unsupported { failed = true }
                 if json {
-                    output.line(IdentificationReport(identification, path: shown, pathEscaped: escapedPath).json.rendered)
+                    var object = IdentificationReport(identification, path: shown, pathEscaped: escapedPath).json
+                    object.append(ArchiveReport.fields(of: reading))
+                    output.line(object.rendered)
                 } else {
-                    emit(shown, result(identification), to: &output)
+                    emit(shown, result(identification) + ArchiveReport.words(reading), to: &output)
+                }
+                let archivePath = isStandardInput ? RawFilePath(name ?? "-") : path
+                for member in members {
+                    let memberPath = member.path(in: archivePath)
+                    let memberShown = json ? memberPath.dataText : memberPath.escaped
+                    switch member.result {
+                    case .success(let identification):
+                        if json {
+                            var object = IdentificationReport(identification, path: memberShown, pathEscaped: json && !memberPath.isValidUTF8).json
+                            object.append(ArchiveReport.fields(of: member))
+                            output.line(object.rendered)
+                        } else {
+                            emit(memberShown, result(identification) + ArchiveReport.words(member), to: &output)
+                        }
+                    case .failure(let error):
+                        failed = true
+                        if json {
+                            output.line(JSONValue.object([("path", .string(memberShown)), ("error", .string(error.message))] + ArchiveReport.fields(of: member)).rendered)
+                        } else {
+                            emit(memberShown, "cannot read (" + error.message + ")", to: &output)
+                        }
+                    }
                 }
             } catch {
                 failed = true

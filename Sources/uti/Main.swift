@@ -94,6 +94,7 @@ enum FastPath {
                         guard job.separator == IdentifyJob.defaultSeparator else { return nil }
                         job.separator = value
                     case .filesFrom: job.filesFrom.append(value)
+                    case .archiveLimit: job.archiveLimits.append(value)
                     }
                 } else {
                     return nil

@@ -39,6 +39,9 @@ public struct ClassificationOptions: Sendable {
     }
     /// How many entries are identified at once; by default, one worker per processor.
     public var workers: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// Read the members of archives (`FileIdentifier.holdsMembers`) within these limits, each member an entry
+    /// after its archive's (`ClassifiedEntry.members`); `nil` (the default) to leave archives closed.
+    public var archives: ArchiveLimits?
 
     /// Creates options for a walk; each argument sets the property of the same name, and
     /// ``workers`` keeps its default.
@@ -58,6 +61,13 @@ public struct ClassifiedEntry: Sendable {
     public var result: Result<Identification, IdentificationError>
     /// The entry's place in the walk, from 0.
     public var sequence: Int
+    /// With `ClassificationOptions.archives`, for an archive whose members were read: how the reading ended.
+    public var archive: ArchiveReading?
+    /// With `ClassificationOptions.archives`: the archive's members (and those of archives in it, each after
+    /// its own), in the archive's order, each an entry whose `path` is `ArchiveMember.path(in:)`.
+    public var members: [ClassifiedEntry] = []
+    /// For an entry that is an archive's member: where it is and what its archive says of it.
+    public var member: ArchiveMember?
 
     /// The identification, or `nil` if the entry failed.
     public var identification: Identification? { try? result.get() }
@@ -88,6 +98,7 @@ public struct Classification: AsyncSequence, Sendable {
     let source: Source
     let workers: Int
     let sorted: Bool
+    var archives: ArchiveLimits?
 
     static let batchSize = 64
 
@@ -107,13 +118,14 @@ public struct Classification: AsyncSequence, Sendable {
         let run = Run(capacity: workers * 4)
         let identifier = identifier
         let source = source
+        let archives = archives
         Threads.spawn {
             run.walk(source)
         }
         let remaining = Atomic<Int>(workers)
         for _ in 0..<workers {
             Threads.spawn {
-                run.work(identifier)
+                run.work(identifier, archives: archives)
                 if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { run.results.close() }
             }
         }
@@ -163,13 +175,17 @@ public struct Classification: AsyncSequence, Sendable {
 
         /// Identifies batches of paths until there are no more. Each batch's entries take consecutive
         /// sequence numbers in walk order, so that a sorted consumer can restore it.
-        func work(_ identifier: FileIdentifier) {
+        func work(_ identifier: FileIdentifier, archives: ArchiveLimits?) {
             while let batch = nextBatch() {
                 var entries: [ClassifiedEntry] = []
                 entries.reserveCapacity(batch.entries.count)
                 for (offset, entry) in batch.entries.enumerated() {
                     if isCancelled { return }
-                    entries.append(Self.classify(entry, identifier, sequence: batch.first + offset))
+                    var classified = Self.classify(entry, identifier, sequence: batch.first + offset)
+                    if let archives, let identification = classified.identification, FileIdentifier.holdsMembers(identification) {
+                        Self.readMembers(of: &classified, entry, identifier, limits: archives)
+                    }
+                    entries.append(classified)
                 }
                 guard results.push(entries) else { return }
             }
@@ -185,6 +201,27 @@ public struct Classification: AsyncSequence, Sendable {
                 let first = sequence.add(entries.count, ordering: .relaxed).oldValue
                 return (entries, first)
             }
+        }
+
+        /// The members of the archive `entry` is, as entries of `classified`; a failure to open it again is the
+        /// archive's `problem`.
+        static func readMembers(of classified: inout ClassifiedEntry, _ entry: WalkEntry, _ identifier: FileIdentifier, limits: ArchiveLimits) {
+            var members: [ClassifiedEntry] = []
+            let archivePath = entry.path
+            let sequence = classified.sequence
+            do throws(IdentificationError) {
+                classified.archive = try identifier.readMembers(ofFileAt: entry.path, in: entry.directory?.descriptor, limits: limits) { member in
+                    members.append(ClassifiedEntry(path: member.path(in: archivePath), size: member.size, result: member.result,
+                                                   sequence: sequence, member: member))
+                    return true
+                }
+            } catch {
+                var reading = ArchiveReading()
+                reading.truncated = .unreadable
+                reading.problem = error.message
+                classified.archive = reading
+            }
+            classified.members = members
         }
 
         static func classify(_ entry: WalkEntry, _ identifier: FileIdentifier, sequence: Int) -> ClassifiedEntry {
@@ -273,7 +310,8 @@ extension FileIdentifier {
     /// Classifies every entry of the trees under `directories` (the roots included), in parallel, with
     /// the same rules as `identify(fileAt:)`.
     public func classify(directories: [RawFilePath], options: ClassificationOptions = ClassificationOptions()) -> Classification {
-        Classification(identifier: self, source: .trees(directories, options.walk), workers: options.workers, sorted: options.sorted)
+        Classification(identifier: self, source: .trees(directories, options.walk), workers: options.workers, sorted: options.sorted,
+                       archives: options.archives)
     }
 
     /// Classifies every entry of the tree under `directory`; see `classify(directories:options:)`.
@@ -286,7 +324,7 @@ extension FileIdentifier {
     /// classification runs and is not closed.
     public func classify(pathsFrom file: FileDescriptor, nulSeparated: Bool, options: ClassificationOptions = ClassificationOptions()) -> Classification {
         Classification(identifier: self, source: .list(file, separator: nulSeparated ? 0 : UInt8(ascii: "\n")),
-                       workers: options.workers, sorted: options.sorted)
+                       workers: options.workers, sorted: options.sorted, archives: options.archives)
     }
 }
 
