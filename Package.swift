@@ -269,7 +269,7 @@ if Context.environment["UTI_FUZZING"] != nil {
     for (name, dependencies) in [
         ("FuzzIdentify", ["FileIdentification"]), ("FuzzDeclarations", ["UniformTypeIdentifiers"]), ("FuzzManifest", ["AppContainers"]),
         ("FuzzZip", ["FileIdentification"]), ("FuzzOLE2", ["FileIdentification"]), ("FuzzModelConfiguration", ["FileIdentification"]),
-        ("FuzzFramedRecords", ["FileIdentification"]), ("FuzzSyncedFiles", ["ContainerSync"]),
+        ("FuzzFramedRecords", ["FileIdentification"]), ("FuzzSyncedFiles", ["ContainerSync"]), ("FuzzArchive", ["FileIdentification"]),
     ] {
         package.targets.append(.executableTarget(
             name: name, dependencies: (dependencies + ["CFuzzDriver"]).map { .target(name: $0) }, path: "Fuzz/Targets/\(name)",

@@ -21,11 +21,12 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TARGETS = ["FuzzIdentify", "FuzzDeclarations", "FuzzManifest", "FuzzZip", "FuzzOLE2", "FuzzModelConfiguration", "FuzzFramedRecords", "FuzzSyncedFiles"]
+TARGETS = ["FuzzIdentify", "FuzzDeclarations", "FuzzManifest", "FuzzZip", "FuzzOLE2", "FuzzModelConfiguration", "FuzzFramedRecords", "FuzzSyncedFiles", "FuzzArchive"]
 SCRATCH = os.path.join(ROOT, ".build-fuzz")
 # Runs per target in CI: about ten seconds each on a two-core machine.
 CI_RUNS = {"FuzzIdentify": 20_000, "FuzzDeclarations": 40_000, "FuzzManifest": 100_000, "FuzzZip": 500_000, "FuzzOLE2": 200_000,
-           "FuzzModelConfiguration": 300_000, "FuzzFramedRecords": 100_000, "FuzzSyncedFiles": 100_000}
+           "FuzzModelConfiguration": 300_000, "FuzzFramedRecords": 100_000, "FuzzSyncedFiles": 100_000,
+           "FuzzArchive": 20_000}
 OPTIONS = ["-timeout=10", "-rss_limit_mb=2048", "-malloc_limit_mb=2048", "-detect_leaks=1", "-print_final_stats=1"]
 
 

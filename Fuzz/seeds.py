@@ -5,16 +5,108 @@ elsewhere.
 
     python3 Fuzz/seeds.py OUT_DIR      # OUT_DIR/<target>/<seed>
 """
+import bz2
 import datetime
 import gzip
 import io
 import json
+import lzma
 import os
 import plistlib
+import shutil
 import struct
+import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
+
+
+def tar_bytes(entries, mode="w"):
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode=mode) as archive:
+        for name, data in entries:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mtime = 1_700_000_000
+            archive.addfile(info, io.BytesIO(data))
+        link = tarfile.TarInfo("link")
+        link.type = tarfile.SYMTYPE
+        link.linkname = "../etc/passwd"
+        archive.addfile(link)
+        hard = tarfile.TarInfo("hard")
+        hard.type = tarfile.LNKTYPE
+        hard.linkname = entries[0][0]
+        archive.addfile(hard)
+    return buffer.getvalue()
+
+
+def ar_bytes(entries):
+    output = b"!<arch>\n"
+    for name, data in entries:
+        output += f"{name + '/':<16}{1700000000:<12}{0:<6}{0:<6}{0o644:<8o}{len(data):<10}`\n".encode() + data
+        if len(data) % 2:
+            output += b"\n"
+    return output
+
+
+def newc_bytes(entries):
+    output = b""
+    for index, (name, data) in enumerate(entries + [("TRAILER!!!", b"")]):
+        encoded = name.encode() + b"\0"
+        mode = 0o100644 if name != "TRAILER!!!" else 0
+        header = b"070701" + b"".join(b"%08X" % value for value in
+                                     (index + 1, mode, 0, 0, 1, 1_700_000_000, len(data), 0, 0, 0, 0, len(encoded), 0))
+        output += header + encoded
+        output += b"\0" * (-len(output) % 4) + data
+        output += b"\0" * (-len(output) % 4)
+    return output
+
+
+def warc_bytes(entries):
+    output = b""
+    for name, data in entries:
+        output += (f"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://example.com/{name}\r\n"
+                   f"WARC-Date: 2024-05-01T12:00:00Z\r\nContent-Length: {len(data)}\r\n\r\n").encode() + data + b"\r\n\r\n"
+    return output
+
+
+def archives():
+    """Small archives of every kind libarchive reads: the standard library's where it writes one, bsdtar's
+    (libarchive's own writer) and 7z's where the machine has them."""
+    members = [("notes.txt", b"three lines\nof plain\ntext\n"), ("dir/pic.png", bytes.fromhex("89504E470D0A1A0A0000000D49484452")),
+               ("run.sh", b"#!/bin/sh\necho hi\n")]
+    inner = zip_bytes([("inside.txt", b"inside\n")])
+    seeds = {
+        "tar": tar_bytes(members), "tar-gz": tar_bytes(members, "w:gz"), "tar-bz2": tar_bytes(members, "w:bz2"),
+        "tar-xz": tar_bytes(members, "w:xz"), "zip": zip_bytes(members), "zip-in-tar": tar_bytes([("inner.zip", inner)] + members),
+        "tar-in-zip": zip_bytes([("inner.tar", tar_bytes(members))]), "gzip-stream": gzip.compress(b"hello\n" * 50),
+        "bzip2-stream": bz2.compress(b"hello\n" * 50), "xz-stream": lzma.compress(b"hello\n" * 50),
+        "ar": ar_bytes([("notes.txt", members[0][1]), ("data.tar.gz", tar_bytes(members, "w:gz"))]), "cpio-newc": newc_bytes(members),
+        "warc": warc_bytes(members), "nested": zip_bytes([("a.zip", zip_bytes([("b.zip", inner)]))]),
+    }
+    bsdtar, sevenzip = shutil.which("bsdtar"), shutil.which("7z")
+    if bsdtar or sevenzip:
+        with tempfile.TemporaryDirectory() as work:
+            source = os.path.join(work, "src")
+            for name, data in members:
+                os.makedirs(os.path.dirname(os.path.join(source, name)), exist_ok=True)
+                with open(os.path.join(source, name), "wb") as handle:
+                    handle.write(data)
+            names = [name for name, _ in members]
+            made = {}
+            if bsdtar:
+                for seed, arguments in {"7z": ["--format", "7zip"], "iso": ["--format", "iso9660"], "xar": ["--format", "xar"],
+                                        "cpio-odc": ["--format", "cpio"], "tar-zstd": ["--zstd"], "tar-lz4": ["--lz4"], "tar-lzip": ["--lzip"],
+                                        "pax": ["--format", "pax"]}.items():
+                    made[seed] = [bsdtar, "-c"] + arguments + ["-f", os.path.join(work, seed), "-C", source] + names
+            if sevenzip:
+                made["7z-encrypted"] = [sevenzip, "a", "-bd", "-psecret", os.path.join(work, "7z-encrypted")] + names
+            for seed, command in made.items():
+                if subprocess.run(command, cwd=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+                    with open(os.path.join(work, seed) + (".7z" if seed == "7z-encrypted" else ""), "rb") as handle:
+                        seeds[seed] = handle.read()
+    return seeds
 
 
 def zip_bytes(entries, stored_first=None, zip64=False):
@@ -129,6 +221,7 @@ def main():
         "FuzzManifest": {"xml": manifest(), "binary": manifest(binary=True)},
         "FuzzZip": {"odf": odf, "docx": docx, "epub": epub, "jar": jar, "zip64": zip64},
         "FuzzOLE2": {"word": word, "msi": msi},
+        "FuzzArchive": archives(),
         # A configuration shaped like Magika's (labels, thresholds, an overwrite map), and JSON's corners.
         "FuzzModelConfiguration": {
             "config": json.dumps({"beg_size": 1024, "mid_size": 0, "end_size": 1024, "use_inputs_at_offsets": False,

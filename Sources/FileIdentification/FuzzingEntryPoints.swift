@@ -6,6 +6,33 @@ package enum FuzzingEntryPoints {
         _ = try? ZipContainer.identify(MemoryBytes(storage: bytes), prefix: Array(bytes.prefix(64 * 1024)))
     }
 
+    /// Archives' members (`FileIdentifier.readMembers`) within small limits: libarchive over the bytes and
+    /// uti's handling of what it yields. What the limits promise stops the fuzzer when it does not hold: no
+    /// member deeper than the depth, no path longer than the length, no more members than the count, and
+    /// the reading's count equal to the members handed out.
+    package static func archiveMembers(_ bytes: [UInt8]) {
+        var limits = ArchiveLimits()
+        limits.maxMembers = 200
+        limits.maxDepth = 4
+        limits.maxPathLength = 256
+        limits.maxExpandedBytes = 64 << 20
+        limits.memoryBudget = 4 << 20
+        limits.spoolBudget = 8 << 20
+        limits.timeLimit = .seconds(5)
+        var count = 0
+        guard let reading = try? archiveIdentifier.readMembers(of: bytes, filename: "fuzz.tar.gz", limits: limits, { member in
+            precondition((1...limits.maxDepth).contains(member.depth), "a member at depth \(member.depth)")
+            precondition(member.names.reduce(0) { $0 + $1.bytes.count + 1 } - 1 <= limits.maxPathLength, "a path past the limit")
+            _ = member.path(in: RawFilePath("fuzz.tar.gz")).escaped
+            count += 1
+            return true
+        }) else { return }
+        precondition(reading.memberCount == count, "\(reading.memberCount) members counted, \(count) handed out")
+        precondition(count <= limits.maxMembers, "\(count) members")
+    }
+
+    private static let archiveIdentifier = FileIdentifier()
+
     /// The OLE2 compound-file reader alone: header, FAT chain, directory entries.
     package static func ole2(_ bytes: [UInt8]) {
         _ = try? OLE2Container.identify(MemoryBytes(storage: bytes), prefix: Array(bytes.prefix(64 * 1024)))

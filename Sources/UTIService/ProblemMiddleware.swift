@@ -30,7 +30,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             let allowed = routes.methods(matching: request.uri.path)
             if allowed.isEmpty, let endpoint = Self.tikaEndpoint(request.uri.path) {
                 return Self.problem(.notImplemented, detail: "\(endpoint) is Apache Tika's, which uti does not offer: uti serves Tika's detection only "
-                                    + "(PUT /detect/stream, GET /mime-types), and its own identification (PUT /identify)", headers: [:])
+                                    + "(PUT /detect/stream, PUT /rmeta and /rmeta/ignore for archives' members, GET /mime-types), and its own identification (PUT /identify)", headers: [:])
             }
             guard !allowed.isEmpty else { return Self.problem(.notFound, detail: "no such route: \(request.uri.path)", headers: [:]) }
             var headers = HTTPFields()

@@ -38,6 +38,9 @@ package struct UTIService: Sendable {
         /// The bytes those temporary files may hold together on disk; a body that would pass it is
         /// answered 503 with `Retry-After` (so is one that meets a full disk).
         package var spoolBudget: Int
+        /// The limits of reading archives' members (`/rmeta`, `/identify?archives=true`); what they hold in
+        /// memory and spool comes out of `bodyMemory` and `spoolBudget`, with the uploads'.
+        package var archiveLimits = ArchiveLimits()
 
         package init(host: String = "127.0.0.1", port: Int = 8080, maximumBodySize: Int = 4 << 30, version: String,
                     routing: Routing? = nil, maximumConcurrentRequests: Int = 256,
@@ -98,10 +101,12 @@ package struct UTIService: Sendable {
         router.add(middleware: RequestLogMiddleware(metrics: metrics, routes: served))
         router.add(middleware: ProblemMiddleware(routes: served))
         router.add(middleware: ConcurrencyLimitMiddleware(limit: configuration.maximumConcurrentRequests))
-        let identification = IdentificationController<BasicRequestContext>(identifier: identifier, body: body, metrics: metrics)
+        let archives = ArchiveController<BasicRequestContext>(identifier: identifier, body: body, metrics: metrics, limits: configuration.archiveLimits)
+        let identification = IdentificationController<BasicRequestContext>(identifier: identifier, body: body, metrics: metrics, archives: archives)
         OperationsController(version: configuration.version, metrics: metrics).addRoutes(to: router)
         identification.addRoutes(to: router)
         TikaController(identification: identification, tika: tikaMimeTypes).addRoutes(to: router)
+        archives.addRoutes(to: router)
         TypesController().addRoutes(to: router)
         RoutingController(routing: configuration.routing, identifier: identifier, body: body).addRoutes(to: router)
         served.record(router)

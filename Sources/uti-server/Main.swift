@@ -56,6 +56,8 @@ struct UTIServer: AsyncParsableCommand {
         "The bytes request bodies' temporary files may hold on disk, all requests together; a body that would pass it is answered 503 with Retry-After.",
         valueName: "size"))
     var spoolBudget = ByteCount(bytes: 8 << 30)
+    @Option(name: .customLong("archive-limit"), help: ArgumentHelp(ArchiveLimitsArgument.help + " For PUT /rmeta and /identify?archives=true; what members hold in memory and spool comes out of --body-memory and --spool-budget.", valueName: "name=value"))
+    var archiveLimit: [String] = []
     @Option(name: .customLong("max-concurrent"), help: "Requests handled at once; beyond, 503 with Retry-After.")
     var maximumConcurrentRequests = 256
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection silent for this many seconds.", valueName: "seconds"))
@@ -97,6 +99,7 @@ struct UTIServer: AsyncParsableCommand {
         if gracePeriod < 0 { throw ValidationError("--grace-period cannot be negative.") }
         if lockTimeout < 0 { throw ValidationError("--lock-timeout cannot be negative.") }
         if routing && tokenFile == nil { throw ValidationError("--routing needs --token-file: routing changes apps' data.") }
+        if case .failure(let problem) = ArchiveLimitsArgument.parse(archiveLimit) { throw ValidationError(problem.description) }
     }
 
     func run() async throws {
@@ -118,13 +121,14 @@ struct UTIServer: AsyncParsableCommand {
             }
             routingSetup = .init(registry: Registry(root: root ?? Registry.defaultRoot(), lockTimeout: .seconds(lockTimeout)), token: token)
         }
-        let service = UTIService(configuration: .init(host: host, port: port, maximumBodySize: Int(maximumBodySize.bytes), version: Self.version,
+        var configuration = UTIService.Configuration(host: host, port: port, maximumBodySize: Int(maximumBodySize.bytes), version: Self.version,
                                                       routing: routingSetup, maximumConcurrentRequests: maximumConcurrentRequests,
                                                       idleTimeout: .seconds(idleTimeout),
                                                       deadlines: RequestDeadlines(header: .seconds(headerTimeout), body: .seconds(bodyTimeout),
                                                                                   minimumBodyRate: Int(minimumBodyRate.bytes)),
-                                                      bodyMemory: Int(bodyMemory.bytes), spoolBudget: Int(spoolBudget.bytes)),
-                                  identifier: FileIdentifier(options: .init(usesModel: model ? true : nil)))
+                                                      bodyMemory: Int(bodyMemory.bytes), spoolBudget: Int(spoolBudget.bytes))
+        configuration.archiveLimits = try ArchiveLimitsArgument.parse(archiveLimit).get()
+        let service = UTIService(configuration: configuration, identifier: FileIdentifier(options: .init(usesModel: model ? true : nil)))
         // Every lazy part loaded before the service says it listens (libmagic, shared-mime-info, the model).
         service.prepare()
         let host = self.host

@@ -250,13 +250,20 @@ extension FileIdentifier {
     /// Reads the members of an archive gathered in a `SpooledBytes` (an upload); see `readMembers(of:)`.
     public func readMembers(of spooled: SpooledBytes, filename: String? = nil, limits: ArchiveLimits = ArchiveLimits(),
                             _ body: (ArchiveMember) -> Bool) throws(IdentificationError) -> ArchiveReading {
+        try readMembers(of: spooled, filename: filename, limits: limits, sharing: nil, body)
+    }
+
+    /// `readMembers(of:filename:limits:_:)` whose held members take their memory and spool from `budgets`
+    /// (a server's, which its uploads share) rather than from budgets of this reading's own.
+    package func readMembers(of spooled: SpooledBytes, filename: String?, limits: ArchiveLimits, sharing budgets: (memory: ByteBudget, disk: ByteBudget)?,
+                             _ body: (ArchiveMember) -> Bool) throws(IdentificationError) -> ArchiveReading {
         let library: LibArchive
         do {
             library = try Self.libArchive()
         } catch {
             throw IdentificationError(path: filename ?? "-", reason: error)
         }
-        var reader = ArchiveReader(library: library, identifier: self, limits: limits, archiveSize: spooled.count)
+        var reader = ArchiveReader(library: library, identifier: self, limits: limits, archiveSize: spooled.count, budgets: budgets)
         return reader.read(spooled.source, name: RawFilePath(filename ?? "").lastComponent, body)
     }
 
@@ -393,14 +400,14 @@ struct ArchiveReader {
     /// Whether the consumer asked to stop.
     private var abandoned = false
 
-    init(library: LibArchive, identifier: FileIdentifier, limits: ArchiveLimits, archiveSize: Int) {
+    init(library: LibArchive, identifier: FileIdentifier, limits: ArchiveLimits, archiveSize: Int, budgets: (memory: ByteBudget, disk: ByteBudget)? = nil) {
         self.library = library
         self.identifier = identifier
         self.limits = limits
         self.archiveSize = max(archiveSize, 1)
         deadline = ContinuousClock.now.advanced(by: limits.timeLimit)
-        memoryBudget = ByteBudget(capacity: max(0, limits.memoryBudget))
-        spoolBudget = ByteBudget(capacity: max(0, limits.spoolBudget))
+        memoryBudget = budgets?.memory ?? ByteBudget(capacity: max(0, limits.memoryBudget))
+        spoolBudget = budgets?.disk ?? ByteBudget(capacity: max(0, limits.spoolBudget))
     }
 
     /// Reads the outermost archive.

@@ -11,12 +11,15 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     let withoutModel: FileIdentifier
     let body: BodySpooler
     let metrics: ServiceMetrics
+    /// `?archives=true`: the members too.
+    let archives: ArchiveController<Context>
 
-    init(identifier: FileIdentifier, body: BodySpooler, metrics: ServiceMetrics) {
+    init(identifier: FileIdentifier, body: BodySpooler, metrics: ServiceMetrics, archives: ArchiveController<Context>) {
         self.identifier = identifier
         self.withoutModel = identifier.withoutModel
         self.body = body
         self.metrics = metrics
+        self.archives = archives
     }
 
     func addRoutes(to routes: some RouterMethods<Context>) {
@@ -29,10 +32,16 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     /// `?mime-names=` names the vocabulary of the MIME type, as `uti identify --mime-names` does.
     func identify(_ request: Request) async throws -> Response {
         let names = try Responses.mimeNames(request)  // a bad vocabulary is refused before the body is read
+        let members = try ArchiveController<Context>.asksForMembers(request)
         if let contentType = request.headers[.contentType], let boundary = Multipart.boundary(of: contentType) {
+            if members { throw HTTPError(.badRequest, message: "archives=true takes one file as the body, not multipart/form-data") }
             return try await identifyParts(request, boundary: boundary, names: names)
         }
         let name = Responses.uploadName(request)
+        if members {
+            if Responses.acceptsPlainText(request) { throw HTTPError(.notAcceptable, message: "archives=true answers JSON") }
+            return try await archives.identifyWithMembers(request, named: name, names: names)
+        }
         let identification = try await self.identification(of: request, named: name, names: names)
         if Responses.acceptsPlainText(request) { return Responses.text(identification.mimeType + "\n") }
         return Responses.json(IdentificationReport(identification, path: name ?? "-").json)
