@@ -54,6 +54,8 @@ def main(argv=None):
     parser.add_argument("--output", required=True, metavar="OUT", help="where the Parquet goes")
     parser.add_argument("--partitions", type=int, help="how many partitions (default: Spark's)")
     parser.add_argument("--include-hidden", action="store_true", help="paths --roots: walk into entries whose names start with a dot")
+    parser.add_argument("--archives", action="store_true",
+                        help="paths: archives' members too, a row each after their archive's (uti classify --archives)")
     parser.add_argument("--summary", action="store_true", help="print counts by family and by type")
     parser.add_argument("--uti", default="uti", metavar="NAME-OR-PATH",
                         help="the uti binary: a name shipped with --files (default uti) or a path on every executor")
@@ -63,13 +65,16 @@ def main(argv=None):
         parser.error("paths needs --roots or --listing (one of them)")
     if options.source == "content" and not options.uri:
         parser.error("content needs --input")
+    if options.source == "content" and options.archives:
+        parser.error("--archives goes with paths: uti reads archives where they lie")
 
     spark = SparkSession.builder.appName("uti classify").getOrCreate()
     ship_package(spark)
     if options.source == "paths" and options.roots:
-        frame = uti_spark.classify_roots(spark, options.roots, options.uti, options.partitions, options.include_hidden)
+        frame = uti_spark.classify_roots(spark, options.roots, options.uti, options.partitions, options.include_hidden, options.archives)
     elif options.source == "paths":
-        frame = uti_spark.classify_paths(spark, read_listing(options.listing, options.nul), options.uti, options.partitions)
+        frame = uti_spark.classify_paths(spark, read_listing(options.listing, options.nul), options.uti, options.partitions,
+                                         archives=options.archives)
     else:
         frame = uti_spark.read_content(spark, options.uri, options.uti)
     frame.write.mode(options.mode).parquet(options.output)

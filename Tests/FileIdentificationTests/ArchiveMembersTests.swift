@@ -187,6 +187,19 @@ struct ArchiveMembersTests {
         #expect(!FileManager.default.fileExists(atPath: files.file("../line\nbreak.txt")))
     }
 
+    @Test("the formats read as they stream out are declared types, and a tar in a tar is read so")
+    func streamedFormats() throws {
+        for identifier in ArchiveReader.streamedFormatIdentifiers { #expect(UTType(identifier) != nil, "\(identifier)") }
+        let files = try Self.sources()
+        #expect(Tools.run("/usr/bin/bsdtar", ["-cf", files.file("inner.tar"), "-C", files.file("src"), "notes.txt", "pic.png"]))
+        #expect(Tools.run("/usr/bin/bsdtar", ["-cJf", files.file("outer.tar.xz"), "-C", files.path, "inner.tar"]))
+        let (members, reading) = try members(files.file("outer.tar.xz"))
+        #expect(reading.truncated == nil)
+        #expect(members.map { $0.identification?.type.identifier } == ["public.tar-archive", "public.plain-text", "public.png"])
+        #expect(members.first?.memberCount == 2)
+        #expect(members.first?.size == (try FileManager.default.attributesOfItem(atPath: files.file("inner.tar"))[.size] as? Int))
+    }
+
     @Test("# and % in names are escaped in member paths, so that each # separates archive levels")
     func pathSyntax() {
         let member = ArchiveMember(names: [RawFilePath("dir/a#b.zip"), RawFilePath("100%.txt")], size: 1, modified: nil, isEncrypted: false,

@@ -84,8 +84,9 @@ def make_tree(root, count):
     return unreadable
 
 
-def baseline(uti, root):
-    result = subprocess.run([uti, "classify", "--format", "ndjson", "--details", root], capture_output=True)
+def baseline(uti, root, archives=False):
+    result = subprocess.run([uti, "classify", "--format", "ndjson", "--details"] + (["--archives"] if archives else []) + [root],
+                            capture_output=True)
     if result.returncode not in (0, 1):
         sys.exit(f"uti classify failed ({result.returncode}): {result.stderr.decode(errors='replace')}")
     records = [json.loads(line) for line in result.stdout.splitlines()]
@@ -209,6 +210,12 @@ def main():
 
         ok &= compare("local, paths (roots)", rows(uti_spark.classify_roots(spark, [root], uti)), expected)
         ok &= compare("local, paths (listing)", rows(uti_spark.classify_paths(spark, listing, uti, partitions=8)), expected)
+        # Archives' members as rows (each .gz holds one), equal to uti classify --archives.
+        with_members = baseline(uti, root, archives=True)
+        members = sum(1 for record in with_members if "#" in record["path"] and record.get("depth", 0) > 0)
+        print(f"uti classify --archives: {len(with_members)} records, {members} of them members", flush=True)
+        ok &= members > 0
+        ok &= compare("local, paths (roots) with archives", rows(uti_spark.classify_roots(spark, [root], uti, archives=True)), with_members)
         ok &= compare("local, content", rows(uti_spark.read_content(spark, root, uti)), files_only)
         # A missing binary, and uti failing, are clear errors naming the partition.
         failing = os.path.join(scratch, "failing-uti")

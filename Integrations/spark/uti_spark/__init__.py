@@ -24,7 +24,7 @@ from pyspark import StorageLevel
 from pyspark.sql import functions as F
 from pyspark.sql.types import ArrayType, BooleanType, LongType, StringType, StructField, StructType
 
-__all__ = ["SCHEMA", "FAMILIES", "classify_paths", "classify_roots", "classify_content", "read_content", "summary", "record"]
+__all__ = ["SCHEMA", "ARCHIVE_SCHEMA", "FAMILIES", "classify_paths", "classify_roots", "classify_content", "read_content", "summary", "record"]
 
 SCHEMA = StructType([
     StructField("path", StringType(), False),
@@ -38,6 +38,16 @@ SCHEMA = StructType([
     StructField("rule", StringType(), True),
     StructField("size", LongType(), True),
     StructField("error", StringType(), True),
+])
+
+# With archives (`uti classify --archives`): an archive's members are rows too, after it, `path` as
+# `ARCHIVE#MEMBER`; these columns say where a member is and how an archive's reading ended.
+ARCHIVE_SCHEMA = StructType(SCHEMA.fields + [
+    StructField("depth", LongType(), True),
+    StructField("modified", StringType(), True),
+    StructField("encrypted", BooleanType(), True),
+    StructField("members", LongType(), True),
+    StructField("truncated", StringType(), True),
 ])
 
 # Top-level families for `summary`, checked in this order (as `uti classify --summary` and uti-server's metrics do).
@@ -74,12 +84,15 @@ def _binary(uti_binary, index="driver"):
                      "or install it on the executors' PATH")
 
 
-def _row(obj, size=None):
-    """A SCHEMA row from one JSON object of uti's."""
+def _row(obj, size=None, archives=False):
+    """A SCHEMA row (ARCHIVE_SCHEMA's with `archives`) from one JSON object of uti's."""
     evidence = obj.get("evidence") or {}
-    return (obj["path"], bool(obj.get("pathEscaped", False)), obj.get("identifier"), obj.get("mimeType"), obj.get("description"),
-            obj.get("conformsTo"), obj.get("mismatch"), obj.get("confidence"), evidence.get("rule"),
-            obj.get("size", size), obj.get("error"))
+    row = (obj["path"], bool(obj.get("pathEscaped", False)), obj.get("identifier"), obj.get("mimeType"), obj.get("description"),
+           obj.get("conformsTo"), obj.get("mismatch"), obj.get("confidence"), evidence.get("rule"),
+           obj.get("size", size), obj.get("error"))
+    if archives:
+        row += (obj.get("depth", 0), obj.get("modified"), bool(obj.get("encrypted", False)), obj.get("members"), obj.get("truncated"))
+    return row
 
 
 def _run(argv, feed, index, what):
@@ -135,6 +148,7 @@ def _task_cpus():
 
 
 def _classify_partition(uti_binary, arguments, feed_paths):
+    archives = "--archives" in arguments
     def run(index, iterator):
         binary = _binary(uti_binary, index)
         cpus = _task_cpus()
@@ -148,28 +162,35 @@ def _classify_partition(uti_binary, arguments, feed_paths):
                 for path in items:
                     stdin.write(os.fsencode(path) + b"\0")
             argv = [binary, "classify", "--files-from", "-", "-0", "--format", "ndjson", "--details"] + arguments_here
-            yield from (_row(obj) for obj in _run(argv, feed, index, "uti classify"))
+            yield from (_row(obj, archives=archives) for obj in _run(argv, feed, index, "uti classify"))
         else:
             if not items:
                 return
             argv = [binary, "classify", "--format", "ndjson", "--details"] + arguments_here + ["--"] + [os.fsencode(p) for p in items]
-            yield from (_row(obj) for obj in _run(argv, lambda stdin: None, index, "uti classify"))
+            yield from (_row(obj, archives=archives) for obj in _run(argv, lambda stdin: None, index, "uti classify"))
     return run
 
 
-def classify_paths(spark, paths, uti_binary=None, partitions=None, include_hidden=False):
+def _arguments(include_hidden, archives):
+    return (["--include-hidden"] if include_hidden else []) + (["--archives"] if archives else [])
+
+
+def classify_paths(spark, paths, uti_binary=None, partitions=None, include_hidden=False, archives=False):
     """Every path of `paths` (an RDD or a list of str; names that are not UTF-8 as `os.fsdecode` gives them),
-    classified where it lies: a DataFrame of SCHEMA, one row per path."""
+    classified where it lies: a DataFrame of SCHEMA, one row per path. With `archives`, the members of
+    archives too, a row each after their archive's (`uti classify --archives`), in ARCHIVE_SCHEMA."""
     rdd = paths if hasattr(paths, "mapPartitionsWithIndex") else spark.sparkContext.parallelize(list(paths), partitions)
-    arguments = ["--include-hidden"] if include_hidden else []
-    return spark.createDataFrame(rdd.mapPartitionsWithIndex(_classify_partition(uti_binary, arguments, True)), SCHEMA)
+    arguments = _arguments(include_hidden, archives)
+    return spark.createDataFrame(rdd.mapPartitionsWithIndex(_classify_partition(uti_binary, arguments, True)),
+                                 ARCHIVE_SCHEMA if archives else SCHEMA)
 
 
-def classify_roots(spark, roots, uti_binary=None, partitions=None, include_hidden=False):
+def classify_roots(spark, roots, uti_binary=None, partitions=None, include_hidden=False, archives=False):
     """Every entry of the trees under `roots`, as `uti classify ROOT...` gives them on one machine: the driver
     lists each root's own entries, and each partition walks its share of them with one uti process. An entry
     that is a symbolic link is classified as the link it is (a listed path), never walked: given to uti as an
-    operand, a link to a directory would be followed, where the walk of its root reports it as a link."""
+    operand, a link to a directory would be followed, where the walk of its root reports it as a link. With
+    `archives`, archives' members are rows too, as in `classify_paths`."""
     units, links = [], []
     for root in roots:
         root = root.rstrip(os.sep) or os.sep
@@ -177,14 +198,14 @@ def classify_roots(spark, roots, uti_binary=None, partitions=None, include_hidde
             if include_hidden or not entry.startswith("."):
                 path = os.path.join(root, entry)
                 (links if os.path.islink(path) else units).append(path)
-    arguments = ["--include-hidden"] if include_hidden else []
+    arguments = _arguments(include_hidden, archives)
     count = partitions or max(1, min(len(units), spark.sparkContext.defaultParallelism * 4))
     walked = spark.sparkContext.parallelize(units, count).mapPartitionsWithIndex(_classify_partition(uti_binary, arguments, False))
     # The roots themselves, as `uti classify` lists them too, and the links among their entries.
     top = spark.sparkContext.parallelize([r.rstrip(os.sep) or os.sep for r in roots], 1) \
         .mapPartitionsWithIndex(_classify_partition(uti_binary, arguments + ["--max-depth", "0"], False))
     listed = spark.sparkContext.parallelize(links, 1).mapPartitionsWithIndex(_classify_partition(uti_binary, arguments, True))
-    return spark.createDataFrame(top.union(listed).union(walked), SCHEMA)
+    return spark.createDataFrame(top.union(listed).union(walked), ARCHIVE_SCHEMA if archives else SCHEMA)
 
 
 def record(name, content):

@@ -314,11 +314,18 @@ struct MemberBytes: ByteSource {
     }
 }
 
-/// Any `ByteSource` as libarchive's input, through its read, seek and skip callbacks: an open file (by
-/// `pread`, its position untouched), bytes in memory, a spool. libarchive holds it as its callback data.
+/// libarchive's input, through its callbacks: any `ByteSource` (an open file by `pread`, its position untouched;
+/// bytes in memory; a spool), read and seeked at will, or the stream of a member of the archive around it (an
+/// archive in a tar or a Debian package, read as it is decompressed, never held). libarchive holds it as its
+/// callback data.
 final class ArchiveInput {
-    let read: (Int, Int) throws(IdentificationError.Reason) -> [UInt8]
-    let count: Int
+    enum Source {
+        case random(read: (Int, Int) throws(IdentificationError.Reason) -> [UInt8], count: Int)
+        /// The member's first bytes, already read, then the rest of its stream.
+        case stream(head: [UInt8], rest: MemberStream)
+    }
+
+    let source: Source
     var position = 0
     /// The block handed to libarchive last, kept alive until the next read.
     var block: [UInt8] = []
@@ -327,58 +334,210 @@ final class ArchiveInput {
     /// reader seeks to each member's header and reads a few bytes there), doubling as reading goes on.
     var nextRead = ArchiveInput.largestRead
     /// Why a read failed, for the record.
-    var failure: IdentificationError.Reason?
+    var failure: String?
 
     init(_ source: some ByteSource) {
-        read = { (offset, length) throws(IdentificationError.Reason) in try source.bytes(at: offset, length: length) }
-        count = source.count
+        self.source = .random(read: { (offset, length) throws(IdentificationError.Reason) in try source.bytes(at: offset, length: length) },
+                              count: source.count)
+    }
+
+    init(head: [UInt8], rest: MemberStream) {
+        source = .stream(head: head, rest: rest)
     }
 
     static let blockSize = 64 * 1024
     static let largestRead = 1 << 20
     static let readAfterSeek = 16 * 1024
 
+    /// The next bytes for libarchive: their address (valid until the next call) and count; 0 at the end, -1
+    /// on a failure.
+    func next(_ buffer: UnsafeMutablePointer<UnsafeRawPointer?>) -> Int {
+        switch source {
+        case .random(let read, let count):
+            do throws(IdentificationError.Reason) {
+                block = try read(position, min(nextRead, max(0, count - position)))
+            } catch {
+                failure = "\(error)"
+                return -1
+            }
+            position += block.count
+            nextRead = min(nextRead * 2, Self.largestRead)
+        case .stream(let head, let rest):
+            if position == 0 && !head.isEmpty {
+                block = head
+                position = head.count
+            } else {
+                switch rest.next(upTo: Int.max) {
+                case .bytes(let bytes):
+                    // libarchive's own block, valid until the stream is asked again: handed on as it is.
+                    position += bytes.count
+                    buffer.pointee = bytes.baseAddress
+                    return bytes.count
+                case .zeros(let count):
+                    block = [UInt8](repeating: 0, count: count)
+                    position += count
+                case .end:
+                    return 0
+                case .failed(let problem):
+                    failure = problem
+                    return -1
+                }
+            }
+        }
+        buffer.pointee = block.withUnsafeBytes { $0.baseAddress }
+        return block.count
+    }
+
     /// Opens `archive` on this input, which must outlive it.
     func open(_ archive: LibArchive.Archive, _ library: LibArchive) -> Int32 {
         _ = library.setReadCallback(archive) { _, data, buffer in
             guard let data, let buffer else { return -1 }
-            let input = Unmanaged<ArchiveInput>.fromOpaque(data).takeUnretainedValue()
-            do throws(IdentificationError.Reason) {
-                input.block = try input.read(input.position, input.nextRead)
-            } catch {
-                input.failure = error
-                return -1
-            }
-            input.position += input.block.count
-            input.nextRead = min(input.nextRead * 2, ArchiveInput.largestRead)
-            buffer.pointee = input.block.withUnsafeBytes { $0.baseAddress }
-            return input.block.count
+            return Unmanaged<ArchiveInput>.fromOpaque(data).takeUnretainedValue().next(buffer)
         }
-        _ = library.setSeekCallback(archive) { _, data, offset, whence in
-            guard let data else { return -1 }
-            let input = Unmanaged<ArchiveInput>.fromOpaque(data).takeUnretainedValue()
-            let base: Int
-            switch whence {
-            case SEEK_SET: base = 0
-            case SEEK_CUR: base = input.position
-            case SEEK_END: base = input.count
-            default: return -1
+        if case .random = source {
+            _ = library.setSeekCallback(archive) { _, data, offset, whence in
+                guard let data else { return -1 }
+                let input = Unmanaged<ArchiveInput>.fromOpaque(data).takeUnretainedValue()
+                guard case .random(_, let count) = input.source else { return -1 }
+                let base: Int
+                switch whence {
+                case SEEK_SET: base = 0
+                case SEEK_CUR: base = input.position
+                case SEEK_END: base = count
+                default: return -1
+                }
+                let (target, overflow) = base.addingReportingOverflow(Int(clamping: offset))
+                guard !overflow, target >= 0 else { return -1 }
+                input.position = min(target, count)
+                input.nextRead = ArchiveInput.readAfterSeek
+                return Int64(input.position)
             }
-            let (target, overflow) = base.addingReportingOverflow(Int(clamping: offset))
-            guard !overflow, target >= 0 else { return -1 }
-            input.position = min(target, input.count)
-            input.nextRead = ArchiveInput.readAfterSeek
-            return Int64(input.position)
-        }
-        _ = library.setSkipCallback(archive) { _, data, request in
-            guard let data, request > 0 else { return 0 }
-            let input = Unmanaged<ArchiveInput>.fromOpaque(data).takeUnretainedValue()
-            let skipped = min(Int(clamping: request), input.count - input.position)
-            input.position += skipped
-            return Int64(skipped)
+            _ = library.setSkipCallback(archive) { _, data, request in
+                guard let data, request > 0 else { return 0 }
+                let input = Unmanaged<ArchiveInput>.fromOpaque(data).takeUnretainedValue()
+                guard case .random(_, let count) = input.source else { return 0 }
+                let skipped = min(Int(clamping: request), count - input.position)
+                input.position += skipped
+                return Int64(skipped)
+            }
         }
         _ = library.setCallbackData(archive, Unmanaged.passUnretained(self).toOpaque())
         return library.open(archive)
+    }
+}
+
+/// What one reading has done so far, shared by its levels and by the inputs that stream one level's member
+/// into the next: the bytes decompressed, the members counted, and the limit that ended it.
+final class ReadingState {
+    let limits: ArchiveLimits
+    /// The outermost archive's size: the ratio's denominator.
+    let archiveSize: Int
+    let deadline: ContinuousClock.Instant
+    var expanded = 0
+    var members = 0
+    /// A limit that ends the whole reading (bytes, ratio, members, time), once reached.
+    var stopped: ArchiveTruncation?
+    /// Whether the consumer asked to stop.
+    var abandoned = false
+
+    init(limits: ArchiveLimits, archiveSize: Int) {
+        self.limits = limits
+        self.archiveSize = max(archiveSize, 1)
+        deadline = ContinuousClock.now.advanced(by: limits.timeLimit)
+    }
+
+    /// Counts decompressed bytes against the limits; `false` once one is reached.
+    func expand(_ count: Int) -> Bool {
+        expanded += count
+        if expanded > limits.maxExpandedBytes {
+            stopped = stopped ?? .bytes
+        } else if expanded > ArchiveLimits.ratioGrace, expanded / archiveSize > limits.maxRatio {
+            stopped = stopped ?? .ratio
+        } else if ContinuousClock.now >= deadline {
+            stopped = stopped ?? .time
+        }
+        return stopped == nil
+    }
+}
+
+/// The bytes of the current member of an archive, as libarchive's blocks give them (`archive_read_data_block`,
+/// each at its offset; a hole between blocks as zeros), counted against the reading's limits. Not
+/// `archive_read_data`: libarchive 3.6's copy of blocks gives a xar or WARC member's bytes wrong.
+final class MemberStream {
+    let archive: LibArchive.Archive
+    let library: LibArchive
+    let state: ReadingState
+    private var block = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// The member's offset of the block's first byte.
+    private var blockOffset = 0
+    /// The block's bytes delivered.
+    private var used = 0
+    /// The member's bytes delivered.
+    private(set) var position = 0
+    private(set) var ended = false
+
+    init(_ archive: LibArchive.Archive, _ library: LibArchive, _ state: ReadingState) {
+        self.archive = archive
+        self.library = library
+        self.state = state
+    }
+
+    enum Chunk {
+        /// Bytes of libarchive's, valid until the stream is asked again.
+        case bytes(UnsafeRawBufferPointer)
+        /// So many zeros (a sparse member's hole).
+        case zeros(Int)
+        case end
+        /// libarchive failed, or a limit was reached (the state says which).
+        case failed(String)
+    }
+
+    /// The next bytes, at most `limit` of them.
+    func next(upTo limit: Int) -> Chunk {
+        while used >= block.count {
+            if ended { return .end }
+            var pointer: UnsafeRawPointer?
+            var size = 0
+            var offset: Int64 = 0
+            let status = library.readDataBlock(archive, &pointer, &size, &offset)
+            if status == LibArchive.eof {
+                ended = true
+                return .end
+            }
+            guard status >= LibArchive.warn else { return .failed(library.error(archive, or: "unreadable")) }
+            guard state.expand(size) else { return .failed("the reading stopped (\(state.stopped?.rawValue ?? "limit"))") }
+            block = UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : size)
+            blockOffset = Int(clamping: offset)
+            // Bytes already delivered (a block that overlaps the last) are not delivered twice.
+            used = blockOffset < position ? min(block.count, position - blockOffset) : 0
+        }
+        let start = blockOffset + used
+        if start > position {
+            let count = min(start - position, limit, ArchiveInput.blockSize)
+            position += count
+            return .zeros(count)
+        }
+        let count = min(block.count - used, limit)
+        defer {
+            used += count
+            position += count
+        }
+        return .bytes(UnsafeRawBufferPointer(rebasing: block[used..<(used + count)]))
+    }
+
+    /// Passes over the rest of the member, counting what libarchive decompresses to do so.
+    func drain() -> String? {
+        used = block.count
+        while !ended {
+            var pointer: UnsafeRawPointer?
+            var size = 0
+            var offset: Int64 = 0
+            let status = library.readDataBlock(archive, &pointer, &size, &offset)
+            if status == LibArchive.eof { ended = true; break }
+            guard status >= LibArchive.warn else { return library.error(archive, or: "unreadable") }
+            guard state.expand(size) else { return nil }
+        }
+        return nil
     }
 }
 
@@ -387,25 +546,24 @@ struct ArchiveReader {
     let library: LibArchive
     let identifier: FileIdentifier
     let limits: ArchiveLimits
-    /// The outermost archive's size: the ratio's denominator.
-    let archiveSize: Int
-    let deadline: ContinuousClock.Instant
     /// What the spools of held members may hold in memory, and on disk, together.
     let memoryBudget: ByteBudget
     let spoolBudget: ByteBudget
-    private var expanded = 0
-    private var members = 0
-    /// A limit that ends the whole reading (bytes, ratio, members, time), once reached.
-    private var stopped: ArchiveTruncation?
-    /// Whether the consumer asked to stop.
-    private var abandoned = false
+    let state: ReadingState
+    private var stopped: ArchiveTruncation? {
+        get { state.stopped }
+        nonmutating set { state.stopped = newValue }
+    }
+    private var abandoned: Bool {
+        get { state.abandoned }
+        nonmutating set { state.abandoned = newValue }
+    }
 
     init(library: LibArchive, identifier: FileIdentifier, limits: ArchiveLimits, archiveSize: Int, budgets: (memory: ByteBudget, disk: ByteBudget)? = nil) {
         self.library = library
         self.identifier = identifier
         self.limits = limits
-        self.archiveSize = max(archiveSize, 1)
-        deadline = ContinuousClock.now.advanced(by: limits.timeLimit)
+        state = ReadingState(limits: limits, archiveSize: archiveSize)
         memoryBudget = budgets?.memory ?? ByteBudget(capacity: max(0, limits.memoryBudget))
         spoolBudget = budgets?.disk ?? ByteBudget(capacity: max(0, limits.spoolBudget))
     }
@@ -429,10 +587,14 @@ struct ArchiveReader {
         var format: String?
     }
 
-    /// Opens one archive level and reads its members; `names` are the levels' names above it.
+    /// Opens one archive level on `source` and reads its members; `names` are the levels' names above it.
     private mutating func level(_ source: some ByteSource, names: [RawFilePath], ownName: [UInt8], _ emit: (ArchiveMember) -> Bool) -> LevelOutcome {
+        level(ArchiveInput(source), names: names, ownName: ownName, emit)
+    }
+
+    /// Opens one archive level on `input` and reads its members.
+    private mutating func level(_ input: ArchiveInput, names: [RawFilePath], ownName: [UInt8], _ emit: (ArchiveMember) -> Bool) -> LevelOutcome {
         guard let archive = library.readNew() else { return LevelOutcome(truncated: .unreadable, problem: "archive_read_new failed") }
-        let input = ArchiveInput(source)
         defer {
             _ = library.readFree(archive)
             withExtendedLifetime(input) {}
@@ -442,11 +604,12 @@ struct ArchiveReader {
         // A compressed stream of one file (notes.txt.gz): libarchive's raw format, the lowest bidder.
         _ = library.supportFormatRaw(archive)
         guard input.open(archive, library) == LibArchive.ok else {
-            let problem = input.failure.map { "\($0)" } ?? library.error(archive, or: "cannot be opened")
+            if let stopped { return LevelOutcome(truncated: stopped) }
+            let problem = input.failure ?? library.error(archive, or: "cannot be opened")
             return LevelOutcome(truncated: .unreadable, problem: problem)
         }
         var outcome = members(of: archive, names: names, ownName: ownName, emit)
-        if let failure = input.failure { outcome.problem = "\(failure)" }
+        if let failure = input.failure, outcome.truncated != nil, stopped == nil { outcome.problem = failure }
         return outcome
     }
 
@@ -462,7 +625,7 @@ struct ArchiveReader {
                 outcome.truncated = stopped
                 return outcome
             }
-            if ContinuousClock.now >= deadline {
+            if ContinuousClock.now >= state.deadline {
                 stopped = .time
                 continue
             }
@@ -494,8 +657,8 @@ struct ArchiveReader {
             first = false
             let kind = library.entryFileType(entry)
             if kind == LibArchive.directory { continue }
-            members += 1
-            if members > limits.maxMembers {
+            state.members += 1
+            if state.members > limits.maxMembers {
                 stopped = .members
                 continue
             }
@@ -580,19 +743,6 @@ struct ArchiveReader {
         }
     }
 
-    /// Counts decompressed bytes against the limits; `false` once one is reached.
-    private mutating func expand(_ count: Int) -> Bool {
-        expanded += count
-        if expanded > limits.maxExpandedBytes {
-            stopped = .bytes
-        } else if expanded > ArchiveLimits.ratioGrace, expanded / archiveSize > limits.maxRatio {
-            stopped = .ratio
-        } else if ContinuousClock.now >= deadline {
-            stopped = .time
-        }
-        return stopped == nil
-    }
-
     /// How reading a member's bytes ended.
     enum Fill {
         /// Its end was reached.
@@ -605,63 +755,26 @@ struct ArchiveReader {
         case stopped
     }
 
-    /// Where the reading of the current member is: the block libarchive handed out last, and how much of the
-    /// member was delivered.
-    struct Cursor {
-        var block = UnsafeRawBufferPointer(start: nil, count: 0)
-        /// The member's offset of the block's first byte.
-        var blockOffset = 0
-        /// The block's bytes delivered.
-        var used = 0
-        /// The member's bytes delivered.
-        var position = 0
-        var ended = false
-    }
-
     /// Zeros for a sparse member's holes.
     private static let zeros = [UInt8](repeating: 0, count: ArchiveInput.blockSize)
 
-    /// Hands the next bytes of the current member, up to `limit` of them, to `sink` as libarchive's blocks
-    /// give them (`archive_read_data_block`, each at its offset; a hole between blocks as zeros). Not
-    /// `archive_read_data`: libarchive 3.6's copy of blocks gives a xar or WARC member's bytes wrong.
-    private mutating func pull(_ archive: LibArchive.Archive, _ cursor: inout Cursor, upTo limit: Int, problem: inout String?,
-                               _ sink: (UnsafeRawBufferPointer) -> Bool) -> Fill {
+    /// Hands the next bytes of the member `stream` reads, up to `limit` of them, to `sink`.
+    private func pull(_ stream: MemberStream, upTo limit: Int, problem: inout String?, _ sink: (UnsafeRawBufferPointer) -> Bool) -> Fill {
         var delivered = 0
         while delivered < limit {
-            if cursor.used >= cursor.block.count {
-                if cursor.ended { return .complete }
-                var pointer: UnsafeRawPointer?
-                var size = 0
-                var offset: Int64 = 0
-                let status = library.readDataBlock(archive, &pointer, &size, &offset)
-                if status == LibArchive.eof {
-                    cursor.ended = true
-                    return .complete
-                }
-                guard status >= LibArchive.warn else {
-                    problem = library.error(archive, or: "unreadable")
-                    return .stopped
-                }
-                guard expand(size) else { return .stopped }
-                cursor.block = UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : size)
-                cursor.blockOffset = Int(clamping: offset)
-                // Bytes already delivered (a block that overlaps the last) are not delivered twice.
-                cursor.used = cursor.blockOffset < cursor.position ? min(cursor.block.count, cursor.position - cursor.blockOffset) : 0
-                continue
-            }
-            let start = cursor.blockOffset + cursor.used
-            if start > cursor.position {
-                let count = min(start - cursor.position, limit - delivered, Self.zeros.count)
+            switch stream.next(upTo: limit - delivered) {
+            case .bytes(let bytes):
+                guard sink(bytes) else { return .refused }
+                delivered += bytes.count
+            case .zeros(let count):
                 guard Self.zeros.withUnsafeBytes({ sink(UnsafeRawBufferPointer(rebasing: $0[..<count])) }) else { return .refused }
-                cursor.position += count
                 delivered += count
-                continue
+            case .end:
+                return .complete
+            case .failed(let message):
+                if stopped == nil { problem = message }
+                return .stopped
             }
-            let count = min(cursor.block.count - cursor.used, limit - delivered)
-            guard sink(UnsafeRawBufferPointer(rebasing: cursor.block[cursor.used..<(cursor.used + count)])) else { return .refused }
-            cursor.used += count
-            cursor.position += count
-            delivered += count
         }
         return .more
     }
@@ -672,9 +785,9 @@ struct ArchiveReader {
                                       _ emit: (ArchiveMember) -> Bool) {
         var head: [UInt8] = []
         var problem: String?
-        var cursor = Cursor()
+        let stream = MemberStream(archive, library, state)
         let sampleSize = identifier.options.sampleSize
-        let headFill = pull(archive, &cursor, upTo: sampleSize, problem: &problem) { bytes in
+        let headFill = pull(stream, upTo: sampleSize, problem: &problem) { bytes in
             head.append(contentsOf: bytes)
             return true
         }
@@ -688,8 +801,27 @@ struct ArchiveReader {
             return
         }
         guard let identification = member.identification, Self.opensByOffset(head) || FileIdentifier.holdsMembers(identification) else {
-            finish(archive, &cursor, &member)
+            finish(archive, stream, &member)
             if !emit(member) { abandoned = true }
+            return
+        }
+        if !Self.opensByOffset(head), Self.streams(identification.type) {
+            // An archive read from its start to its end (a tar, a compressed stream, a Debian package): opened
+            // on the member's stream as it is decompressed, never held.
+            guard member.depth < limits.maxDepth else {
+                member.truncated = member.truncated ?? .depth
+                finish(archive, stream, &member)
+                if !emit(member) { abandoned = true }
+                return
+            }
+            var nested: [ArchiveMember] = []
+            let outcome = level(ArchiveInput(head: head, rest: stream), names: member.names, ownName: member.names.last?.bytes ?? []) { inner in
+                nested.append(inner)
+                return true
+            }
+            finish(archive, stream, &member)
+            if stream.ended { member.size = stream.position }
+            emitOpened(&member, outcome, nested, emit)
             return
         }
         // Held whole: in memory within the budget, the rest spooled within the other.
@@ -702,7 +834,7 @@ struct ArchiveReader {
         }
         if !held && problem == nil {
             var spoolProblem: String?
-            let filled = pull(archive, &cursor, upTo: Int.max, problem: &problem) { bytes in
+            let filled = pull(stream, upTo: Int.max, problem: &problem) { bytes in
                 do throws(Errno) {
                     try whole.append(bytes)
                     return true
@@ -724,7 +856,7 @@ struct ArchiveReader {
             }
         }
         guard held else {
-            finish(archive, &cursor, &member)
+            finish(archive, stream, &member)
             if !emit(member) { abandoned = true }
             return
         }
@@ -746,6 +878,11 @@ struct ArchiveReader {
             nested.append(inner)
             return true
         }
+        emitOpened(&member, outcome, nested, emit)
+    }
+
+    /// An archive in the archive, with how its reading ended, then its members.
+    private func emitOpened(_ member: inout ArchiveMember, _ outcome: LevelOutcome, _ nested: [ArchiveMember], _ emit: (ArchiveMember) -> Bool) {
         member.truncated = member.truncated ?? outcome.truncated
         member.problem = member.problem ?? outcome.problem
         member.memberCount = nested.count
@@ -761,28 +898,27 @@ struct ArchiveReader {
         }
     }
 
+    /// Formats libarchive reads from start to end without seeking: compressed streams, tar, cpio, ar and the
+    /// packages built on them. An archive of one in an archive is read as its member streams out.
+    static func streams(_ type: UTType) -> Bool {
+        streamedFormats.contains { type.conforms(to: $0) }
+    }
+
+    private static let streamedFormats = streamedFormatIdentifiers.map { UTType(declaredIdentifier: $0) }
+
+    static let streamedFormatIdentifiers = [
+        "org.gnu.gnu-zip-archive", "public.bzip2-archive", "org.tukaani.xz-archive", "org.tukaani.tar-xz-archive", "uti.mime.application.zstd",
+        "uti.mime.application.x-lz4", "uti.mime.application.x-lzip", "uti.mime.application.x-lzma", "public.z-archive", "public.tar-archive",
+        "public.cpio-archive", "uti.mime.application.x-archive", "uti.mime.application.vnd.debian.binary-package", "uti.mime.application.x-rpm",
+    ]
+
     /// Passes over the rest of the current member: decompressed and counted where the archive is one
     /// compressed stream (what a bomb expands to), skipped where the format allows (a ZIP's next entry).
     /// (libarchive 3.6's WARC reader skips wrongly after part of a record was read: read to its end too.)
-    private mutating func finish(_ archive: LibArchive.Archive, _ cursor: inout Cursor, _ member: inout ArchiveMember) {
-        guard stopped == nil, !cursor.ended else { return }
-        var problem: String?
+    private func finish(_ archive: LibArchive.Archive, _ stream: MemberStream, _ member: inout ArchiveMember) {
+        guard stopped == nil, !stream.ended else { return }
         if library.filterCount(archive) > 1 || library.formatCode(archive) == LibArchive.warcFormat {
-            // Block by block, without their holes: only what libarchive decompresses is counted.
-            var pointer: UnsafeRawPointer?
-            var size = 0
-            var offset: Int64 = 0
-            while true {
-                let status = library.readDataBlock(archive, &pointer, &size, &offset)
-                if status == LibArchive.eof { break }
-                guard status >= LibArchive.warn else {
-                    problem = library.error(archive, or: "unreadable")
-                    break
-                }
-                guard expand(size) else { break }
-            }
-            cursor.ended = true
-            if let problem {
+            if let problem = stream.drain() {
                 member.truncated = member.truncated ?? .unreadable
                 member.problem = member.problem ?? problem
             }
