@@ -5,6 +5,13 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <malloc.h>
+
+/// Gives the memory freed since back to the system (glibc's `malloc_trim`, which Swift's Glibc module does
+/// not declare): after reading a large archive, whose decoders' and buffers' memory the allocator keeps.
+static inline void uti_give_back_freed_memory(void) {
+    malloc_trim(0);
+}
 
 /// `O_TMPFILE`, a macro Swift does not import: a spool file that has no name, so that nothing is left
 /// behind whatever happens to the process.

@@ -136,6 +136,30 @@ struct ArchiveMembersTests {
         #expect(try self.members(archive, limits: generous).reading.truncated == .bytes)
     }
 
+    @Test("a 42.zip-style bomb (ZIPs of ZIPs of 16 MiB of zeros, 16 to a level) stops at the ratio, and so does a ZIP in a tar",
+          .enabled(if: Tools.has("zip"), "needs zip"))
+    func nestedBomb() throws {
+        let files = try TemporaryDirectory()
+        #expect(Tools.run("/bin/sh", ["-c", """
+            cd '\(files.path)' && head -c 16777216 /dev/zero > zeros && zip -q -9 l0.zip zeros && rm zeros &&
+            for level in 1 2 3; do
+              previous=l$((level - 1)).zip
+              for copy in a b c d e f g h i j k l m n o p; do cp "$previous" "$copy.zip"; done
+              zip -q -9 "l$level.zip" [a-p].zip && rm [a-p].zip "$previous"
+            done
+            """]))
+        let bomb = files.file("l3.zip")
+        #expect((try FileManager.default.attributesOfItem(atPath: bomb)[.size] as? Int ?? 0) < 20 << 20)
+        let (members, reading) = try members(bomb)
+        #expect(reading.truncated == .ratio)
+        // Stopped long before the 4,096 leaves (64 GiB): the first level's ZIPs and a few of their own.
+        #expect(members.count < 4096)
+        #expect(members.contains { $0.depth == 3 })
+        // The same bomb in a tar: the same stop, and the reading ends where it stopped.
+        #expect(Tools.run("/usr/bin/bsdtar", ["-cf", files.file("bomb.tar"), "-C", files.path, "l3.zip"]))
+        #expect(try self.members(files.file("bomb.tar")).reading.truncated == .ratio)
+    }
+
     @Test("members, depth, path length and time each stop a reading where they are reached, and say which")
     func limits() throws {
         let files = try TemporaryDirectory()

@@ -1,3 +1,4 @@
+internal import CArchive
 internal import Synchronization
 package import SystemCalls
 public import SystemPackage
@@ -222,6 +223,9 @@ public struct Classification: AsyncSequence, Sendable {
                 classified.archive = reading
             }
             classified.members = members
+            // A large archive's reading leaves freed memory behind (its heads, libarchive's buffers and
+            // decoders): given back now, so that the next archive, on this worker or another, starts low.
+            uti_give_back_freed_memory()
         }
 
         static func classify(_ entry: WalkEntry, _ identifier: FileIdentifier, sequence: Int) -> ClassifiedEntry {
