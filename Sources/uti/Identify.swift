@@ -233,8 +233,25 @@ struct IdentifyJob: Equatable {
             // do/catch, not a Result: a Result of these types is generic metadata the runtime would build at
             // start-up by name, with a search of every protocol conformance in the program (seen in start-up's profile).
             do throws(IdentificationError) {
-                let data = isStandardInput ? StandardInput.read(limit: StandardInput.identificationLimit) : []
-                let identification = isStandardInput ? try identifier.identify(data: data, filename: name) : try identifier.identify(fileAt: path)
+                // With --archives, standard input is gathered whole (its first MiB in memory, the rest in a file
+                // without a name), since members lie anywhere in it; without, its first 64 MiB are enough.
+                var spooled: SpooledBytes?
+                if isStandardInput && archives {
+                    do throws(Errno) {
+                        spooled = try StandardInput.spool()
+                    } catch {
+                        throw IdentificationError(path: "-", reason: .system(error))
+                    }
+                }
+                let data = isStandardInput && spooled == nil ? StandardInput.read(limit: StandardInput.identificationLimit) : []
+                let identification: Identification
+                if let spooled {
+                    identification = try identifier.identify(spooled, filename: name)
+                } else if isStandardInput {
+                    identification = try identifier.identify(data: data, filename: name)
+                } else {
+                    identification = try identifier.identify(fileAt: path)
+                }
                 guard archives, FileIdentifier.holdsMembers(identification) else {
                     if json {
                         output.line(IdentificationReport(identification, path: shown, pathEscaped: escapedPath).json.rendered)
@@ -249,8 +266,11 @@ struct IdentifyJob: Equatable {
                     members.append(member)
                     return true
                 }
-                let reading = isStandardInput ? try identifier.readMembers(of: data, filename: name, limits: limits, collect)
-                    : try identifier.readMembers(ofFileAt: path, limits: limits, collect)
+                let reading = if let spooled {
+                    try identifier.readMembers(of: spooled, filename: name, limits: limits, collect)
+                } else {
+                    try identifier.readMembers(ofFileAt: path, limits: limits, collect)
+                }
                 if reading.truncated == .unreadable || reading.truncated == .unsupported { failed = true }
                 if json {
                     var object = IdentificationReport(identification, path: shown, pathEscaped: escapedPath).json

@@ -160,6 +160,19 @@ struct ArchiveMembersTests {
         #expect(try self.members(files.file("bomb.tar")).reading.truncated == .ratio)
     }
 
+    @Test("a nest 20 deep (what a quine such as r.zip unfolds into, for a reader that opens what it finds) stops at the default depth, 8")
+    func deepNest() throws {
+        var archive = ZipWriter.archive([("leaf.txt", Array("leaf\n".utf8))])
+        for level in (1...19).reversed() { archive = ZipWriter.archive([("level\(level).zip", archive)]) }
+        let files = try TemporaryDirectory()
+        let nest = try files.write(archive, to: "nest.zip")
+        let (members, reading) = try members(nest)
+        #expect(reading.truncated == nil)
+        #expect(members.map(\.depth) == Array(1...8))
+        #expect(members.last?.truncated == .depth)
+        #expect(members.last?.identification?.type.identifier == "public.zip-archive")
+    }
+
     @Test("members, depth, path length and time each stop a reading where they are reached, and say which")
     func limits() throws {
         let files = try TemporaryDirectory()

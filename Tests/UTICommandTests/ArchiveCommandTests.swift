@@ -79,6 +79,15 @@ struct ArchiveCommandTests {
         #expect(types.first { $0["identifier"] as? String == "public.plain-text" }?["count"] as? Int == 2)
     }
 
+    @Test("standard input with --archives: gathered whole, its name from --name, its members after it")
+    func standardInput() throws {
+        let (files, archive) = try Self.archive()
+        _ = files
+        let result = try UTIBinary.run(["identify", "--archives", "--name", "upload.tar.gz", "-"], input: try Data(contentsOf: URL(filePath: archive)))
+        #expect(result.lines.first == "-: org.gnu.gnu-zip-tar-archive (gzip tar archive) [4 members]", "\(result.lines) \(result.standardError)")
+        #expect(result.lines.dropFirst().first == "upload.tar.gz#notes.txt: public.plain-text (text)")
+    }
+
     @Test("a limit reached is in the record: truncated, and which")
     func truncatedRecord() throws {
         let (files, archive) = try Self.archive()

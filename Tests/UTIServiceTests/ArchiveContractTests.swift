@@ -59,6 +59,19 @@ struct ArchiveContractTests {
             #expect(plain.object?["identifier"] as? String == "public.tar-archive" && plain.object?["members"] == nil)
             let refused = try await client.execute(uri: "/identify?archives=maybe", method: .put, body: ByteBuffer(bytes: Self.archive))
             #expect(refused.status == .badRequest)
+            // Several files as multipart/form-data: each part's object and its members', in order.
+            let boundary = "uti-archive-parts"
+            var body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"a\"; filename=\"one.tar\"\r\n\r\n".utf8) + Self.archive
+            body += Array("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"b\"; filename=\"pic.png\"\r\n\r\n".utf8) + png
+            body += Array("\r\n--\(boundary)--\r\n".utf8)
+            let parts = try await client.execute(uri: "/identify?archives=true", method: .post,
+                                                 headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], body: ByteBuffer(bytes: body))
+            #expect(parts.array?.map { $0["path"] as? String } == ["one.tar", "one.tar#notes.txt", "one.tar#pic.png", "one.tar#inner.tar",
+                                                                   "one.tar#inner.tar#deep.txt", "one.tar#last.txt", "pic.png"], "\(parts.text)")
+            // Accept: text/plain, one MIME type a line.
+            let plainLines = try await client.execute(uri: "/identify?archives=true", method: .put, headers: [.accept: "text/plain"],
+                                                      body: ByteBuffer(bytes: Self.archive))
+            #expect(plainLines.text == "application/x-tar\ntext/plain\nimage/png\napplication/x-tar\ntext/plain\ntext/plain\n")
             // A file that is no archive: its object alone, in the array.
             let image = try await client.execute(uri: "/identify?archives=true", method: .put, body: ByteBuffer(bytes: png))
             #expect(image.array?.count == 1)
@@ -90,6 +103,13 @@ struct ArchiveContractTests {
                                                   body: ByteBuffer(bytes: Self.archive))
             #expect(capped.array?.count == 3)
             #expect(capped.array?.first?["X-TIKA:EXCEPTION:embedded_resource_limit_reached"] as? String == "true")
+            // A cap past what any archive holds caps nothing; a cap that is no number is a 400.
+            let huge = try await client.execute(uri: "/rmeta", method: .put, headers: [HTTPField.Name("maxEmbeddedResources")!: "8714306089524929063207"],
+                                                body: ByteBuffer(bytes: Self.archive))
+            #expect(huge.array?.count == 6)
+            let bad = try await client.execute(uri: "/rmeta", method: .put, headers: [HTTPField.Name("maxEmbeddedResources")!: "ten"],
+                                               body: ByteBuffer(bytes: Self.archive))
+            #expect(bad.status == .badRequest)
             // Text extraction is not served: 501, with the reason.
             let text = try await client.execute(uri: "/rmeta/text", method: .put, body: ByteBuffer(bytes: Self.archive))
             #expect(text.status == .notImplemented)

@@ -30,48 +30,89 @@ struct ArchiveController<Context: RequestContext>: Sendable {
         }
     }
 
-    /// The body and its members, read on the blocking pool: the archive's identification, then each member.
-    private func read(_ request: Request, named name: String?, names: MIMENames?, limits: ArchiveLimits)
-        async throws -> (archive: Identification, reading: ArchiveReading?, members: [ArchiveMember]) {
+    /// One upload and its members: the upload's identification, how the reading of its members ended (`nil`
+    /// for what is no archive), and the members.
+    struct Read {
+        var archive: Identification
+        var reading: ArchiveReading?
+        var members: [ArchiveMember]
+        var name: String?
+    }
+
+    /// Identifies `spooled` and reads its members (run on the blocking pool by the callers).
+    static func read(_ spooled: SpooledBytes, named name: String?, names: MIMENames?, limits: ArchiveLimits, identifier: FileIdentifier,
+                     metrics: ServiceMetrics, budgets: (memory: ByteBudget, disk: ByteBudget)) throws -> Read {
+        var identification = try identifier.identify(spooled, filename: name)
+        if let names { identification.mimeType = identifier.mimeType(of: identification, in: names) }
+        metrics.identified(identification.type)
+        guard FileIdentifier.holdsMembers(identification) else { return Read(archive: identification, reading: nil, members: [], name: name) }
+        var members: [ArchiveMember] = []
+        let reading = try identifier.readMembers(of: spooled, filename: name, limits: limits, sharing: budgets) { member in
+            var member = member
+            if let names, case .success(var found) = member.result {
+                found.mimeType = identifier.mimeType(of: found, in: names)
+                member.result = .success(found)
+            }
+            if let type = member.identification?.type { metrics.identified(type) }
+            members.append(member)
+            return true
+        }
+        return Read(archive: identification, reading: reading, members: members, name: name)
+    }
+
+    /// The body and its members, read on the blocking pool.
+    private func read(_ request: Request, named name: String?, names: MIMENames?, limits: ArchiveLimits) async throws -> Read {
         let spooled = HandedOver(value: try await body.spool(request))
         let (identifier, metrics, budgets) = (self.identifier, self.metrics, (memory: body.memory, disk: body.disk))
-        let result = try await BlockingWork.identification.runIfActive { () throws -> (Identification, ArchiveReading?, [ArchiveMember]) in
-            var identification = try identifier.identify(spooled.value, filename: name)
-            if let names { identification.mimeType = identifier.mimeType(of: identification, in: names) }
-            metrics.identified(identification.type)
-            guard FileIdentifier.holdsMembers(identification) else { return (identification, nil, []) }
-            var members: [ArchiveMember] = []
-            let reading = try identifier.readMembers(of: spooled.value, filename: name, limits: limits, sharing: budgets) { member in
-                var member = member
-                if let names, case .success(var found) = member.result {
-                    found.mimeType = identifier.mimeType(of: found, in: names)
-                    member.result = .success(found)
-                }
-                if let type = member.identification?.type { metrics.identified(type) }
-                members.append(member)
-                return true
-            }
-            return (identification, reading, members)
+        let read = try await BlockingWork.identification.runIfActive { () throws -> HandedOver<Read> in
+            HandedOver(value: try Self.read(spooled.value, named: name, names: names, limits: limits, identifier: identifier, metrics: metrics, budgets: budgets))
         }
-        return (result.0, result.1, result.2)
+        return read.value
+    }
+
+    /// Each part of a `multipart/form-data` body and its members, read on the blocking pool.
+    private func readParts(_ request: Request, boundary: String, names: MIMENames?) async throws -> [Read] {
+        let parts = HandedOver(value: try await body.parts(request, boundary: boundary))
+        let (identifier, metrics, budgets, limits) = (self.identifier, self.metrics, (memory: body.memory, disk: body.disk), self.limits)
+        let reads = try await BlockingWork.identification.runIfActive { () throws -> HandedOver<[Read]> in
+            HandedOver(value: try parts.value.map { part in
+                try Self.read(part.content, named: part.filename, names: names, limits: limits, identifier: identifier, metrics: metrics, budgets: budgets)
+            })
+        }
+        return reads.value
     }
 
     /// `/identify?archives=true`: a JSON array, the upload's object (with `members`, `truncated`) and each
-    /// member's after it (its path `NAME#MEMBER`), as `uti identify --json --archives` prints them.
+    /// member's after it (its path `NAME#MEMBER`), as `uti identify --json --archives` prints them; for a
+    /// `multipart/form-data` body, each part's so, in order. With `Accept: text/plain`, one MIME type a line.
     func identifyWithMembers(_ request: Request, named name: String?, names: MIMENames?) async throws -> Response {
-        let (archive, reading, members) = try await read(request, named: name, names: names, limits: limits)
-        let shown = RawFilePath(name ?? "-")
-        var objects = [IdentificationReport(archive, path: name ?? "-").json]
-        if let reading { objects[0].append(ArchiveReport.fields(of: reading)) }
-        for member in members {
-            let path = member.path(in: shown)
-            var object: JSONValue
-            switch member.result {
-            case .success(let identification): object = IdentificationReport(identification, path: path.dataText, pathEscaped: !path.isValidUTF8).json
-            case .failure(let error): object = .object([("path", .string(path.dataText)), ("error", .string(error.message))])
-            }
-            object.append(ArchiveReport.fields(of: member))
+        let reads: [Read]
+        if let contentType = request.headers[.contentType], let boundary = Multipart.boundary(of: contentType) {
+            reads = try await readParts(request, boundary: boundary, names: names)
+        } else {
+            reads = [try await read(request, named: name, names: names, limits: limits)]
+        }
+        if Responses.acceptsPlainText(request) {
+            return Responses.text(reads.flatMap { read in
+                [read.archive.mimeType] + read.members.map { $0.identification?.mimeType ?? "application/octet-stream" }
+            }.map { $0 + "\n" }.joined())
+        }
+        var objects: [JSONValue] = []
+        for read in reads {
+            let shown = RawFilePath(read.name ?? "-")
+            var object = IdentificationReport(read.archive, path: read.name ?? "-").json
+            if let reading = read.reading { object.append(ArchiveReport.fields(of: reading)) }
             objects.append(object)
+            for member in read.members {
+                let path = member.path(in: shown)
+                var object: JSONValue
+                switch member.result {
+                case .success(let identification): object = IdentificationReport(identification, path: path.dataText, pathEscaped: !path.isValidUTF8).json
+                case .failure(let error): object = .object([("path", .string(path.dataText)), ("error", .string(error.message))])
+                }
+                object.append(ArchiveReport.fields(of: member))
+                objects.append(object)
+            }
         }
         return Responses.json(.array(objects))
     }
@@ -83,14 +124,17 @@ struct ArchiveController<Context: RequestContext>: Sendable {
         let names = try Responses.mimeNames(request) ?? .tika
         var limits = self.limits
         if let cap = request.headers[HTTPField.Name("maxEmbeddedResources")!] {
-            guard let count = Int(cap.trimmingCharacters(in: .whitespaces)), count >= 0 else {
+            let digits = cap.trimmingCharacters(in: .whitespaces)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
                 throw HTTPError(.badRequest, message: "maxEmbeddedResources: expected a number")
             }
-            limits.maxMembers = count
+            // A number past what any archive holds caps nothing.
+            limits.maxMembers = min(limits.maxMembers, Int(digits) ?? Int.max)
         }
         let started = ContinuousClock.now
         let name = Responses.uploadName(request)
-        let (archive, reading, members) = try await read(request, named: name, names: names, limits: limits)
+        let read = try await self.read(request, named: name, names: names, limits: limits)
+        let (archive, reading, members) = (read.archive, read.reading, read.members)
         let elapsed = ContinuousClock.now - started
         var container: [(String, JSONValue)] = [
             ("Content-Type", .string(archive.mimeType)),

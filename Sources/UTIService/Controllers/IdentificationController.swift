@@ -32,16 +32,13 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     /// `?mime-names=` names the vocabulary of the MIME type, as `uti identify --mime-names` does.
     func identify(_ request: Request) async throws -> Response {
         let names = try Responses.mimeNames(request)  // a bad vocabulary is refused before the body is read
-        let members = try ArchiveController<Context>.asksForMembers(request)
+        if try ArchiveController<Context>.asksForMembers(request) {
+            return try await archives.identifyWithMembers(request, named: Responses.uploadName(request), names: names)
+        }
         if let contentType = request.headers[.contentType], let boundary = Multipart.boundary(of: contentType) {
-            if members { throw HTTPError(.badRequest, message: "archives=true takes one file as the body, not multipart/form-data") }
             return try await identifyParts(request, boundary: boundary, names: names)
         }
         let name = Responses.uploadName(request)
-        if members {
-            if Responses.acceptsPlainText(request) { throw HTTPError(.notAcceptable, message: "archives=true answers JSON") }
-            return try await archives.identifyWithMembers(request, named: name, names: names)
-        }
         let identification = try await self.identification(of: request, named: name, names: names)
         if Responses.acceptsPlainText(request) { return Responses.text(identification.mimeType + "\n") }
         return Responses.json(IdentificationReport(identification, path: name ?? "-").json)
