@@ -17,6 +17,8 @@ Inputs, all under TypeDB/sources/ (where each comes from: TypeDB/sources/README.
   curated/*.toml                      the decisions of this project: identifiers, parents, equivalences, families
   macos-system-bundle-types.tsv       Apple's identifiers from macOS's other system bundles (public records)
   curated/declarations.plist          types of our own that no source names
+  pronom/DROID_SignatureFile_V*.xml   PRONOM's formats and internal signatures, as DROID publishes them
+  pronom/container-signature-*.xml    ... and its container signatures (ZIP entries, OLE2 streams)
 
 Outputs (generated; never edit them by hand):
   TypeDB/*.plist                      one XML property list per family, Apple's Info.plist schema
@@ -26,6 +28,7 @@ Outputs (generated; never edit them by hand):
   TypeDB/media-types.json             every MIME name's vocabularies and canonical name; extensions that settle
                                       no format alone (vocabularies.py)
   TypeDB/languages.json               GitHub Linguist's further candidates and disambiguations (linguist.py)
+  TypeDB/pronom.json                  PRONOM's formats, priorities and signatures, checked (pronom.py)
 and, from those, by `swift run compile-typedb` (the one writer of generated code):
   Sources/CTypeDatabase/typedb.c      the declarations compiled for the library
   Sources/CTypeDatabase/mediatypes.c  TypeDB/media-types.json as tables searched in place

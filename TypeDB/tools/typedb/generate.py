@@ -21,7 +21,8 @@ from .linguist import load_linguist, read_yaml
 from .model import TypeDB
 from .output import (MIME_DATA_FILES, MIME_DATA_VERSION, summary, write_files, write_language_tables,
                      write_media_type_vocabularies, write_mime_data)
-from .paths import C_SOURCES, GENERATED_DIRECTORIES, LANGUAGES_TABLE, MEDIA_TYPES_TABLE, REPOSITORY, SOURCES
+from .paths import C_SOURCES, GENERATED_DIRECTORIES, LANGUAGES_TABLE, MEDIA_TYPES_TABLE, PRONOM_TABLE, REPOSITORY, SOURCES
+from .pronom import pronom_table, write_pronom_table
 from .tika import add_tika_names_for_apple_types, load_tika
 from .vocabularies import IANA, LIBMAGIC_ONLY_EXTENSION, SHARED_EXTENSION, extension_kinds, media_type_vocabularies
 
@@ -82,6 +83,18 @@ def generate(root, verbose):
           f"{sum(1 for bits in extensions.values() if bits & LIBMAGIC_ONLY_EXTENSION)} carried only from libmagic's lists")
     further, rules = write_language_tables(languages, further_candidates, typedb)
     print(f"  languages (GitHub Linguist): {len(languages)}; {further} extensions with further candidates, {rules} heuristic rules")
+    pronom_notes = {}
+    pronom = pronom_table(SOURCES, pronom_notes)
+    write_pronom_table(pronom, os.path.join(typedb, PRONOM_TABLE))
+    print(f"  PRONOM (signature file V{pronom['signatureFile']['version']}, container file {pronom['containerFile']['version']}): "
+          f"{len(pronom['formats'])} formats, {len(pronom['signatures'])} internal signatures, "
+          f"{len(pronom['containerSignatures'])} container signatures; "
+          + "; ".join(f"{note}: {len(lines)}" for note, lines in sorted(pronom_notes.items())))
+    if verbose:
+        for note, lines in sorted(pronom_notes.items()):
+            print(f"\n{note}:")
+            for line in lines:
+                print(f"  {line}")
     # The C sources the library builds from, all written by compile-typedb from what is in TypeDB/ now: it is
     # the Swift writer of the compiled format the library reads, and the one writer of generated code.
     for path in C_SOURCES:
@@ -90,7 +103,7 @@ def generate(root, verbose):
                     "--typedb", typedb, "--sources", os.path.join(root, "Sources")], check=True)
     generated = [os.path.join("TypeDB", f"{family}.plist") for family in written]
     generated += ["TypeDB/apache-tika.xml"] + [f"TypeDB/mime/{name}" for name in MIME_DATA_FILES + ("version",)]
-    generated += [f"TypeDB/{MEDIA_TYPES_TABLE}", f"TypeDB/{LANGUAGES_TABLE}"]
+    generated += [f"TypeDB/{MEDIA_TYPES_TABLE}", f"TypeDB/{LANGUAGES_TABLE}", f"TypeDB/{PRONOM_TABLE}"]
     return generated + list(C_SOURCES)
 
 

@@ -15,4 +15,6 @@ C_SOURCES = ("Sources/CTypeDatabase/typedb.c", "Sources/CTypeDatabase/mediatypes
 # The tables the generator writes for compile-typedb, in TypeDB/.
 MEDIA_TYPES_TABLE = "media-types.json"
 LANGUAGES_TABLE = "languages.json"
+# PRONOM's formats and signatures (pronom.py), for the PRONOM engine.
+PRONOM_TABLE = "pronom.json"
 GENERATED_DIRECTORIES = {"TypeDB": ".plist", "TypeDB/mime": ""}
