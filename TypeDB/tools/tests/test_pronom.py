@@ -159,3 +159,37 @@ class PronomTests(unittest.TestCase):
         self.write("pronom/container-signature-20240715.xml", CONTAINER.replace('ContainerType="ZIP"', 'ContainerType="RAR"'))
         with self.assertRaises(PronomError):
             load_containers(os.path.join(self.directory.name, "pronom/container-signature-20240715.xml"))
+
+
+class PronomTypesTests(unittest.TestCase):
+    """add_pronom_types: a PUID on the type that is the format, a type for each version."""
+
+    def test_versions_get_types_conforming_to_their_format_and_a_lone_format_tags_its_type(self):
+        from tests.helpers import make_db
+        from typedb.pronom import add_pronom_types
+        db = make_db({"com.example.zip": ["public.archive"], "com.example.wk1": ["public.data"], "com.example.a": ["public.data"],
+                      "com.example.b": ["public.data"]})
+        db.claim_mime(db.get("public.png"), "image/png")
+        db.claim_mime(db.get("com.example.zip"), "application/zip")
+        db.get("com.example.wk1").add_extension("wk1")
+        db.get("com.example.a").add_extension("dat")
+        db.get("com.example.b").add_extension("dat")
+        table = {"formats": [
+            {"puid": "fmt/11", "name": "Portable Network Graphics", "version": "1.0", "mimeTypes": ["image/png"], "extensions": ["png"]},
+            {"puid": "fmt/12", "name": "Portable Network Graphics", "version": "1.1", "mimeTypes": ["image/png"], "extensions": ["png"]},
+            {"puid": "x-fmt/263", "name": "ZIP Format", "version": "", "mimeTypes": ["application/zip"], "extensions": ["zip"]},
+            {"puid": "x-fmt/114", "name": "Lotus 1-2-3 Worksheet", "version": "1.0", "mimeTypes": [], "extensions": ["wk1"]},
+            {"puid": "fmt/999", "name": "Some Data 2 File", "version": "2", "mimeTypes": ["application/x-nobody"], "extensions": ["dat"]},
+        ]}
+        created = add_pronom_types(db, table)
+        self.assertEqual(sorted(d.identifier for d in created),
+                         ["org.nationalarchives.pronom.fmt.11", "org.nationalarchives.pronom.fmt.12", "org.nationalarchives.pronom.fmt.999"])
+        png10 = db.get("org.nationalarchives.pronom.fmt.11")
+        self.assertEqual((png10.conforms, png10.puids, png10.description), (["public.png"], ["fmt/11"], "Portable Network Graphics (1.0)"))
+        self.assertEqual((png10.extensions, png10.mimes), ([], []))
+        # One PRONOM format for the type: the type carries the PUID; by MIME type, or by an extension one type claims.
+        self.assertEqual(db.get("com.example.zip").puids, ["x-fmt/263"])
+        self.assertEqual(db.get("com.example.wk1").puids, ["x-fmt/114"])
+        # An extension two types claim places nothing: the format is data, its version already in its name.
+        data = db.get("org.nationalarchives.pronom.fmt.999")
+        self.assertEqual((data.conforms, data.description), (["public.data"], "Some Data 2 File"))

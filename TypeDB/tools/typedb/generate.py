@@ -22,7 +22,7 @@ from .model import TypeDB
 from .output import (MIME_DATA_FILES, MIME_DATA_VERSION, summary, write_files, write_language_tables,
                      write_media_type_vocabularies, write_mime_data)
 from .paths import C_SOURCES, GENERATED_DIRECTORIES, LANGUAGES_TABLE, MEDIA_TYPES_TABLE, PRONOM_TABLE, REPOSITORY, SOURCES
-from .pronom import pronom_table, write_pronom_table
+from .pronom import add_pronom_types, pronom_table, write_pronom_table
 from .tika import add_tika_names_for_apple_types, load_tika
 from .vocabularies import IANA, LIBMAGIC_ONLY_EXTENSION, SHARED_EXTENSION, extension_kinds, media_type_vocabularies
 
@@ -57,6 +57,9 @@ def generate(root, verbose):
     add_curated_tags(db)
     add_curated_kinds(db)
     languages, further_candidates = load_linguist(db)
+    pronom_notes = {}
+    pronom = pronom_table(SOURCES, pronom_notes)
+    pronom_types = add_pronom_types(db, pronom)
     record_content(db)
     assign_families(db)
     checked = check_tag_preference(db)
@@ -83,12 +86,11 @@ def generate(root, verbose):
           f"{sum(1 for bits in extensions.values() if bits & LIBMAGIC_ONLY_EXTENSION)} carried only from libmagic's lists")
     further, rules = write_language_tables(languages, further_candidates, typedb)
     print(f"  languages (GitHub Linguist): {len(languages)}; {further} extensions with further candidates, {rules} heuristic rules")
-    pronom_notes = {}
-    pronom = pronom_table(SOURCES, pronom_notes)
     write_pronom_table(pronom, os.path.join(typedb, PRONOM_TABLE))
     print(f"  PRONOM (signature file V{pronom['signatureFile']['version']}, container file {pronom['containerFile']['version']}): "
-          f"{len(pronom['formats'])} formats, {len(pronom['signatures'])} internal signatures, "
-          f"{len(pronom['containerSignatures'])} container signatures; "
+          f"{len(pronom['formats'])} formats ({len(pronom_types)} with a type of their own, "
+          f"{len(pronom['formats']) - len(pronom_types)} tagged on the type their MIME type or extension names), "
+          f"{len(pronom['signatures'])} internal signatures, {len(pronom['containerSignatures'])} container signatures; "
           + "; ".join(f"{note}: {len(lines)}" for note, lines in sorted(pronom_notes.items())))
     if verbose:
         for note, lines in sorted(pronom_notes.items()):

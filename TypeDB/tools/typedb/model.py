@@ -22,6 +22,7 @@ LIBMAGIC_DESCRIPTION_TAG = "uti.libmagic-description"  # how libmagic's descript
 # And what identification's readers need of a format beyond its conformance.
 KIND_TAG = "uti.kind-of"               # what its files also are, where its parents (Apple's) do not say: public.zip-archive for EPUB
 CONTENT_TAG = "uti.content"            # text (its files are text, though its parents are not public.text), text-or-binary, or binary
+PRONOM_TAG = "org.nationalarchives.pronom.puid"  # PRONOM's identifier of the format (and version): fmt/18
 SIGNATURE_TAG = "uti.signature"        # required: every file carries a signature the readers check
 
 
@@ -56,6 +57,7 @@ class TypeDecl:
         self.kinds = []                 # formats its files also are, beyond its parents (KIND_TAG)
         self.content = None             # "text" or "text-or-binary" (CONTENT_TAG), where conformance does not say
         self.signature = None           # "required" (SIGNATURE_TAG)
+        self.puids = []                 # PRONOM's identifiers of the format (PRONOM_TAG)
 
     @property
     def is_apple(self):

@@ -15,7 +15,7 @@ from .curation import FAMILY_DESCRIPTIONS
 from .freedesktop import FDO_NS
 from .hierarchy import order_files
 from .linguist import disambiguations
-from .model import (CONTENT_TAG, FILENAME_TAG, INTERPRETER_TAG, KIND_TAG, LANGUAGE_TAG, LIBMAGIC_DESCRIPTION_TAG,
+from .model import (CONTENT_TAG, PRONOM_TAG, FILENAME_TAG, INTERPRETER_TAG, KIND_TAG, LANGUAGE_TAG, LIBMAGIC_DESCRIPTION_TAG,
                     MAGIKA_MIME_TAG, MAGIKA_TAG, MAGIKA_TEXT_MIME_TAG, PATTERN_TAG, SIGNATURE_TAG, SUFFIX_TAG)
 from .paths import LANGUAGES_TABLE, MEDIA_TYPES_TABLE, SOURCES
 
@@ -55,6 +55,8 @@ def declaration(decl):
         tags[CONTENT_TAG] = [decl.content]
     if decl.signature:
         tags[SIGNATURE_TAG] = [decl.signature]
+    if decl.puids:
+        tags[PRONOM_TAG] = list(decl.puids)
     if tags:
         entry["UTTypeTagSpecification"] = tags
     return entry
@@ -121,7 +123,8 @@ def summary(db, written, created, only_system, checked_tags):
     origins = collections.Counter(d.origin for d in db.types.values())
     new_mechanical = sum(1 for d in db.types.values() if d.identifier.startswith("uti.mime."))
     print(f"  total types: {total} (Apple {origins['apple']}, curated identifiers {origins['curated']}, "
-          f"from freedesktop {origins['freedesktop']}, from libmagic {origins['libmagic']}, from Apache Tika {origins['tika']})")
+          f"from freedesktop {origins['freedesktop']}, from libmagic {origins['libmagic']}, from Apache Tika {origins['tika']}, "
+          f"from GitHub Linguist {origins['linguist']}, from PRONOM {origins['pronom']})")
     print(f"  new uti.mime.* types: {new_mechanical} ({len(created)} of them from libmagic only)")
     print(f"  curated freedesktop mappings: {len(db.notes['curated mappings'])}; "
           f"libmagic equivalences: {len(db.notes['libmagic equivalences'])}")

@@ -229,3 +229,57 @@ def write_pronom_table(table, path):
     lines.append("}")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
+
+
+PRONOM_TYPE_PREFIX = "org.nationalarchives.pronom."
+
+
+def pronom_identifier(puid):
+    """The type of a PRONOM format that no other source names: `fmt/18` is `org.nationalarchives.pronom.fmt.18`."""
+    return PRONOM_TYPE_PREFIX + puid.replace("/", ".")
+
+
+def pronom_description(record):
+    """The format's name, with its version where the name does not already say it."""
+    name, version = record["name"], record["version"]
+    if version and version.lower() not in name.lower():
+        return f"{name} ({version})"
+    return name
+
+
+def add_pronom_types(db, table):
+    """PRONOM's formats in the database, as issue 46 asks: each format's family is the type its MIME type names
+    (the first one a type owns); where that family holds one PRONOM format, the family type carries the PUID
+    (the granularity matches); where it holds several (PNG 1.0, 1.1 and 1.2 are one MIME type), each gets a type
+    of its own that conforms to the family. A format with no MIME type a type owns takes as its family the one
+    type claiming one of its extensions, where only one does, else `public.data`. New types carry no extension or MIME type: a name is never decided by PRONOM's tags, and
+    PRONOM's priorities are not conformance. Returns the new types."""
+    from .model import TypeDecl
+    claimants = {}
+    for decl in db.types.values():
+        for extension in decl.extensions:
+            claimants.setdefault(extension.lower(), []).append(decl)
+    families = {}
+    for record in table["formats"]:
+        owner = next((db.owner_of_mime(mime) for mime in record["mimeTypes"] if db.owner_of_mime(mime)), None)
+        if owner is None:
+            # No MIME type a type owns: the one type that claims one of its extensions, where only one does.
+            owner = next((claimants[e][0] for e in record["extensions"] if len(claimants.get(e, [])) == 1), None)
+            if owner is not None:
+                db.notes["PRONOM formats placed by their extension"].append(f"{record['puid']} -> {owner.identifier}")
+        families.setdefault(owner.identifier.lower() if owner else None, []).append(record)
+    created = []
+    for family, records in sorted(families.items(), key=lambda item: (item[0] is None, item[0] or "")):
+        parent = db.get(family) if family else db.get("public.data")
+        if family and len(records) == 1:
+            parent.puids.append(records[0]["puid"])
+            db.notes["PRONOM formats tagged on the type their MIME type names"].append(f"{records[0]['puid']} -> {parent.identifier}")
+            continue
+        for record in records:
+            decl = db.add(TypeDecl(pronom_identifier(record["puid"]), "pronom"))
+            decl.conforms = [parent.identifier]
+            decl.description = pronom_description(record)
+            decl.puids = [record["puid"]]
+            created.append(decl)
+    db.notes["PRONOM formats with a type of their own"] = [f"{d.puids[0]} -> {d.conforms[0]}" for d in created]
+    return created
