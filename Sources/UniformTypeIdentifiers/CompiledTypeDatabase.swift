@@ -473,7 +473,7 @@ package final class IdentifierCache: @unchecked Sendable {
 
     package init(count: Int) {
         // Zeroed pages the kernel gives as they are first touched (an `Atomic(0)` is zero bytes): a process
-        // pays for the slots of the types it names, not for all 7,600 (a page fault each 512 of them).
+        // pays for the slots of the types it names, not for all 5,500 (a page fault each 512 of them).
         let bytes = max(1, count) * MemoryLayout<Atomic<UInt>>.stride
         if let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapped != MAP_FAILED {
             slots = mapped.bindMemory(to: Atomic<UInt>.self, capacity: max(1, count))
