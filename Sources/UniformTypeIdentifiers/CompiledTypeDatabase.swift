@@ -472,15 +472,8 @@ package final class IdentifierCache: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Atomic<UInt>>
 
     package init(count: Int) {
-        // Zeroed pages the kernel gives as they are first touched (an `Atomic(0)` is zero bytes): a process
-        // pays for the slots of the types it names, not for all 5,500 (a page fault each 512 of them).
-        let bytes = max(1, count) * MemoryLayout<Atomic<UInt>>.stride
-        if let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapped != MAP_FAILED {
-            slots = mapped.bindMemory(to: Atomic<UInt>.self, capacity: max(1, count))
-        } else {
-            slots = .allocate(capacity: max(1, count))
-            for slot in 0..<max(1, count) { (slots + slot).initialize(to: Atomic(0)) }
-        }
+        slots = .allocate(capacity: count)
+        for slot in 0..<count { (slots + slot).initialize(to: Atomic(0)) }
     }
 
     package func identifier(ofType index: Int, make: () -> String) -> String {
@@ -500,18 +493,6 @@ package final class IdentifierCache: @unchecked Sendable {
 
 #if canImport(Glibc)
 import func Glibc.memcmp
-import func Glibc.mmap
-import var Glibc.PROT_READ
-import var Glibc.PROT_WRITE
-import var Glibc.MAP_PRIVATE
-import var Glibc.MAP_ANONYMOUS
-import var Glibc.MAP_FAILED
 #elseif canImport(Musl)
 import func Musl.memcmp
-import func Musl.mmap
-import var Musl.PROT_READ
-import var Musl.PROT_WRITE
-import var Musl.MAP_PRIVATE
-import var Musl.MAP_ANONYMOUS
-import var Musl.MAP_FAILED
 #endif
