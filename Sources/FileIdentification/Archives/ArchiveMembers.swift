@@ -180,28 +180,19 @@ extension FileIdentifier {
     /// - Throws: `IdentificationError` naming `path`: it cannot be opened, or libarchive cannot be loaded.
     public func readMembers(ofFileAt path: RawFilePath, limits: ArchiveLimits = ArchiveLimits(),
                             _ body: (ArchiveMember) -> Bool) throws(IdentificationError) -> ArchiveReading {
-        do throws(IdentificationError.Reason) {
-            let file: FileDescriptor
-            do {
-                file = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
-            } catch {
-                throw .system(error)
-            }
-            defer { file.closeQuietly() }
-            return try readMembers(ofOpenFile: file, name: path, limits: limits, body)
-        } catch {
-            throw IdentificationError(path: path.escaped, reason: error)
-        }
+        try readMembers(ofFileAt: path, in: nil, followingLinks: true, limits: limits, body)
     }
 
     /// `readMembers(ofFileAt:)` for `path`, opened relative to `directory` (a walk's, holding `path`'s last
-    /// component) when one is given; a symbolic link is not followed, and only a regular file is read.
-    func readMembers(ofFileAt path: RawFilePath, in directory: FileDescriptor?, limits: ArchiveLimits,
+    /// component) when one is given; a symbolic link is followed only with `followingLinks`, and only a
+    /// regular file is read.
+    func readMembers(ofFileAt path: RawFilePath, in directory: FileDescriptor?, followingLinks: Bool = false, limits: ArchiveLimits,
                      _ body: (ArchiveMember) -> Bool) throws(IdentificationError) -> ArchiveReading {
         do throws(IdentificationError.Reason) {
             let file: FileDescriptor
             do {
-                let options: FileDescriptor.OpenOptions = [.nonBlocking, .noFollow, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)]
+                var options: FileDescriptor.OpenOptions = [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)]
+                if !followingLinks { options.insert(.noFollow) }
                 if let directory {
                     file = try FileDescriptor.open(PathBytes(path.lastComponent), relativeTo: directory, .readOnly, options: options)
                 } else {
