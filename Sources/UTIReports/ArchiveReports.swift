@@ -76,6 +76,19 @@ package enum ArchiveReport {
         return fields
     }
 
+    /// A member's whole object under `archive` (`ARCHIVE#MEMBER`): `uti identify --json`'s object, or its path
+    /// and error, then the member's fields.
+    package static func object(of member: ArchiveMember, in archive: RawFilePath) -> JSONValue {
+        let path = member.path(in: archive)
+        var object: JSONValue
+        switch member.result {
+        case .success(let identification): object = IdentificationReport(identification, path: path.dataText, pathEscaped: !path.isValidUTF8).json
+        case .failure(let error): object = .object([("path", .string(path.dataText)), ("error", .string(error.message))])
+        }
+        object.append(fields(of: member))
+        return object
+    }
+
     /// An archive's: how many members were read, and why the reading stopped early.
     package static func fields(of reading: ArchiveReading) -> [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = [("members", .integer(reading.memberCount))]

@@ -241,8 +241,8 @@ struct RecordWriter {
             JSONValue.quote(error.message, into: &output)
         }
         if !entry.path.isValidUTF8 { key(",\"pathEscaped\":true") }
-        if archives, case .object(let fields) = JSONValue.object(archiveFields(entry)), !fields.isEmpty {
-            // The members after the first: `{"members":...}` rendered, its opening brace left out.
+        if archives, case let fields = archiveFields(entry), !fields.isEmpty {
+            // The fields as an object rendered, its braces left out.
             let rendered = Array(JSONValue.object(fields).rendered.utf8)
             output.append(UInt8(ascii: ","))
             output.append(contentsOf: rendered.dropFirst().dropLast())

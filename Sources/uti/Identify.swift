@@ -281,24 +281,15 @@ struct IdentifyJob: Equatable {
                 }
                 let archivePath = isStandardInput ? RawFilePath(name ?? "-") : path
                 for member in members {
-                    let memberPath = member.path(in: archivePath)
-                    let memberShown = json ? memberPath.dataText : memberPath.escaped
+                    if case .failure = member.result { failed = true }
+                    if json {
+                        output.line(ArchiveReport.object(of: member, in: archivePath).rendered)
+                        continue
+                    }
+                    let memberShown = member.path(in: archivePath).escaped
                     switch member.result {
-                    case .success(let identification):
-                        if json {
-                            var object = IdentificationReport(identification, path: memberShown, pathEscaped: json && !memberPath.isValidUTF8).json
-                            object.append(ArchiveReport.fields(of: member))
-                            output.line(object.rendered)
-                        } else {
-                            emit(memberShown, result(identification) + ArchiveReport.words(member), to: &output)
-                        }
-                    case .failure(let error):
-                        failed = true
-                        if json {
-                            output.line(JSONValue.object([("path", .string(memberShown)), ("error", .string(error.message))] + ArchiveReport.fields(of: member)).rendered)
-                        } else {
-                            emit(memberShown, "cannot read (" + error.message + ")", to: &output)
-                        }
+                    case .success(let identification): emit(memberShown, result(identification) + ArchiveReport.words(member), to: &output)
+                    case .failure(let error): emit(memberShown, "cannot read (" + error.message + ")", to: &output)
                     }
                 }
             } catch {

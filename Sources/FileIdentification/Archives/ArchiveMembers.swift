@@ -228,25 +228,24 @@ extension FileIdentifier {
     /// - Throws: `IdentificationError` when libarchive cannot be loaded.
     public func readMembers(of data: [UInt8], filename: String? = nil, limits: ArchiveLimits = ArchiveLimits(),
                             _ body: (ArchiveMember) -> Bool) throws(IdentificationError) -> ArchiveReading {
-        let library: LibArchive
-        do {
-            library = try Self.libArchive()
-        } catch {
-            throw IdentificationError(path: filename ?? "-", reason: error)
-        }
-        var reader = ArchiveReader(library: library, identifier: self, limits: limits, archiveSize: data.count)
-        return reader.read(MemoryBytes(storage: data), name: RawFilePath(filename ?? "").lastComponent, body)
+        try readMembers(of: MemoryBytes(storage: data), filename: filename, limits: limits, budgets: nil, body)
     }
 
     /// Reads the members of an archive gathered in a `SpooledBytes` (an upload); see `readMembers(of:)`.
     public func readMembers(of spooled: SpooledBytes, filename: String? = nil, limits: ArchiveLimits = ArchiveLimits(),
                             _ body: (ArchiveMember) -> Bool) throws(IdentificationError) -> ArchiveReading {
-        try readMembers(of: spooled, filename: filename, limits: limits, sharing: nil, body)
+        try readMembers(of: spooled.source, filename: filename, limits: limits, budgets: nil, body)
     }
 
     /// `readMembers(of:filename:limits:_:)` whose held members take their memory and spool from `budgets`
     /// (a server's, which its uploads share) rather than from budgets of this reading's own.
     package func readMembers(of spooled: SpooledBytes, filename: String?, limits: ArchiveLimits, sharing budgets: (memory: ByteBudget, disk: ByteBudget)?,
+                             _ body: (ArchiveMember) -> Bool) throws(IdentificationError) -> ArchiveReading {
+        try readMembers(of: spooled.source, filename: filename, limits: limits, budgets: budgets, body)
+    }
+
+    /// The members of the archive `source` holds (bytes in memory, a spool), known by `filename`.
+    private func readMembers(of source: some ByteSource, filename: String?, limits: ArchiveLimits, budgets: (memory: ByteBudget, disk: ByteBudget)?,
                              _ body: (ArchiveMember) -> Bool) throws(IdentificationError) -> ArchiveReading {
         let library: LibArchive
         do {
@@ -254,29 +253,22 @@ extension FileIdentifier {
         } catch {
             throw IdentificationError(path: filename ?? "-", reason: error)
         }
-        var reader = ArchiveReader(library: library, identifier: self, limits: limits, archiveSize: spooled.count, budgets: budgets)
-        return reader.read(spooled.source, name: RawFilePath(filename ?? "").lastComponent, body)
+        var reader = ArchiveReader(library: library, identifier: self, limits: limits, archiveSize: source.count, budgets: budgets)
+        return reader.read(source, name: RawFilePath(filename ?? "").lastComponent, body)
     }
 
     /// `readMembers(ofFileAt:)` as an asynchronous sequence, read on a thread of its own: for an importer that
     /// vets an upload as it arrives (refuses a `.zip` that holds an executable) from Swift concurrency.
-    /// Dropping the iteration stops the reading at the next member.
+    /// Dropping the iteration stops the reading at the next member. What the consumer has not taken yet is
+    /// buffered, no more than `limits.maxMembers` members.
     public func members(ofFileAt path: RawFilePath, limits: ArchiveLimits = ArchiveLimits()) -> AsyncThrowingStream<ArchiveMember, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<ArchiveMember, any Error>.makeStream(bufferingPolicy: .bufferingOldest(64))
+        let (stream, continuation) = AsyncThrowingStream<ArchiveMember, any Error>.makeStream()
         let identifier = self
         Threads.spawn {
             do throws(IdentificationError) {
                 _ = try identifier.readMembers(ofFileAt: path, limits: limits) { member in
-                    while true {
-                        switch continuation.yield(member) {
-                        case .enqueued: return true
-                        case .terminated: return false
-                        case .dropped:
-                            // The consumer is behind: wait for room rather than lose a member.
-                            usleep(1000)
-                        @unknown default: return false
-                        }
-                    }
+                    if case .terminated = continuation.yield(member) { return false }
+                    return true
                 }
                 continuation.finish()
             } catch {
@@ -300,8 +292,7 @@ struct MemberBytes: ByteSource {
     let count: Int
 
     func bytes(at offset: Int, length: Int) -> [UInt8] {
-        guard offset < storage.count, offset >= 0, length > 0 else { return [] }
-        return Array(storage[offset..<(offset + min(length, storage.count - offset))])
+        MemoryBytes(storage: storage).bytes(at: offset, length: length)
     }
 }
 
@@ -669,7 +660,7 @@ struct ArchiveReader {
                 } else {
                     readContent(archive, into: &member, filename: filename, escapedName: escapedName, emit)
                     if abandoned { return outcome }
-                    if let identification = member.identification, let name = member.names.last, seen.count < limits.maxMembers {
+                    if let identification = member.identification, let name = member.names.last {
                         seen[name.bytes] = identification
                     }
                     continue

@@ -25,7 +25,6 @@ final class LibArchive: Sendable {
     let setCallbackData: @convention(c) (Archive?, UnsafeMutableRawPointer?) -> Int32
     let open: @convention(c) (Archive?) -> Int32
     let nextHeader: @convention(c) (Archive?, UnsafeMutablePointer<Entry?>?) -> Int32
-    let readData: @convention(c) (Archive?, UnsafeMutableRawPointer?, Int) -> Int
     let readDataBlock: @convention(c) (Archive?, UnsafeMutablePointer<UnsafeRawPointer?>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int64>?) -> Int32
     let skipData: @convention(c) (Archive?) -> Int32
     let errorString: @convention(c) (Archive?) -> UnsafePointer<CChar>?
@@ -93,7 +92,6 @@ final class LibArchive: Sendable {
         setCallbackData = try load("archive_read_set_callback_data", as: (@convention(c) (Archive?, UnsafeMutableRawPointer?) -> Int32).self)
         open = try load("archive_read_open1", as: (@convention(c) (Archive?) -> Int32).self)
         nextHeader = try load("archive_read_next_header", as: (@convention(c) (Archive?, UnsafeMutablePointer<Entry?>?) -> Int32).self)
-        readData = try load("archive_read_data", as: (@convention(c) (Archive?, UnsafeMutableRawPointer?, Int) -> Int).self)
         readDataBlock = try load("archive_read_data_block",
                                  as: (@convention(c) (Archive?, UnsafeMutablePointer<UnsafeRawPointer?>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int64>?) -> Int32).self)
         skipData = try load("archive_read_data_skip", as: (@convention(c) (Archive?) -> Int32).self)
@@ -124,9 +122,6 @@ final class LibArchive: Sendable {
     static let ok = ARCHIVE_OK
     static let eof = ARCHIVE_EOF
     static let warn = ARCHIVE_WARN
-    static let retry = ARCHIVE_RETRY
-    static let failed = ARCHIVE_FAILED
-    static let fatal = ARCHIVE_FATAL
     static let rawFormat = ARCHIVE_FORMAT_RAW
     static let warcFormat = ARCHIVE_FORMAT_WARC
     /// `archive_errno` when no format reads the bytes (`ARCHIVE_ERRNO_FILE_FORMAT`).

@@ -103,16 +103,7 @@ struct ArchiveController<Context: RequestContext>: Sendable {
             var object = IdentificationReport(read.archive, path: read.name ?? "-").json
             if let reading = read.reading { object.append(ArchiveReport.fields(of: reading)) }
             objects.append(object)
-            for member in read.members {
-                let path = member.path(in: shown)
-                var object: JSONValue
-                switch member.result {
-                case .success(let identification): object = IdentificationReport(identification, path: path.dataText, pathEscaped: !path.isValidUTF8).json
-                case .failure(let error): object = .object([("path", .string(path.dataText)), ("error", .string(error.message))])
-                }
-                object.append(ArchiveReport.fields(of: member))
-                objects.append(object)
-            }
+            objects += read.members.map { ArchiveReport.object(of: $0, in: shown) }
         }
         return Responses.json(.array(objects))
     }

@@ -12,6 +12,8 @@ import os
 import re
 import xml.etree.ElementTree as ET
 
+from .model import TypeDecl
+
 # The files in TypeDB/sources/ (their origin: TypeDB/sources/README.md).
 DROID_FILE = os.path.join("pronom", "DROID_SignatureFile_V119.xml")
 CONTAINER_FILE = os.path.join("pronom", "container-signature-20240715.xml")
@@ -254,7 +256,6 @@ def add_pronom_types(db, table):
     of its own that conforms to the family. A format with no MIME type a type owns takes as its family the one
     type claiming one of its extensions, where only one does, else `public.data`. New types carry no extension or MIME type: a name is never decided by PRONOM's tags, and
     PRONOM's priorities are not conformance. Returns the new types."""
-    from .model import TypeDecl
     claimants = {}
     for decl in db.types.values():
         for extension in decl.extensions:
