@@ -101,12 +101,18 @@ let package = Package(
             name: "CArchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        // zlib, from Debian's zlib1g-dev: ZIP entries' contents inflated for PRONOM's container signatures.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Extended attributes (getxattr(2) and kin), for the backup exclusion; Glibc's module lacks them too.
         .systemLibrary(name: "CExtendedAttributes"),
         .target(
             name: "FileIdentification",
             dependencies: [
-                "UniformTypeIdentifiers", "CTypeDatabase", "SystemCalls", "CMagic", "CPCRE2", "CArchive",
+                "UniformTypeIdentifiers", "CTypeDatabase", "SystemCalls", "CMagic", "CPCRE2", "CArchive", "CZlib",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .target(name: "CSharedMIMEInfo", condition: .when(traits: ["BuiltInSharedMIMEInfo"])),
             ],

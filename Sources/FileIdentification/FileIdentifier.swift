@@ -37,6 +37,13 @@ public final class FileIdentifier: Sendable {
         /// Whose name `Identification.mimeType` gives the format in (`MIMENames`): by default IANA's
         /// registered name where there is one.
         public var mimeNames: MIMENames
+        /// Whether PRONOM's signatures are matched too (`Identification.pronom`): DROID's internal signatures
+        /// against the bytes, in the same reading. Off unless asked for: most callers need the type alone.
+        public var pronom = false
+        /// How far PRONOM's patterns may look, from the beginning and from the end of a file: a signature whose
+        /// window reaches further is not matched there, and `PronomIdentification.isScanCutShort` says so.
+        /// DROID's default, 64 KiB.
+        public var pronomScanLimit = 64 * 1024
 
         /// Options; each argument sets the property of the same name, and a `nil`
         /// `sharedMIMEInfoDirectories` or `usesModel` reads the default from the environment now
@@ -147,7 +154,7 @@ public final class FileIdentifier: Sendable {
             }
             if status.type == .directory { return reported(Resolution.directory(name: evidence, isMountPoint: false)) }
             if let special = Self.special(status, name: evidence) { return reported(special) }
-            return reported(try identifyContent(FileBytes(file: file, count: Int(status.size)), name: evidence))
+            return reported(try identifyContent(FileBytes(file: file, count: Int(status.size)), name: evidence, filename: filename))
         } catch {
             throw IdentificationError(path: name.escaped, reason: error)
         }
@@ -163,7 +170,7 @@ public final class FileIdentifier: Sendable {
         let name = filename.flatMap { NameMatching.evidence(for: String(decoding: RawFilePath($0).lastComponent, as: UTF8.self)) }
         if options.nameOnly { return reported(Resolution.byNameOnly(name, filename: filename ?? "")) }
         do {
-            return reported(try identifyContent(source, name: name))
+            return reported(try identifyContent(source, name: name, filename: filename.map { String(decoding: RawFilePath($0).lastComponent, as: UTF8.self) }))
         } catch {
             throw IdentificationError(path: filename ?? "-", reason: error)
         }
@@ -238,7 +245,7 @@ public final class FileIdentifier: Sendable {
             // Replaced between lstat and open: type what is there now, by path, without reading it.
             return try identifyOnDisk(path, filename: filename, name: name, in: directory)
         }
-        return try identifyContent(FileBytes(file: file, count: Int(opened.size)), name: name)
+        return try identifyContent(FileBytes(file: file, count: Int(opened.size)), name: name, filename: filename)
     }
 
     /// How a regular file is opened. Non-blocking: should the file have become a FIFO since it was seen,
@@ -258,7 +265,8 @@ public final class FileIdentifier: Sendable {
         guard let file = opened else { return nil }
         defer { file.closeQuietly() }
         guard let opened = try? file.status(), opened.type == .regular else { return nil }
-        return try identifyContent(FileBytes(file: file, count: Int(opened.size)), name: name)
+        return try identifyContent(FileBytes(file: file, count: Int(opened.size)), name: name,
+                                   filename: String(decoding: path.lastComponent, as: UTF8.self))
     }
 
     /// The type of a file that is not read: a FIFO, a socket, a device, an unknown kind; `nil` for a regular
@@ -290,10 +298,10 @@ public final class FileIdentifier: Sendable {
     /// directories (packages, bundles: a Keynote document `x.key`) do not stand for a regular file, whose
     /// flat form (`com.apple.iWork.Keynote.sffkey`) does. The readers are asked about the flat forms; the
     /// resolver rules the directory types out, saying why.
-    private func identifyContent(_ source: some ByteSource, name: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
+    private func identifyContent(_ source: some ByteSource, name: NameEvidence?, filename: String?) throws(IdentificationError.Reason) -> Identification {
         var flat = name
         flat?.candidates.removeAll { $0.conforms(to: .directory) }
-        var identification = try identifyBytes(source, name: name, flat: flat)
+        var identification = try identifyBytes(source, name: name, flat: flat, filename: filename)
         identification.fileSize = source.count
         return identification
     }
@@ -301,10 +309,36 @@ public final class FileIdentifier: Sendable {
     /// The readers' part, over one `Sample` of the bytes (read and decoded once, for every reader): what the
     /// bytes are (`read`), then one resolver (`Resolution.resolve`) for every rule, which asks Magika's model
     /// when it needs it.
-    private func identifyBytes(_ source: some ByteSource, name: NameEvidence?, flat: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
-        guard source.count > 0 else { return Resolution.empty(name: flat) }
+    private func identifyBytes(_ source: some ByteSource, name: NameEvidence?, flat: NameEvidence?, filename: String?) throws(IdentificationError.Reason) -> Identification {
+        guard source.count > 0 else { return withPronom(Resolution.empty(name: flat), filename: filename) }
         let sample = try Sample(source, sampleSize: options.sampleSize)
-        guard !sample.head.isEmpty else { return Resolution.empty(name: flat) }
+        guard !sample.head.isEmpty else { return withPronom(Resolution.empty(name: flat), filename: filename) }
+        var identification = try resolve(sample, name: name, flat: flat)
+        if options.pronom {
+            identification.pronom = try PronomIdentifier.identify(source, head: sample.head, extension: Self.pronomExtension(filename),
+                                                                   scanLimit: options.pronomScanLimit)
+        }
+        return identification
+    }
+
+    /// An empty file's identification, with PRONOM's answer for it when asked (by extension alone).
+    private func withPronom(_ identification: Identification, filename: String?) -> Identification {
+        guard options.pronom else { return identification }
+        var identification = identification
+        identification.pronom = PronomIdentifier.decide(matched: [], extension: Self.pronomExtension(filename), cutShort: false,
+                                                        catalog: .shared, tables: .shared)
+        return identification
+    }
+
+    /// A file name's extension as PRONOM's records give them: after the last dot, lower-case; `nil` for none.
+    static func pronomExtension(_ filename: String?) -> String? {
+        guard let filename, let dot = filename.utf8.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        let ext = String(filename[filename.utf8.index(after: dot)...]).lowercased()
+        return ext.isEmpty ? nil : ext
+    }
+
+    private func resolve<Source: ByteSource>(_ sample: Sample<Source>, name: NameEvidence?, flat: NameEvidence?) throws(IdentificationError.Reason) -> Identification {
+        let source = sample.source
         let reading = try read(sample, name: flat)
         var name = name
         if let chosen = reading.language {

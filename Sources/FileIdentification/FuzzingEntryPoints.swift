@@ -1,9 +1,13 @@
 /// The readers of untrusted bytes, reachable one at a time for the fuzz targets in `Fuzz/` (package
 /// access only: not part of the library's API).
 package enum FuzzingEntryPoints {
-    /// The ZIP reader alone: central directory (or local headers) and the classification of entries.
+    /// The ZIP reader alone: central directory (or local headers) and the classification of entries; then
+    /// PRONOM's container signatures over the entries, whose contents are inflated.
     package static func zip(_ bytes: [UInt8]) {
-        _ = try? ZipContainer.identify(MemoryBytes(storage: bytes), prefix: Array(bytes.prefix(64 * 1024)))
+        let source = MemoryBytes(storage: bytes)
+        _ = try? ZipContainer.identify(source, prefix: Array(bytes.prefix(64 * 1024)))
+        _ = try? PronomIdentifier.containerMatches(source, head: Array(bytes.prefix(4096)), limit: 64 * 1024,
+                                                   tables: .shared, matcher: .shared)
     }
 
     /// Archives' members (`FileIdentifier.readMembers`) within small limits: libarchive over the bytes and
@@ -33,9 +37,16 @@ package enum FuzzingEntryPoints {
 
     private static let archiveIdentifier = FileIdentifier()
 
-    /// The OLE2 compound-file reader alone: header, FAT chain, directory entries.
+    /// The OLE2 compound-file readers alone: header, FAT chain, directory entries; then every stream's contents
+    /// (DIFAT, FAT and mini FAT chains, the mini stream) and PRONOM's container signatures over them.
     package static func ole2(_ bytes: [UInt8]) {
-        _ = try? OLE2Container.identify(MemoryBytes(storage: bytes), prefix: Array(bytes.prefix(64 * 1024)))
+        let source = MemoryBytes(storage: bytes)
+        _ = try? OLE2Container.identify(source, prefix: Array(bytes.prefix(64 * 1024)))
+        if var file = try? CompoundFile(source) {
+            for entry in file.entries.prefix(64) { _ = try? file.contents(of: entry, limit: 1 << 20) }
+        }
+        _ = try? PronomIdentifier.containerMatches(source, head: Array(bytes.prefix(4096)), limit: 64 * 1024,
+                                                   tables: .shared, matcher: .shared)
     }
 
     /// The check of a Magika model's `config.min.json` (Foundation's `JSONDecoder`, then uti's checks), alone.

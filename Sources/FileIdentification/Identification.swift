@@ -24,6 +24,9 @@ public struct Identification: Sendable, Hashable {
     /// `type.preferredMIMEType`; for a type with none, `inode/directory`, `inode/symlink`, `text/plain`
     /// or `application/octet-stream`, as it conforms.
     public var mimeType: String
+    /// What PRONOM says the file is (its formats and versions by DROID's signatures), when the identifier was
+    /// asked (`FileIdentifier.Options.pronom`); `nil` otherwise, and for what is not a file's bytes.
+    public var pronom: PronomIdentification?
 
     /// An identification; `mimeType` defaults to the type's preferred MIME type (or what it is at heart:
     /// `inode/directory`, `text/plain`, `application/octet-stream` ...).

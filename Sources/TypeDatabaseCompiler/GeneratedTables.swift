@@ -59,15 +59,15 @@ package struct LanguageTable: Decodable, Sendable {
 extension TypeDBDirectory {
     /// The media types' table of a TypeDB directory.
     package static func mediaTypes(in directory: String) throws -> MediaTypeTable {
-        try decode(MediaTypeTable.self, from: directory + "/media-types.json")
+        try decodeTable(MediaTypeTable.self, from: directory + "/media-types.json")
     }
 
     /// The languages' table of a TypeDB directory.
     package static func languages(in directory: String) throws -> LanguageTable {
-        try decode(LanguageTable.self, from: directory + "/languages.json")
+        try decodeTable(LanguageTable.self, from: directory + "/languages.json")
     }
 
-    private static func decode<Table: Decodable>(_ type: Table.Type, from path: String) throws -> Table {
+    static func decodeTable<Table: Decodable>(_ type: Table.Type, from path: String) throws -> Table {
         let bytes: [UInt8]
         do {
             bytes = try RegularFile.read(path, limit: 64 << 20)

@@ -66,7 +66,30 @@ package struct IdentificationReport {
             ("mismatch", .boolean(identification.isMismatch)),
             ("encoding", JSONValue(identification.textEncoding?.rawValue)),
         ]
+        if let pronom = identification.pronom { members.append(("pronom", Self.json(pronom))) }
         if pathEscaped { members.append(("pathEscaped", .boolean(true))) }
         return .object(members)
+    }
+
+    /// PRONOM's answer as JSON: the best PUID first, every format that remains, the warning, and whether a
+    /// pattern needed bytes past the scan limit.
+    package static func json(_ pronom: PronomIdentification) -> JSONValue {
+        .object([
+            ("puid", JSONValue(pronom.matches.first?.puid)),
+            ("matches", .array(pronom.matches.map { match in
+                .object([
+                    ("puid", .string(match.puid)),
+                    ("name", .string(match.name)),
+                    ("version", .string(match.version)),
+                    ("mimeType", JSONValue(match.mimeType)),
+                    ("identifier", JSONValue(match.type?.identifier)),
+                    ("method", .string(match.method.rawValue)),
+                    ("basis", .string(match.basis)),
+                ])
+            })),
+            ("warning", JSONValue(pronom.warning)),
+            ("scanCutShort", .boolean(pronom.isScanCutShort)),
+            ("signatureFile", .integer(PronomIdentification.signatureFileVersion)),
+        ])
     }
 }

@@ -5,7 +5,8 @@
 //
 // writes every generated C source, from what make-typedb.py wrote into the TypeDB directory:
 // DIR/CTypeDatabase/typedb.c (the declarations, TypeDB/*.plist), DIR/CTypeDatabase/mediatypes.c
-// (TypeDB/media-types.json), DIR/CTypeDatabase/languages.c (TypeDB/languages.json) and
+// (TypeDB/media-types.json), DIR/CTypeDatabase/languages.c (TypeDB/languages.json),
+// DIR/CTypeDatabase/pronom.c (TypeDB/pronom.json) and
 // DIR/CSharedMIMEInfo/sharedmimeinfo.c (TypeDB/mime); `--check` writes nothing and exits 1 when one differs
 // from what it would write. The one writer of generated code: make-typedb.py writes data, this writes C.
 import TypeDatabaseCompiler
@@ -42,6 +43,7 @@ do {
         (sources + "/CTypeDatabase/typedb.c", CSource.typeDatabase(try TypeDBDirectory.compiledDatabase(in: typeDB))),
         (sources + "/CTypeDatabase/mediatypes.c", CSource.mediaTypes(try TypeDBDirectory.mediaTypes(in: typeDB))),
         (sources + "/CTypeDatabase/languages.c", CSource.languages(try TypeDBDirectory.languages(in: typeDB))),
+        (sources + "/CTypeDatabase/pronom.c", try CSource.pronom(try TypeDBDirectory.pronom(in: typeDB))),
         (sources + "/CSharedMIMEInfo/sharedmimeinfo.c", CSource.sharedMIMEInfo(try TypeDBDirectory.mimeData(in: typeDB))),
     ]
     var current = true

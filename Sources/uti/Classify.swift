@@ -32,7 +32,7 @@ extension UTI {
         @Option(help: "table (default), ndjson, csv or tsv; with --summary: table or json.")
         var format: Format = .table
 
-        @Flag(help: "With --format ndjson: each record is `uti identify --json`'s object (description, conformsTo, evidence ...) with size and error.")
+        @Flag(help: "With --format ndjson: each record is `uti identify --json`'s object (description, conformsTo, evidence, pronom ...) with size and error.")
         var details = false
 
         @Flag(help: "Counts and bytes per type, rolled up the conformance tree, instead of one record per entry.")
@@ -79,6 +79,11 @@ extension UTI {
         @Option(name: .customLong("archive-limit"), help: ArgumentHelp(ArchiveLimitsArgument.help, valueName: "name=value"))
         var archiveLimit: [String] = []
 
+        @Flag(help: ArgumentHelp(
+            "Identify PRONOM's formats and versions too, by DROID's signatures: PUID, format name and version in each record.",
+            discussion: "As DROID and Siegfried report them; see docs/CommandLine.md."))
+        var pronom = false
+
         @Argument(help: "Directories (or files) to classify.", completion: .file())
         var directories: [String] = []
 
@@ -105,7 +110,10 @@ extension UTI {
                 }
                 supertypes.append(type)
             }
-            let identifier = FileIdentifier(options: .init(usesModel: model ? true : nil, mimeNames: mimeNames.names))
+            var identifierOptions = FileIdentifier.Options(usesModel: model ? true : nil, mimeNames: mimeNames.names)
+            // --details records are `uti identify --json`'s objects, PRONOM's answer among them.
+            identifierOptions.pronom = pronom || details
+            let identifier = FileIdentifier(options: identifierOptions)
             var options = ClassificationOptions(includeHidden: includeHidden, maxDepth: maxDepth, oneFileSystem: oneFileSystem,
                                                 exclude: exclude, sorted: sorted)
             if let jobs { options.workers = jobs }
@@ -129,7 +137,7 @@ extension UTI {
             var progress = Progress()
             var tally = Tally()
             var failed = false
-            let writer = RecordWriter(format: format, details: details, archives: archives)
+            let writer = RecordWriter(format: format, details: details, archives: archives, pronom: pronom)
             if !summary, let header = writer.header { output.line(header) }
             classification.forEachBatch { batch in
                 // An archive's members follow it, each a record of its own.
@@ -179,13 +187,24 @@ struct RecordWriter {
     var details = false
     /// `--archives`: members' records, and the columns that say what archives and members are.
     var archives = false
+    /// `--pronom`: PRONOM's PUID, format name and version, and its warning.
+    var pronom = false
 
     static let columns = ["path", "identifier", "mimeType", "size", "confidence", "mismatch", "error"]
     /// The columns `--archives` adds in CSV and TSV.
     static let archiveColumns = ["depth", "modified", "encrypted", "members", "truncated"]
+    /// The columns `--pronom` adds in CSV and TSV (and fields in ndjson).
+    static let pronomColumns = ["puid", "formatName", "formatVersion", "pronomWarning"]
+
+    /// `--pronom`'s fields of an entry: the best format's PUID, name and version, and the warning.
+    func pronomFields(_ identification: Identification?) -> [String?] {
+        guard let pronom = identification?.pronom else { return [nil, nil, nil, nil] }
+        let best = pronom.matches.first
+        return [best?.puid, best?.name, best?.version, pronom.warning]
+    }
 
     var header: String? {
-        let columns = Self.columns + (archives ? Self.archiveColumns : [])
+        let columns = Self.columns + (archives ? Self.archiveColumns : []) + (pronom ? Self.pronomColumns : [])
         switch format {
         case .csv: return columns.joined(separator: ",")
         case .tsv: return columns.joined(separator: "\t")
@@ -241,6 +260,14 @@ struct RecordWriter {
             JSONValue.quote(error.message, into: &output)
         }
         if !entry.path.isValidUTF8 { key(",\"pathEscaped\":true") }
+        if pronom {
+            for (name, value) in zip(Self.pronomColumns, pronomFields(entry.identification)) {
+                output.append(UInt8(ascii: ","))
+                JSONValue.quote(name, into: &output)
+                output.append(UInt8(ascii: ":"))
+                if let value { JSONValue.quote(value, into: &output) } else { key("null") }
+            }
+        }
         if archives, case let fields = archiveFields(entry), !fields.isEmpty {
             // The fields as an object rendered, its braces left out.
             let rendered = Array(JSONValue.object(fields).rendered.utf8)
@@ -283,15 +310,20 @@ struct RecordWriter {
             record(entry, into: &bytes)
             return String(decoding: bytes, as: UTF8.self)
         case .csv:
-            return (fields + (archives ? archiveColumnFields(entry) : [])).map(Self.csvField).joined(separator: ",")
+            return (fields + (archives ? archiveColumnFields(entry) : []) + (pronom ? pronomFields(identification).map { $0 ?? "" } : []))
+                .map(Self.csvField).joined(separator: ",")
         case .tsv:
-            return (fields + (archives ? archiveColumnFields(entry) : [])).map(Self.tsvField).joined(separator: "\t")
+            return (fields + (archives ? archiveColumnFields(entry) : []) + (pronom ? pronomFields(identification).map { $0 ?? "" } : []))
+                .map(Self.tsvField).joined(separator: "\t")
         case .table:
             if let error = entry.error { return "error: \(error.message)".column(80) + "".leftPadded(12) + "  " + path }
             guard let identification else { return path }
             var line = identification.type.identifier.column(44) + identification.mimeType.column(36)
                 + (entry.size.map { String($0) } ?? "-").leftPadded(12) + "  " + path
             if identification.isMismatch { line += "  [mismatch]" }
+            if pronom, let best = identification.pronom?.matches.first {
+                line += "  [\(best.puid)\(best.version.isEmpty ? "" : " " + best.version)]"
+            }
             if let member = entry.member {
                 line += ArchiveReport.words(member)
             } else if let reading = entry.archive {

@@ -208,8 +208,11 @@ struct IdentifyJob: Equatable {
     func run() -> Int32 {
         if switches.contains(.framed) { return FramedIdentifyJob(typeFiles: typeFiles, mimeNames: mimeNames, model: model).run() }
         guard TypeOptions.loadDeclarations(typeFiles: typeFiles) else { return 2 }
-        let identifier = FileIdentifier(options: .init(followSymlinks: followSymlinks, nameOnly: nameOnly, usesModel: model ? true : nil,
-                                                       mimeNames: mimeNames))
+        var options = FileIdentifier.Options(followSymlinks: followSymlinks, nameOnly: nameOnly, usesModel: model ? true : nil,
+                                             mimeNames: mimeNames)
+        // The JSON object carries PRONOM's formats and versions.
+        options.pronom = json
+        let identifier = FileIdentifier(options: options)
         var output = StandardOutput()
         var failed = false
         // The names of -f's files first, as file(1) reads them, then the files given.

@@ -33,6 +33,7 @@ and, from those, by `swift run compile-typedb` (the one writer of generated code
   Sources/CTypeDatabase/typedb.c      the declarations compiled for the library
   Sources/CTypeDatabase/mediatypes.c  TypeDB/media-types.json as tables searched in place
   Sources/CTypeDatabase/languages.c   TypeDB/languages.json as tables of rules and conditions
+  Sources/CTypeDatabase/pronom.c      TypeDB/pronom.json: PRONOM's signatures compiled into tables of patterns
   Sources/CSharedMIMEInfo/sharedmimeinfo.c
                                       TypeDB/mime as C byte arrays, for the BuiltInSharedMIMEInfo trait
 The same inputs always give byte-identical files, on any machine (nothing is read from the system).

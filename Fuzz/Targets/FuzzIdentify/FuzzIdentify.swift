@@ -2,8 +2,12 @@ import CFuzzDriver
 import FileIdentification
 
 /// `identify(data:filename:)` as an upload handler calls it: the first byte picks a name, so that the
-/// rules that weigh a name against the content are fuzzed too.
-private let identifier = FileIdentifier()
+/// rules that weigh a name against the content are fuzzed too; PRONOM's signatures are matched too.
+private let identifier: FileIdentifier = {
+    var options = FileIdentifier.Options()
+    options.pronom = true
+    return FileIdentifier(options: options)
+}()
 private let names: [String?] = [nil, "upload.bin", "photo.jpg", "report.pdf", "archive.zip", "document.docx", "notes.txt",
                                 "data.plist", "sheet.xls", "movie.mp4", "script.sh", "page.html", "font.ttf", "image.svg"]
 

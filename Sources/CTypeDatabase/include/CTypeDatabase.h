@@ -2,6 +2,7 @@
 #define UTI_CTYPEDATABASE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /// The compiled built-in type database (see TypeDB/README.md), as laid out by `compile-typedb`.
 const unsigned char *uti_builtin_typedb_bytes(void);
@@ -88,5 +89,27 @@ const struct uti_language_heuristics *uti_language_heuristics_at(size_t index);
 
 /// The disambiguation at `index`, NULL past the end.
 const struct uti_language_disambiguation *uti_language_disambiguation_at(size_t index);
+
+/// PRONOM's formats and signatures (pronom.c, from TypeDB/pronom.json), as tables of 32-bit words read in
+/// place; every index is into the table named, every string an offset into `uti_pronom_strings`, every byte
+/// offset into `uti_pronom_bytes`; UINT32_MAX is "no bound" for a maximum and "none" for a string.
+///   0 tests, 3 words each: kind (0 literal, 1 not that literal, 2 range, 3 not in range, 4 every bit of a
+///     mask, 5 not every bit, 6 any bit of a mask, 7 no bit, 8 any byte), length, byte offset (a range's low
+///     end, then its high end)
+///   1 alternatives, 3: first test, test count, length in bytes
+///   2 elements, 4: first alternative, alternative count, gap before it (minimum, maximum)
+///   3 subsequences, 4: first element, element count, window (minimum, maximum)
+///   4 sequences, 3: first subsequence, count, anchor (0 beginning of file, 1 end of file, 2 anywhere)
+///   5 signatures, 3: first sequence, count, DROID's signature ID
+///   6 container signatures, 4: container (0 ZIP, 1 OLE2), first entry, entry count, ID
+///   7 container entries, 3: path (string), first sequence, count
+///   8 formats, 12: PUID, name, version, MIME type (strings); then (first reference, count) for its
+///     extensions (strings), the formats it has priority over, its signatures, its container signatures
+///   9 references
+const uint32_t *uti_pronom_words(unsigned table, size_t *count);
+const unsigned char *uti_pronom_bytes(size_t *count);
+const char *uti_pronom_strings(size_t *count);
+unsigned uti_pronom_signature_file_version(void);
+unsigned uti_pronom_container_file_version(void);
 
 #endif

@@ -1,3 +1,5 @@
+internal import CZlib
+
 /// ZIP-based formats told apart by their entries, read from the central directory at the end of the
 /// file (so an entry stored last still counts), or from the local headers when there is no directory.
 enum ZipContainer {
@@ -106,6 +108,44 @@ enum ZipContainer {
             cursor += 30 + nameLength + extraLength + compressedSize
         }
         return entries
+    }
+
+    /// The first `limit` bytes of an entry's contents: stored, or deflated (inflated by zlib, raw deflate as ZIP
+    /// keeps it, reading the compressed bytes 64 KiB at a time and stopping once `limit` bytes are out); `nil`
+    /// for another method, an encrypted entry, or a local header that is not one.
+    static func contents(of entry: Entry, _ source: some ByteSource, limit: Int) throws(IdentificationError.Reason) -> [UInt8]? {
+        if entry.method == 0 { return try storedContents(entry, source, limit: limit) }
+        guard entry.method == 8 else { return nil }
+        let header = try source.bytes(at: entry.localHeaderOffset, length: 30)
+        guard header.count == 30, header.starts(with: [0x50, 0x4B, 0x03, 0x04]), le16(header, 6) & 1 == 0 else { return nil }
+        let start = entry.localHeaderOffset + 30 + le16(header, 26) + le16(header, 28)
+        // With a data descriptor the central directory's size is the one to trust; past the file's end, nothing.
+        let available = max(0, min(entry.compressedSize > 0 ? entry.compressedSize : source.count - start, source.count - start))
+        var stream = z_stream()
+        guard uti_inflate_init_raw(&stream) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: limit)
+        var produced = 0
+        var consumed = 0
+        while produced < limit, consumed < available {
+            let chunk = try source.bytes(at: start + consumed, length: min(64 * 1024, available - consumed))
+            guard !chunk.isEmpty else { break }
+            consumed += chunk.count
+            var status = Z_OK
+            chunk.withUnsafeBufferPointer { input in
+                output.withUnsafeMutableBufferPointer { out in
+                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                    stream.avail_in = UInt32(input.count)
+                    stream.next_out = out.baseAddress.map { $0 + produced }
+                    stream.avail_out = UInt32(limit - produced)
+                    status = inflate(&stream, Z_NO_FLUSH)
+                    produced = limit - Int(stream.avail_out)
+                }
+            }
+            if status == Z_STREAM_END { break }
+            guard status == Z_OK || status == Z_BUF_ERROR else { return produced > 0 ? Array(output[0..<produced]) : nil }
+        }
+        return Array(output[0..<produced])
     }
 
     /// The contents of a stored (uncompressed) entry, up to `limit` bytes.

@@ -11,7 +11,7 @@ SOURCES = os.path.join(REPOSITORY, "TypeDB", "sources")
 # Every generated file, relative to the repository root; GENERATED_DIRECTORIES hold nothing else. The C sources
 # are compile-typedb's, the one writer of generated code: it reads what the generator writes into TypeDB/.
 C_SOURCES = ("Sources/CTypeDatabase/typedb.c", "Sources/CTypeDatabase/mediatypes.c", "Sources/CTypeDatabase/languages.c",
-             "Sources/CSharedMIMEInfo/sharedmimeinfo.c")
+             "Sources/CTypeDatabase/pronom.c", "Sources/CSharedMIMEInfo/sharedmimeinfo.c")
 # The tables the generator writes for compile-typedb, in TypeDB/.
 MEDIA_TYPES_TABLE = "media-types.json"
 LANGUAGES_TABLE = "languages.json"

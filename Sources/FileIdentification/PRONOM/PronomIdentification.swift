@@ -1,0 +1,269 @@
+public import UniformTypeIdentifiers
+
+/// What PRONOM, The National Archives' registry of formats and versions, says a file is: the formats whose
+/// signatures DROID publishes match its bytes, after DROID's priorities between formats, best first.
+///
+/// Each match names a format and version by its PUID (`fmt/354`: PDF/A-1b), how it was found (its byte
+/// signature, its container's entries, or only its extension) and where. Where more than one format remains, all
+/// are reported with a `warning`, as DROID does; the first is the best (a format the file's extension names
+/// before one it does not).
+public struct PronomIdentification: Sendable, Hashable {
+    /// One format PRONOM names.
+    public struct Match: Sendable, Hashable {
+        /// How a format was found.
+        public enum Method: String, Sendable, Hashable {
+            /// Its internal signature matched the bytes.
+            case signature
+            /// Its container signature matched a ZIP's entries or an OLE2 file's streams.
+            case container
+            /// Only the file's extension names it (no signature matched).
+            case `extension`
+        }
+
+        /// The PUID: `fmt/18`, `x-fmt/111`.
+        public var puid: String
+        /// PRONOM's name of the format.
+        public var name: String
+        /// PRONOM's version, "" when it gives none.
+        public var version: String
+        /// The MIME type PRONOM gives, if any.
+        public var mimeType: String?
+        public var method: Method
+        /// Where it matched, as DROID and Siegfried say it: `byte match at 0, 8` (each sequence's offset and
+        /// length), `container ZIP: word/document.xml`, `extension .doc`.
+        public var basis: String
+
+        /// The type that carries this PUID (`UTTagClass.pronomPUID`): the format's own type, or the version's.
+        public var type: UTType? {
+            TypeDatabase.shared.declaredTypes(tag: puid, tagClass: .pronomPUID).first
+        }
+    }
+
+    /// The formats, best first; empty when none matched and the extension names none.
+    public var matches: [Match]
+    /// Why the answer is not one format by its bytes: several formats remain, only the extension names them, or
+    /// the extension is not one the format's PRONOM record gives.
+    public var warning: String?
+    /// Whether a pattern needed bytes past the scan limit (`FileIdentifier.Options.pronomScanLimit`), so that a
+    /// signature may have matched had more been read.
+    public var isScanCutShort: Bool
+
+    /// The version of DROID's signature file uti's signatures come from.
+    public static var signatureFileVersion: Int { PronomTables.signatureFileVersion }
+    /// The version of DROID's container signature file.
+    public static var containerFileVersion: Int { PronomTables.containerFileVersion }
+
+    public init(matches: [Match], warning: String?, isScanCutShort: Bool) {
+        self.matches = matches
+        self.warning = warning
+        self.isScanCutShort = isScanCutShort
+    }
+}
+
+/// PRONOM's formats by signature and extension, and the priorities between them, from the tables once.
+struct PronomFormats: Sendable {
+    /// Each internal signature's formats.
+    let formatsOfSignature: [[Int32]]
+    /// Each container signature's formats.
+    let formatsOfContainer: [[Int32]]
+    /// The formats each format has priority over.
+    let priorityOver: [Set<Int32>]
+    /// Formats by extension (lower-case).
+    let formatsOfExtension: [String: [Int32]]
+    /// Each format's extensions.
+    let extensions: [[String]]
+
+    static let shared = PronomFormats(PronomTables.shared)
+
+    init(_ tables: PronomTables) {
+        var bySignature = [[Int32]](repeating: [], count: tables.signatureCount)
+        var byContainer = [[Int32]](repeating: [], count: tables.containerSignatures.count / 4)
+        var priority: [Set<Int32>] = []
+        var byExtension: [String: [Int32]] = [:]
+        var extensions: [[String]] = []
+        for format in 0..<tables.formatCount {
+            let own = tables.formatList(format, 0).map { tables.string($0) }
+            extensions.append(own)
+            for ext in own { byExtension[ext, default: []].append(Int32(format)) }
+            priority.append(Set(tables.formatList(format, 1).map { Int32($0) }))
+            for signature in tables.formatList(format, 2) where Int(signature) < bySignature.count {
+                bySignature[Int(signature)].append(Int32(format))
+            }
+            for container in tables.formatList(format, 3) where Int(container) < byContainer.count {
+                byContainer[Int(container)].append(Int32(format))
+            }
+        }
+        formatsOfSignature = bySignature
+        formatsOfContainer = byContainer
+        priorityOver = priority
+        formatsOfExtension = byExtension
+        self.extensions = extensions
+    }
+}
+
+/// PRONOM identification of one file's bytes: the internal signatures (the gates, then the candidates matched),
+/// then DROID's rules for what remains.
+enum PronomIdentifier {
+    /// Identifies `source` (whose first bytes `head` were read already) named with extension `ext` (lower-case,
+    /// `nil` for none), reading at most `scanLimit` bytes from its beginning and as many from its end.
+    static func identify(_ source: some ByteSource, head: [UInt8], extension ext: String?, scanLimit: Int) throws(IdentificationError.Reason) -> PronomIdentification {
+        let tables = PronomTables.shared, matcher = PronomMatcher.shared, catalog = PronomFormats.shared
+        let size = source.count
+        let bytes = PronomBytes(front: head, size: size)
+        var frontRead = bytes.known >= min(size, max(scanLimit, head.count)), backRead = bytes.known >= size
+        /// Reads up to `scanLimit` bytes from the beginning or the end, once; whether more was read.
+        func read(front: Bool, back: Bool) throws(IdentificationError.Reason) -> Bool {
+            var more = false
+            if front, !frontRead {
+                frontRead = true
+                let count = min(size, max(scanLimit, bytes.known))
+                if count > bytes.known {
+                    bytes.setFront(try source.bytes(at: 0, length: count))
+                    more = true
+                }
+            }
+            if back, !backRead {
+                backRead = true
+                let count = min(size - bytes.known, scanLimit)
+                if count > 0 {
+                    bytes.setBack(try source.bytes(at: size - count, length: count))
+                    more = true
+                }
+            }
+            return more
+        }
+        var marks = [UInt64](repeating: 0, count: (tables.signatureCount + 63) / 64)
+        var candidates: [Int32] = []
+        if matcher.candidates(bytes, marks: &marks, list: &candidates), try read(front: true, back: false) {
+            candidates.removeAll()
+            marks = [UInt64](repeating: 0, count: marks.count)
+            _ = matcher.candidates(bytes, marks: &marks, list: &candidates)
+        }
+        let context = PronomMatchContext(tables: tables, matcher: matcher, bytes: bytes)
+        var cutShort = false
+        var matched: [(signature: Int, spans: [PronomSpan])] = []
+        for candidate in candidates {
+            var outcome = context.match(signature: Int(candidate))
+            if case .undecided(let front, let back) = outcome, try read(front: front, back: back) {
+                outcome = context.match(signature: Int(candidate))
+            }
+            switch outcome {
+            case .matched(let spans): matched.append((Int(candidate), spans))
+            case .undecided: cutShort = true
+            case .failed: break
+            }
+        }
+        let containers = try containerMatches(source, head: head, limit: scanLimit, tables: tables, matcher: matcher)
+        return decide(matched: matched, containers: containers, extension: ext, cutShort: cutShort, catalog: catalog, tables: tables)
+    }
+
+    /// How many of an entry's or stream's first bytes a container signature's patterns are matched against.
+    static let containerEntryLimit = 1 << 20
+
+    /// The container signatures that match: for a ZIP file its entries' paths (and their contents, inflated), for
+    /// an OLE2 file its streams' names (and contents); each with where it matched.
+    static func containerMatches(_ source: some ByteSource, head: [UInt8], limit: Int, tables: PronomTables,
+                                 matcher: PronomMatcher) throws(IdentificationError.Reason) -> [(container: Int, basis: String)] {
+        let isZip = head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06])
+        let isOLE2 = head.starts(with: OLE2Container.signature)
+        guard isZip || isOLE2 else { return [] }
+        let entryLimit = max(limit, Self.containerEntryLimit)
+        var contents: [String: [UInt8]] = [:]
+        var found: [(Int, String)] = []
+        if isZip {
+            var entries = try ZipContainer.centralDirectory(source)
+            if entries == nil { entries = ZipContainer.localHeaders(try source.bytes(at: 0, length: 64 * 1024)) }
+            let byName = Dictionary((entries ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            found = try matchContainers(kind: 0, tables: tables, matcher: matcher) { (path: String, needsContents: Bool) throws(IdentificationError.Reason) -> [UInt8]? in
+                guard let entry = byName[path] ?? (path.hasSuffix("/") ? byName.first { $0.key.hasPrefix(path) }?.value : nil) else { return nil }
+                guard needsContents else { return [] }
+                if let cached = contents[path] { return cached }
+                let bytes = try ZipContainer.contents(of: entry, source, limit: entryLimit) ?? []
+                contents[path] = bytes
+                return bytes
+            }
+        } else if var file = try CompoundFile(source) {
+            // Names as DROID's container file writes them: without the control character some begin with
+            // ("\u{1}CompObj", "\u{5}SummaryInformation").
+            let byName = Dictionary(file.entries.map { (String($0.name.drop { $0.asciiValue.map { $0 < 0x20 } ?? false }), $0) },
+                                    uniquingKeysWith: { first, _ in first })
+            found = try matchContainers(kind: 1, tables: tables, matcher: matcher) { (path: String, needsContents: Bool) throws(IdentificationError.Reason) -> [UInt8]? in
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                guard let entry = byName[name] else { return nil }
+                guard needsContents else { return [] }
+                if let cached = contents[name] { return cached }
+                let bytes = try file.contents(of: entry, limit: entryLimit)
+                contents[name] = bytes
+                return bytes
+            }
+        }
+        return found
+    }
+
+    /// The container signatures of `kind` (0 ZIP, 1 OLE2) whose every entry `entry` finds (with its contents when
+    /// it has patterns) and whose patterns match those contents.
+    private static func matchContainers(kind: UInt32, tables: PronomTables, matcher: PronomMatcher,
+                                        entry: (String, Bool) throws(IdentificationError.Reason) -> [UInt8]?) throws(IdentificationError.Reason) -> [(Int, String)] {
+        var found: [(Int, String)] = []
+        let count = tables.containerSignatures.count / 4
+        signatures: for container in 0..<count where tables.containerSignatures[container * 4] == kind {
+            let first = Int(tables.containerSignatures[container * 4 + 1]), entries = Int(tables.containerSignatures[container * 4 + 2])
+            var paths: [String] = []
+            for index in first..<first + entries {
+                let path = tables.string(tables.containerEntries[index * 3])
+                let firstSequence = Int(tables.containerEntries[index * 3 + 1]), sequenceCount = Int(tables.containerEntries[index * 3 + 2])
+                guard let bytes = try entry(path, sequenceCount > 0) else { continue signatures }
+                if sequenceCount > 0 {
+                    let context = PronomMatchContext(tables: tables, matcher: matcher, bytes: PronomBytes(front: bytes, size: bytes.count))
+                    guard context.match(sequences: firstSequence..<firstSequence + sequenceCount) != nil else { continue signatures }
+                }
+                paths.append(path)
+            }
+            found.append((container, "container \(kind == 0 ? "ZIP" : "OLE2"): " + paths.joined(separator: ", ")))
+        }
+        return found
+    }
+
+    /// DROID's rules over the signatures that matched: every format of each, less those another has priority
+    /// over; the ones the extension names first; by extension alone when no signature matched.
+    static func decide(matched: [(signature: Int, spans: [PronomSpan])], containers: [(container: Int, basis: String)] = [],
+                       extension ext: String?, cutShort: Bool, catalog: PronomFormats, tables: PronomTables) -> PronomIdentification {
+        var basis: [Int32: String] = [:]
+        // A container's formats stand for the container's own (ZIP, OLE2), as DROID reports them.
+        for (container, text) in containers {
+            for format in catalog.formatsOfContainer[container] where basis[format] == nil { basis[format] = text }
+        }
+        let byContainer = !basis.isEmpty
+        if !byContainer {
+            for (signature, spans) in matched {
+                let text = "byte match at " + spans.map { "\($0.offset), \($0.length)" }.joined(separator: "; ")
+                for format in catalog.formatsOfSignature[signature] where basis[format] == nil { basis[format] = text }
+            }
+        }
+        let found = Array(basis.keys)
+        var formats = found.filter { format in !found.contains { $0 != format && catalog.priorityOver[Int($0)].contains(format) } }
+        let named = Set(ext.flatMap { catalog.formatsOfExtension[$0] } ?? [])
+        func order(_ a: Int32, _ b: Int32) -> Bool {
+            if named.contains(a) != named.contains(b) { return named.contains(a) }
+            return a < b
+        }
+        formats.sort(by: order)
+        var warning: String?
+        var method = byContainer ? PronomIdentification.Match.Method.container : .signature
+        if formats.isEmpty {
+            formats = Array(named).sorted()
+            method = .extension
+            if !formats.isEmpty { warning = "no byte signature matched: by extension only" }
+        } else if formats.count > 1 {
+            warning = "\(formats.count) formats match; the first is the best"
+        } else if let ext, !named.contains(formats[0]), !catalog.extensions[Int(formats[0])].isEmpty {
+            warning = "extension mismatch: PRONOM does not give .\(ext) to this format"
+        }
+        let matches = formats.map { format in
+            PronomIdentification.Match(puid: tables.puid(Int(format)), name: tables.name(Int(format)), version: tables.version(Int(format)),
+                                       mimeType: tables.mimeType(Int(format)), method: method,
+                                       basis: basis[format] ?? "extension .\(ext ?? "")")
+        }
+        return PronomIdentification(matches: matches, warning: warning, isScanCutShort: cutShort)
+    }
+}

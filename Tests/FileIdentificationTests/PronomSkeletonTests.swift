@@ -1,0 +1,252 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import FileIdentification
+
+/// PRONOM's internal signatures checked the way the field checks an identifier: for each signature, the least
+/// bytes that satisfy it (a "skeleton" file, as Siegfried's and DROID's test suites are made), built here from
+/// TypeDB/pronom.json by a reading of DROID's data of the test's own (not the engine's compiled tables), and
+/// identified; the signature's format must be among the answers (any-match), and should be the first (top-1).
+@Suite("PRONOM's signatures identify their own skeleton files")
+struct PronomSkeletonTests {
+    /// One test of a byte in a DROID fragment: a byte, a range, a negation, a mask.
+    enum ByteTest {
+        case bytes([UInt8])
+        case notBytes([UInt8])
+        case range([UInt8], [UInt8])
+        case notRange([UInt8], [UInt8])
+        case mask(UInt8, all: Bool, negated: Bool)
+
+        /// Bytes that satisfy the test.
+        var satisfying: [UInt8] {
+            switch self {
+            case .bytes(let bytes): bytes
+            case .notBytes(let bytes): [bytes[0] ^ 0xFF] + bytes.dropFirst().map { $0 ^ 0xFF }
+            case .range(let low, _): low
+            case .notRange(let low, let high):
+                high.last.map { $0 < 0xFF } == true ? Array(high.dropLast()) + [high[high.count - 1] + 1]
+                    : (low.last.map { $0 > 0 } == true ? Array(low.dropLast()) + [low[low.count - 1] - 1] : high.map { _ in 0 })
+            case .mask(let mask, _, let negated): [negated ? 0 : mask]
+            }
+        }
+    }
+
+    /// DROID's fragment syntax: hex, `[xx:yy]`, `[!xx]`, `[!xx:yy]`, `[&xx]`, `[!&xx]`, `[~xx]`.
+    static func parse(_ text: String) -> [ByteTest]? {
+        var tests: [ByteTest] = []
+        var rest = Substring(text)
+        func hex(_ text: Substring) -> [UInt8]? {
+            guard text.count % 2 == 0, !text.isEmpty else { return nil }
+            var out: [UInt8] = []
+            var index = text.startIndex
+            while index < text.endIndex {
+                let next = text.index(index, offsetBy: 2)
+                guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+                out.append(byte)
+                index = next
+            }
+            return out
+        }
+        while let first = rest.first {
+            if first == "[" {
+                guard let close = rest.firstIndex(of: "]") else { return nil }
+                var inner = rest[rest.index(after: rest.startIndex)..<close]
+                rest = rest[rest.index(after: close)...]
+                let negated = inner.first == "!"
+                if negated { inner = inner.dropFirst() }
+                if let mark = inner.first, mark == "&" || mark == "~" {
+                    guard let mask = hex(inner.dropFirst()), mask.count == 1 else { return nil }
+                    tests.append(.mask(mask[0], all: mark == "&", negated: negated))
+                } else if let colon = inner.firstIndex(of: ":") {
+                    guard let low = hex(inner[..<colon]), let high = hex(inner[inner.index(after: colon)...]) else { return nil }
+                    tests.append(negated ? .notRange(low, high) : .range(low, high))
+                } else {
+                    guard let bytes = hex(inner) else { return nil }
+                    tests.append(negated ? .notBytes(bytes) : .bytes(bytes))
+                }
+            } else {
+                let end = rest.firstIndex(of: "[") ?? rest.endIndex
+                guard let bytes = hex(rest[..<end]) else { return nil }
+                tests.append(.bytes(bytes))
+                rest = rest[end...]
+            }
+        }
+        return tests
+    }
+
+    struct Fragment: Decodable {
+        var position: Int
+        var minOffset: Int
+        var maxOffset: Int
+        var bytes: String
+    }
+
+    struct Subsequence: Decodable {
+        var minOffset: Int
+        var maxOffset: Int?
+        var sequence: String
+        var left: [Fragment]
+        var right: [Fragment]
+    }
+
+    struct Sequence: Decodable {
+        var anchor: String
+        var subsequences: [Subsequence]
+    }
+
+    struct Signature: Decodable {
+        var id: Int
+        var sequences: [Sequence]
+    }
+
+    struct Format: Decodable {
+        var puid: String
+        var signatures: [Int]
+    }
+
+    struct Table: Decodable {
+        var formats: [Format]
+        var signatures: [Signature]
+    }
+
+    /// A subsequence's least bytes: left fragments (the first alternative of each position, furthest first) at
+    /// their least gaps, the anchor, the right fragments likewise. Gaps are filled with `filler`.
+    static func bytes(of sub: Subsequence, filler: UInt8) -> [UInt8]? {
+        guard let anchor = parse(sub.sequence) else { return nil }
+        var out: [UInt8] = anchor.flatMap(\.satisfying)
+        for position in Set(sub.left.map(\.position)).sorted() {
+            guard let fragment = sub.left.first(where: { $0.position == position }), let tests = parse(fragment.bytes) else { return nil }
+            out = tests.flatMap(\.satisfying) + [UInt8](repeating: filler, count: fragment.minOffset) + out
+        }
+        for position in Set(sub.right.map(\.position)).sorted() {
+            guard let fragment = sub.right.first(where: { $0.position == position }), let tests = parse(fragment.bytes) else { return nil }
+            out += [UInt8](repeating: filler, count: fragment.minOffset) + tests.flatMap(\.satisfying)
+        }
+        return out
+    }
+
+    /// The skeleton of a signature: its sequences from the beginning at their least offsets, its floating
+    /// sequences after them, its sequences from the end at their least distances from it.
+    static func skeleton(of signature: Signature, filler: UInt8) -> [UInt8]? {
+        var head: [UInt8] = []
+        var middle: [UInt8] = []
+        var tail: [UInt8] = []
+        for sequence in signature.sequences {
+            switch sequence.anchor {
+            case "BOF":
+                // Placed from the start: after what earlier sequences placed where the window allows, else at
+                // the window's start (over earlier bytes: DROID's signatures that do so name the same bytes).
+                var position = 0
+                for (number, sub) in sequence.subsequences.enumerated() {
+                    guard let bytes = bytes(of: sub, filler: filler) else { return nil }
+                    if number == 0 {
+                        position = head.count <= (sub.maxOffset ?? sub.minOffset) && head.count >= sub.minOffset ? head.count : sub.minOffset
+                    } else {
+                        position += sub.minOffset
+                    }
+                    if head.count < position + bytes.count { head += [UInt8](repeating: filler, count: position + bytes.count - head.count) }
+                    head.replaceSubrange(position..<position + bytes.count, with: bytes)
+                    position += bytes.count
+                }
+            case "EOF":
+                var part: [UInt8] = []
+                for sub in sequence.subsequences {
+                    guard let bytes = bytes(of: sub, filler: filler) else { return nil }
+                    part = bytes + [UInt8](repeating: filler, count: sub.minOffset) + part
+                }
+                tail = part + tail
+            default:
+                for (number, sub) in sequence.subsequences.enumerated() {
+                    guard let bytes = bytes(of: sub, filler: filler) else { return nil }
+                    middle += [UInt8](repeating: filler, count: number == 0 ? 1 : sub.minOffset) + bytes
+                }
+            }
+        }
+        return head + middle + [filler] + tail
+    }
+
+    static func load() throws -> Table {
+        let data = try Data(contentsOf: Tools.packageRoot.appending(path: "TypeDB/pronom.json"))
+        return try JSONDecoder().decode(Table.self, from: data)
+    }
+
+    /// Every signature's skeleton identified: (signatures, any-match, top-1, the misses).
+    static func measure(filler: UInt8) throws -> (count: Int, anyMatch: Int, topOne: Int, misses: [String]) {
+        let table = try load()
+        var formatsOf: [Int: [String]] = [:]
+        for format in table.formats {
+            for signature in format.signatures { formatsOf[signature, default: []].append(format.puid) }
+        }
+        var options = FileIdentifier.Options()
+        options.pronom = true
+        let identifier = FileIdentifier(options: options)
+        var anyMatch = 0, topOne = 0, count = 0
+        var misses: [String] = []
+        for signature in table.signatures {
+            guard let expected = formatsOf[signature.id], let skeleton = skeleton(of: signature, filler: filler) else { continue }
+            count += 1
+            let pronom = try identifier.identify(data: skeleton).pronom
+            let found = pronom?.matches.map(\.puid) ?? []
+            if found.contains(where: expected.contains) { anyMatch += 1 } else { misses.append("\(signature.id) \(expected): \(found)") }
+            if let first = found.first, expected.contains(first) { topOne += 1 }
+        }
+        return (count, anyMatch, topOne, misses)
+    }
+
+    @Test("each internal signature's skeleton is identified with its format among the answers")
+    func skeletons() throws {
+        let result = try Self.measure(filler: 0x00)
+        print("PRONOM skeletons: \(result.anyMatch) of \(result.count) any-match, \(result.topOne) top-1")
+        #expect(result.count > 2_100)
+        // Every signature the engine can read is met by its own least bytes; the misses are listed.
+        #expect(result.misses.isEmpty, "\(result.misses.count) of \(result.count): \(result.misses.prefix(40))")
+        // The first answer is the signature's own format for all but the skeletons that another format's
+        // signature also matches and has priority over (a generic format's bytes inside a specific one's).
+        #expect(result.topOne * 100 >= result.count * 90, "top-1 \(result.topOne) of \(result.count)")
+    }
+
+    @Test("the parts of DROID's patterns: ranges, negations and masks, fragments at their gaps, windows from the end")
+    func parts() throws {
+        var options = FileIdentifier.Options()
+        options.pronom = true
+        let identifier = FileIdentifier(options: options)
+        // GIF 89a: "GIF89a" at the beginning and ";" within 4 bytes of the end (fmt/4).
+        let gif = Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 20) + [0x3B]
+        #expect(try identifier.identify(data: gif).pronom?.matches.first?.puid == "fmt/4")
+        // Without the trailer the end sequence fails: GIF 89a is not named.
+        let cut = Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 20)
+        #expect(try identifier.identify(data: cut).pronom?.matches.contains { $0.puid == "fmt/4" } == false)
+        // A trailer further than the window allows fails too.
+        let far = gif + [UInt8](repeating: 0, count: 10)
+        #expect(try identifier.identify(data: far).pronom?.matches.contains { $0.puid == "fmt/4" } == false)
+        // PDF 1.4's header at the beginning, %%EOF near the end (fmt/18); the basis names where.
+        let pdf = Array("%PDF-1.4\n".utf8) + [UInt8](repeating: 0x20, count: 100) + Array("%%EOF\n".utf8)
+        let answer = try #require(try identifier.identify(data: pdf, filename: "a.pdf").pronom)
+        #expect(answer.matches.first?.puid == "fmt/18")
+        #expect(answer.matches.first?.basis.hasPrefix("byte match at 0, 8") == true)
+        #expect(answer.matches.first?.type?.identifier == "org.nationalarchives.pronom.fmt.18")
+        #expect(answer.warning == nil)
+        // Named for another format: DROID's extension mismatch.
+        #expect(try identifier.identify(data: pdf, filename: "a.doc").pronom?.warning?.hasPrefix("extension mismatch") == true)
+        // No signature: by extension only, with a warning.
+        let text = try #require(try identifier.identify(data: Array("hello\n".utf8), filename: "notes.txt").pronom)
+        #expect(text.matches.first?.method == .extension && text.matches.contains { $0.puid == "x-fmt/111" })
+        #expect(text.warning?.contains("extension only") == true)
+        // Not asked: nothing.
+        #expect(try FileIdentifier().identify(data: pdf).pronom == nil)
+    }
+
+    @Test("a window past the scan limit is not matched, and the answer says the scan was cut short")
+    func scanLimit() throws {
+        // The Crystallographic Information Framework's phrase may lie anywhere in the first 64 KiB (fmt/334).
+        var bytes = [UInt8](repeating: 0x0A, count: 40_000) + Array(" _atom_type_scat_dispersion_real".utf8)
+        bytes += [UInt8](repeating: 0x0A, count: 100_000)
+        var options = FileIdentifier.Options()
+        options.pronom = true
+        #expect(try FileIdentifier(options: options).identify(data: bytes).pronom?.matches.contains { $0.puid == "fmt/334" } == true)
+        options.pronomScanLimit = 16 * 1024
+        let cut = try #require(try FileIdentifier(options: options).identify(data: bytes).pronom)
+        #expect(!cut.matches.contains { $0.puid == "fmt/334" })
+        #expect(cut.isScanCutShort)
+    }
+}
