@@ -48,6 +48,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // Digests of files' contents for classify --hash (MD5, SHA-1, SHA-256, as DROID and Siegfried give them).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -114,6 +116,7 @@ let package = Package(
             dependencies: [
                 "UniformTypeIdentifiers", "CTypeDatabase", "SystemCalls", "CMagic", "CPCRE2", "CArchive", "CZlib",
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .target(name: "CSharedMIMEInfo", condition: .when(traits: ["BuiltInSharedMIMEInfo"])),
             ],
             swiftSettings: strictness

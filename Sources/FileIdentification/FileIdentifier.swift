@@ -97,6 +97,14 @@ public final class FileIdentifier: Sendable {
         return FileIdentifier(options: options, magic: magic, sharedMIMEInfo: sharedMIMEInfo)
     }
 
+    /// This identifier with `pronom` on, sharing its libmagic handles and databases: for a caller that asks for
+    /// PRONOM's formats on some requests only (a service's `?pronom=true`).
+    package var withPronom: FileIdentifier {
+        var options = options
+        options.pronom = true
+        return FileIdentifier(options: options, magic: magic, sharedMIMEInfo: sharedMIMEInfo)
+    }
+
     // MARK: Entry points
 
     /// Identifies the file at `path`; see `identify(fileAt:)` taking a `RawFilePath`.
@@ -315,10 +323,26 @@ public final class FileIdentifier: Sendable {
         guard !sample.head.isEmpty else { return withPronom(Resolution.empty(name: flat), filename: filename) }
         var identification = try resolve(sample, name: name, flat: flat)
         if options.pronom {
-            identification.pronom = try PronomIdentifier.identify(source, head: sample.head, extension: Self.pronomExtension(filename),
-                                                                   scanLimit: options.pronomScanLimit)
+            let pronom = try PronomIdentifier.identify(source, head: sample.head, extension: Self.pronomExtension(filename),
+                                                       scanLimit: options.pronomScanLimit, type: identification.type)
+            identification.pronom = pronom
+            Self.refine(&identification, by: pronom)
         }
         return identification
+    }
+
+    /// PRONOM's answer as a reading: the format's version the bytes match, where it is a type within the one the
+    /// other readers found (PDF/A-1b within PDF), becomes the type, and the reading joins the evidence. Only a
+    /// match by the bytes (a signature or a container's entries) and only one format: never by extension alone,
+    /// never a choice among several.
+    static func refine(_ identification: inout Identification, by pronom: PronomIdentification) {
+        guard pronom.matches.count == 1, let best = pronom.matches.first, best.method != .extension,
+              let version = best.type else { return }
+        let detail = "PRONOM \(best.puid): \(best.name)\(best.version.isEmpty ? "" : " " + best.version) (\(best.basis))"
+        let reading = ContentEvidence(type: version, source: .pronom, mimeType: best.mimeType, isConclusive: true, detail: detail)
+        identification.evidence.otherReadings.insert(reading, at: 0)
+        guard version != identification.type, version.conforms(to: identification.type) else { return }
+        identification.type = version
     }
 
     /// An empty file's identification, with PRONOM's answer for it when asked (by extension alone).

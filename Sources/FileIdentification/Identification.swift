@@ -202,6 +202,9 @@ public struct ContentEvidence: Sendable, Hashable {
         public static let libmagic = Source(rawValue: "libmagic")
         /// Magika's model (`MagikaModel`), for text nothing else names.
         public static let model = Source(rawValue: "model")
+        /// PRONOM's signatures (DROID's internal or container signatures), when asked for
+        /// (`FileIdentifier.Options.pronom`): a format's version within the type the other readers found.
+        public static let pronom = Source(rawValue: "pronom")
     }
 
     /// Content evidence; each argument sets the property of the same name.

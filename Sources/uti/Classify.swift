@@ -22,17 +22,17 @@ extension UTI {
         )
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
-            case table, ndjson, csv, tsv, json
+            case table, ndjson, csv, tsv, json, droid
         }
 
         @OptionGroup var typeOptions: TypeOptions
 
         @OptionGroup var mimeNames: MIMENamesOption
 
-        @Option(help: "table (default), ndjson, csv or tsv; with --summary: table or json.")
+        @Option(help: "table (default), ndjson, csv, tsv or droid (DROID's CSV export, with --pronom implied); with --summary: table or json.")
         var format: Format = .table
 
-        @Flag(help: "With --format ndjson: each record is `uti identify --json`'s object (description, conformsTo, evidence, pronom ...) with size and error.")
+        @Flag(help: "With --format ndjson: each record is `uti identify --json`'s object (description, conformsTo, evidence ...; pronom with --pronom) with size and error.")
         var details = false
 
         @Flag(help: "Counts and bytes per type, rolled up the conformance tree, instead of one record per entry.")
@@ -84,6 +84,12 @@ extension UTI {
             discussion: "As DROID and Siegfried report them; see docs/CommandLine.md."))
         var pronom = false
 
+        @Option(help: ArgumentHelp("A digest of each file's contents: md5, sha1 or sha256 (reads every byte of every file).", valueName: "algorithm"))
+        var hash: String?
+
+        /// `--hash`'s algorithm.
+        var digest: ContentDigest? { hash.flatMap { ContentDigest(rawValue: $0.lowercased()) } }
+
         @Argument(help: "Directories (or files) to classify.", completion: .file())
         var directories: [String] = []
 
@@ -96,6 +102,10 @@ extension UTI {
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
             if summary && ![.table, .json].contains(format) { throw ValidationError("--summary prints a table or --format json.") }
             if !summary && format == .json { throw ValidationError("--format json is for --summary; records are ndjson.") }
+            if let hash, ContentDigest(rawValue: hash.lowercased()) == nil {
+                throw ValidationError("--hash takes md5, sha1 or sha256, not '\(hash)'.")
+            }
+            if format == .droid && archives { throw ValidationError("--format droid writes files, not archives' members: leave out --archives.") }
             if !archiveLimit.isEmpty && !archives { throw ValidationError("--archive-limit goes with --archives.") }
             if case .failure(let problem) = ArchiveLimitsArgument.parse(archiveLimit) { throw ValidationError(problem.description) }
         }
@@ -111,13 +121,14 @@ extension UTI {
                 supertypes.append(type)
             }
             var identifierOptions = FileIdentifier.Options(usesModel: model ? true : nil, mimeNames: mimeNames.names)
-            // --details records are `uti identify --json`'s objects, PRONOM's answer among them.
-            identifierOptions.pronom = pronom || details
+            identifierOptions.pronom = pronom || format == .droid
             let identifier = FileIdentifier(options: identifierOptions)
+            // DROID's rows name their folder's row: folders come before what they hold.
             var options = ClassificationOptions(includeHidden: includeHidden, maxDepth: maxDepth, oneFileSystem: oneFileSystem,
-                                                exclude: exclude, sorted: sorted)
+                                                exclude: exclude, sorted: sorted || format == .droid)
             if let jobs { options.workers = jobs }
             if archives { options.archives = try ArchiveLimitsArgument.parse(archiveLimit).get() }
+            options.digest = digest
             let classification: Classification
             var list: FileDescriptor?
             if let filesFrom {
@@ -136,8 +147,11 @@ extension UTI {
             var output = StandardOutput()
             var progress = Progress()
             var tally = Tally()
+            tally.pronom = pronom
             var failed = false
-            let writer = RecordWriter(format: format, details: details, archives: archives, pronom: pronom)
+            var droidIDs = DroidIDs()
+            var writer = RecordWriter(format: format, details: details, archives: archives, pronom: pronom || format == .droid)
+            writer.digest = digest
             if !summary, let header = writer.header { output.line(header) }
             classification.forEachBatch { batch in
                 // An archive's members follow it, each a record of its own.
@@ -156,6 +170,8 @@ extension UTI {
                         tally.add(entry)
                     } else if writer.rendersInPlace {
                         output.line { writer.record(entry, into: &$0) }
+                    } else if format == .droid {
+                        output.raw(Array(writer.droidRow(entry, id: &droidIDs).utf8) + [UInt8(ascii: "\n")])
                     } else if format == .csv {
                         // RFC 4180's quoting carries any character: a name's line break stays one, inside quotes,
                         // so that no escape makes two names read back alike.
@@ -189,6 +205,8 @@ struct RecordWriter {
     var archives = false
     /// `--pronom`: PRONOM's PUID, format name and version, and its warning.
     var pronom = false
+    /// `--hash`: the digest's column (and ndjson field).
+    var digest: ContentDigest?
 
     static let columns = ["path", "identifier", "mimeType", "size", "confidence", "mismatch", "error"]
     /// The columns `--archives` adds in CSV and TSV.
@@ -205,7 +223,9 @@ struct RecordWriter {
 
     var header: String? {
         let columns = Self.columns + (archives ? Self.archiveColumns : []) + (pronom ? Self.pronomColumns : [])
+            + (digest.map { [$0.rawValue] } ?? [])
         switch format {
+        case .droid: return DroidCSV.header(digest: digest)
         case .csv: return columns.joined(separator: ",")
         case .tsv: return columns.joined(separator: "\t")
         case .table: return "IDENTIFIER".padding(44) + "MIME TYPE".padding(36) + "SIZE".leftPadded(12) + "  PATH"
@@ -268,6 +288,12 @@ struct RecordWriter {
                 if let value { JSONValue.quote(value, into: &output) } else { key("null") }
             }
         }
+        if let digest {
+            output.append(UInt8(ascii: ","))
+            JSONValue.quote(digest.rawValue, into: &output)
+            output.append(UInt8(ascii: ":"))
+            if let value = entry.digest { JSONValue.quote(value, into: &output) } else { key("null") }
+        }
         if archives, case let fields = archiveFields(entry), !fields.isEmpty {
             // The fields as an object rendered, its braces left out.
             let rendered = Array(JSONValue.object(fields).rendered.utf8)
@@ -303,6 +329,7 @@ struct RecordWriter {
                 members += [("identifier", .null), ("mimeType", .null), ("conformsTo", .null), ("confidence", .null), ("mismatch", .null)]
             }
             members += [("size", JSONValue(entry.size)), ("error", JSONValue(entry.error?.message))]
+            if let digest { members.append((digest.rawValue, JSONValue(entry.digest))) }
             if archives { members += archiveFields(entry) }
             return JSONValue.object(members).rendered
         case .ndjson, .json:
@@ -310,11 +337,16 @@ struct RecordWriter {
             record(entry, into: &bytes)
             return String(decoding: bytes, as: UTF8.self)
         case .csv:
-            return (fields + (archives ? archiveColumnFields(entry) : []) + (pronom ? pronomFields(identification).map { $0 ?? "" } : []))
+            return (fields + (archives ? archiveColumnFields(entry) : []) + (pronom ? pronomFields(identification).map { $0 ?? "" } : [])
+                    + (digest != nil ? [entry.digest ?? ""] : []))
                 .map(Self.csvField).joined(separator: ",")
         case .tsv:
-            return (fields + (archives ? archiveColumnFields(entry) : []) + (pronom ? pronomFields(identification).map { $0 ?? "" } : []))
+            return (fields + (archives ? archiveColumnFields(entry) : []) + (pronom ? pronomFields(identification).map { $0 ?? "" } : [])
+                    + (digest != nil ? [entry.digest ?? ""] : []))
                 .map(Self.tsvField).joined(separator: "\t")
+        case .droid:
+            var ids = DroidIDs()
+            return droidRow(entry, id: &ids)
         case .table:
             if let error = entry.error { return "error: \(error.message)".column(80) + "".leftPadded(12) + "  " + path }
             guard let identification else { return path }
@@ -365,5 +397,118 @@ extension String {
     /// The string right-aligned in `width` columns.
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+
+/// Identifiers for `--format droid`'s ID and PARENT_ID columns: each entry numbered from 1 in the order written,
+/// a directory remembered so that its entries name it as their parent.
+struct DroidIDs {
+    private var next = 1
+    private var directories: [[UInt8]: Int] = [:]
+
+    /// The entry's ID and its parent directory's (0: not written before it).
+    mutating func assign(_ path: [UInt8], isDirectory: Bool) -> (id: Int, parent: Int) {
+        let id = next
+        next += 1
+        var parentPath = path
+        while parentPath.count > 1, parentPath.last == UInt8(ascii: "/") { parentPath.removeLast() }
+        if let slash = parentPath.lastIndex(of: UInt8(ascii: "/")) { parentPath = Array(parentPath[..<max(slash, 1)]) } else { parentPath = [] }
+        let parent = directories[parentPath] ?? 0
+        if isDirectory {
+            var own = path
+            while own.count > 1, own.last == UInt8(ascii: "/") { own.removeLast() }
+            directories[own] = id
+        }
+        return (id, parent)
+    }
+}
+
+/// DROID's CSV export, as preservation workflows import it: one row per file, every field quoted, the columns
+/// DROID writes; a file with several formats has FORMAT_COUNT above 1 and one more PUID, MIME_TYPE, FORMAT_NAME,
+/// FORMAT_VERSION group per further format, as DROID's own export does.
+enum DroidCSV {
+    static func header(digest: ContentDigest?) -> String {
+        (["ID", "PARENT_ID", "URI", "FILE_PATH", "NAME", "METHOD", "STATUS", "SIZE", "TYPE", "EXT", "LAST_MODIFIED",
+          "EXTENSION_MISMATCH", digest.map { $0.rawValue.uppercased() + "_HASH" } ?? "HASH", "FORMAT_COUNT",
+          "PUID", "MIME_TYPE", "FORMAT_NAME", "FORMAT_VERSION"]).map(quoted).joined(separator: ",")
+    }
+
+    /// A field in double quotes, quotes doubled (DROID quotes every field).
+    static func quoted(_ field: String) -> String { "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    /// `path` made absolute against the working directory, without `.` components.
+    static func absolute(_ path: [UInt8]) -> [UInt8] {
+        guard path.first != UInt8(ascii: "/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        var base = Array(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+        var rest = path[...]
+        while rest.starts(with: Array("./".utf8)) { rest = rest.dropFirst(2) }
+        if rest == Array(".".utf8)[...] { return base }
+        if base.last != UInt8(ascii: "/") { base.append(UInt8(ascii: "/")) }
+        return base + rest
+    }
+
+    /// `file:` and the path, each byte outside RFC 3986's unreserved characters and `/` percent-encoded.
+    static func uri(_ path: [UInt8]) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out = Array("file:".utf8)
+        for byte in path {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The modification time as DROID writes it: local time, `yyyy-MM-ddTHH:mm:ss`; "" when it cannot be read.
+    static func modified(_ path: RawFilePath) -> String {
+        guard let status = try? FileDescriptor.workingDirectory.status(of: path) else { return "" }
+        var seconds = status.st_mtim.tv_sec
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return "" }
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension RecordWriter {
+    /// One row of `--format droid`.
+    func droidRow(_ entry: ClassifiedEntry, id ids: inout DroidIDs) -> String {
+        let identification = entry.identification
+        let isDirectory = identification?.type.conforms(to: .directory) == true && identification?.fileSize == nil
+        let absolute = DroidCSV.absolute(entry.path.bytes)
+        let (id, parent) = ids.assign(absolute, isDirectory: isDirectory)
+        let name = String(decoding: entry.path.lastComponent, as: UTF8.self)
+        let ext = isDirectory ? "" : name.split(separator: ".", omittingEmptySubsequences: false).dropFirst().last.map(String.init) ?? ""
+        let pronom = identification?.pronom
+        let matches = pronom?.matches ?? []
+        let method: String
+        switch matches.first?.method {
+        case .signature?: method = "Signature"
+        case .container?: method = "Container"
+        case .extension?: method = "Extension"
+        case nil: method = ""
+        }
+        let mismatch = pronom?.warning?.hasPrefix("extension mismatch") == true
+        let status = entry.error.map { "Error: " + $0.message } ?? "Done"
+        var fields = [String(id), parent == 0 ? "" : String(parent), DroidCSV.uri(absolute), String(decoding: absolute, as: UTF8.self), name,
+                      isDirectory ? "" : method, status, isDirectory ? "" : entry.size.map { String($0) } ?? "",
+                      isDirectory ? "Folder" : (identification.map(FileIdentifier.holdsMembers) == true ? "Container" : "File"), ext,
+                      DroidCSV.modified(entry.path), isDirectory ? "false" : (mismatch ? "true" : "false"), entry.digest ?? "",
+                      isDirectory ? "" : String(matches.count)]
+        if matches.isEmpty {
+            fields += ["", "", "", ""]
+        }
+        for match in matches {
+            fields += [match.puid, match.mimeType ?? "", match.name, match.version]
+        }
+        return fields.map(DroidCSV.quoted).joined(separator: ",")
     }
 }

@@ -5,8 +5,28 @@ import UniformTypeIdentifiers
 /// `uti classify --summary`: the summary as a table or as JSON.
 struct Tally {
     private var summary = ClassificationSummary()
+    /// With --pronom: files and bytes per PRONOM format and version (the best match; "" for none).
+    private var formats: [String: (name: String, version: String, count: Int, bytes: Int)] = [:]
+    var pronom = false
 
-    mutating func add(_ entry: ClassifiedEntry) { summary.add(entry) }
+    mutating func add(_ entry: ClassifiedEntry) {
+        summary.add(entry)
+        guard pronom, let identification = entry.identification, identification.pronom != nil else { return }
+        let best = identification.pronom?.matches.first
+        let key = best?.puid ?? ""
+        let size = entry.size ?? 0
+        if let known = formats[key] {
+            formats[key] = (known.name, known.version, known.count + 1, known.bytes + size)
+        } else {
+            formats[key] = (best?.name ?? "(no PRONOM format)", best?.version ?? "", 1, size)
+        }
+    }
+
+    /// The formats by files, most first, then by PUID.
+    private var formatRows: [(puid: String, name: String, version: String, count: Int, bytes: Int)] {
+        formats.map { ($0.key, $0.value.name, $0.value.version, $0.value.count, $0.value.bytes) }
+            .sorted { $0.count != $1.count ? $0.count > $1.count : $0.puid < $1.puid }
+    }
 
     var table: [String] {
         var lines = ["TYPE".padding(56) + "FILES".leftPadded(10) + "BYTES".leftPadded(12) + "  (of which exactly this type)"]
@@ -17,11 +37,18 @@ struct Tally {
             lines.append(line)
         }
         lines.append("\(Self.grouped(summary.entries)) entries, \(Self.size(summary.bytes)), \(Self.grouped(summary.errors)) not readable")
+        if pronom {
+            lines += ["", "PUID".padding(14) + "FORMAT".padding(52) + "VERSION".padding(14) + "FILES".leftPadded(10) + "BYTES".leftPadded(12)]
+            for row in formatRows {
+                lines.append((row.puid.isEmpty ? "-" : row.puid).padding(14) + String(row.name.prefix(50)).padding(52)
+                             + String(row.version.prefix(12)).padding(14) + Self.grouped(row.count).leftPadded(10) + Self.size(row.bytes).leftPadded(12))
+            }
+        }
         return lines
     }
 
     var json: JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("entries", .integer(summary.entries)),
             ("bytes", .integer(summary.bytes)),
             ("errors", .integer(summary.errors)),
@@ -37,7 +64,14 @@ struct Tally {
                     ("totalBytes", .integer(row.totalBytes)),
                 ])
             })),
-        ])
+        ]
+        if pronom {
+            members.append(("formats", .array(formatRows.map { row in
+                .object([("puid", row.puid.isEmpty ? .null : .string(row.puid)), ("name", .string(row.name)), ("version", .string(row.version)),
+                         ("count", .integer(row.count)), ("bytes", .integer(row.bytes))])
+            })))
+        }
+        return .object(members)
     }
 
     /// 1,204

@@ -73,7 +73,7 @@ struct IdentifyJob: Equatable {
     /// `-E`, `-L`); `-s`, which reads devices' contents, is refused with the reason (`usageProblem`).
     enum Switch: String, EnumerableFlag {
         case mime, mimeWithEncoding, mimeEncoding, json, brief, print0, noContent, followSymlinks, model, framed
-        case exitOnError, specialFiles, archives
+        case exitOnError, specialFiles, archives, pronom
 
         /// How it is written on the command line (file(1)'s spelling among them).
         var spellings: [String] {
@@ -91,6 +91,7 @@ struct IdentifyJob: Equatable {
             case .exitOnError: ["-E"]
             case .specialFiles: ["-s", "--special-files"]
             case .archives: ["--archives"]
+            case .pronom: ["--pronom"]
             }
         }
 
@@ -113,6 +114,10 @@ struct IdentifyJob: Equatable {
                     discussion: "For many files through one process when the bytes are at hand rather than a path (Spark's binaryFile rows). See docs/CommandLine.md for the framing.")
             case .exitOnError: "Accepted as file -E is: identify always exits with 1 when a file could not be read."
             case .specialFiles: "Refused: identify names devices without reading them (file -s reads them)."
+            case .pronom:
+                ArgumentHelp(
+                    "With --json: PRONOM's formats and versions too, by DROID's signatures (PUID, name, version, basis, warning); the type becomes the version's where one matched.",
+                    discussion: "As DROID and Siegfried identify them; see docs/CommandLine.md.")
             case .archives:
                 ArgumentHelp(
                     "Identify the members of archives too (tar, ZIP, 7-Zip, RAR, cpio, ar, ISO 9660, compressed streams...), without extracting: one line each after the archive's, as ARCHIVE#MEMBER.",
@@ -177,6 +182,8 @@ struct IdentifyJob: Equatable {
     var model: Bool { switches.contains(.model) }
     /// `--archives`: archives' members too.
     var archives: Bool { switches.contains(.archives) }
+    /// `--pronom`: PRONOM's formats in the JSON objects.
+    var pronom: Bool { switches.contains(.pronom) }
 
     /// What is wrong with these options together, in the words a usage error prints; `nil` when nothing is.
     var usageProblem: String? {
@@ -186,6 +193,7 @@ struct IdentifyJob: Equatable {
         let styles = [mime, switches.contains(.mimeWithEncoding), switches.contains(.mimeEncoding), json].filter { $0 }.count
         let shaped = switches.contains(.brief) || switches.contains(.print0) || separator != Self.defaultSeparator
         if !archiveLimits.isEmpty && !archives { return "--archive-limit goes with --archives." }
+        if pronom && !json { return "--pronom adds PRONOM's formats to the JSON objects: give --json too." }
         if case .failure(let problem) = ArchiveLimitsArgument.parse(archiveLimits) { return problem.description }
         if switches.contains(.framed) {
             if archives { return "--framed answers one JSON line per record: --archives does not apply." }
@@ -210,8 +218,8 @@ struct IdentifyJob: Equatable {
         guard TypeOptions.loadDeclarations(typeFiles: typeFiles) else { return 2 }
         var options = FileIdentifier.Options(followSymlinks: followSymlinks, nameOnly: nameOnly, usesModel: model ? true : nil,
                                              mimeNames: mimeNames)
-        // The JSON object carries PRONOM's formats and versions.
-        options.pronom = json
+        // The JSON objects carry PRONOM's formats and versions when asked.
+        options.pronom = pronom
         let identifier = FileIdentifier(options: options)
         var output = StandardOutput()
         var failed = false

@@ -219,21 +219,30 @@ def main():
             results = browser.evaluate("""Array.from(document.querySelectorAll('#results li.result')).map(item => ({
                 name: item.querySelector('.name').textContent, identifier: item.dataset.identifier,
                 mismatch: item.dataset.mismatch, chain: item.dataset.chain || '', text: item.innerText,
-                lies: item.classList.contains('lies'), badge: (item.querySelector('.badge.lie') || {}).textContent || ''}))""") or []
+                lies: item.classList.contains('lies'), badge: (item.querySelector('.badge.lie') || {}).textContent || '',
+                pronom: Array.from(item.querySelectorAll('.pronom a')).map(link => [link.textContent, link.getAttribute('href')])}))""") or []
             shown = {result["name"]: result for result in results}
             photo, notes, report = shown.get("photo.txt", {}), shown.get("notes.md", {}), shown.get("report.pdf", {})
-            check(photo.get("identifier") == "public.png", f"photo.txt is public.png (page says {photo.get('identifier')})")
+            # The page asks for PRONOM's formats too: the type is PNG's version where one matched, within public.png.
+            photo_chain = photo.get("chain", "").split()
+            check(photo.get("identifier") in ("public.png",) or photo_chain[1:2] == ["public.png"],
+                  f"photo.txt is a PNG (page says {photo.get('identifier')})")
+            pronom_links = photo.get("pronom") or []
+            check(pronom_links and pronom_links[0][0].startswith("fmt/")
+                  and pronom_links[0][1] == "https://www.nationalarchives.gov.uk/PRONOM/" + pronom_links[0][0],
+                  f"photo.txt: its PRONOM format, linked to its record ({pronom_links})")
             check(photo.get("lies") and "name lies" in photo.get("badge", ""), "photo.txt carries the mark of a lying name")
-            check("image/png" in photo.get("text", "") and "PNG image" in photo.get("text", ""), "photo.txt: its MIME type and description")
-            check(photo.get("chain", "").split() == ["public.png", "public.image", "public.data", "public.item"],
-                  f"photo.txt: the chain public.png → public.image → public.data → public.item (page: {photo.get('chain')})")
+            check("image/png" in photo.get("text", "") and ("PNG image" in photo.get("text", "") or "Portable Network Graphics" in photo.get("text", "")),
+                  "photo.txt: its MIME type and description (PNG's, or its PRONOM version's)")
+            check(photo_chain[-4:] == ["public.png", "public.image", "public.data", "public.item"],
+                  f"photo.txt: the chain ends public.png → public.image → public.data → public.item (page: {photo.get('chain')})")
             check("content-overrules-name" in photo.get("text", "") and "public.plain-text" in photo.get("text", ""),
                   "photo.txt: the evidence (the rule, and what the name said)")
             check(notes.get("identifier") == "net.daringfireball.markdown" and notes.get("mismatch") == "false",
                   f"notes.md is Markdown, name and content agreeing (page says {notes.get('identifier')})")
             check(notes.get("chain", "").endswith("public.item") and "public.text" in notes.get("chain", ""),
                   f"notes.md: its chain reaches public.item through public.text ({notes.get('chain')})")
-            check(report.get("identifier") == "com.adobe.pdf" and not report.get("lies"), f"report.pdf is a PDF ({report.get('identifier')})")
+            check("com.adobe.pdf" in report.get("chain", "").split() and not report.get("lies"), f"report.pdf is a PDF ({report.get('identifier')})")
             check([result["name"] for result in results] == list(files), f"the results in the order the files were chosen: {[r['name'] for r in results]}")
             check(browser.evaluate("document.querySelector('#results li.result').dataset.verdict") is not None, "each result says its verdict")
             # A file without a name, and one whose name proposes no type: identified by content, not "agreeing".

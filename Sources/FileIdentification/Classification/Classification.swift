@@ -43,6 +43,9 @@ public struct ClassificationOptions: Sendable {
     /// Read the members of archives (`FileIdentifier.holdsMembers`) within these limits, each member an entry
     /// after its archive's (`ClassifiedEntry.members`); `nil` (the default) to leave archives closed.
     public var archives: ArchiveLimits?
+    /// A digest of each regular file's whole contents (`ClassifiedEntry.digest`), as DROID and Siegfried give
+    /// one; `nil`: none (the default: a digest reads every byte of every file).
+    public var digest: ContentDigest?
 
     /// Creates options for a walk; each argument sets the property of the same name, and
     /// ``workers`` keeps its default.
@@ -69,6 +72,9 @@ public struct ClassifiedEntry: Sendable {
     public var members: [ClassifiedEntry] = []
     /// For an entry that is an archive's member: where it is and what its archive says of it.
     public var member: ArchiveMember?
+    /// With `ClassificationOptions.digest`: the regular file's digest in lower-case hex; `nil` for anything
+    /// else, or when the file could not be read again.
+    public var digest: String?
 
     /// The identification, or `nil` if the entry failed.
     public var identification: Identification? { try? result.get() }
@@ -100,6 +106,7 @@ public struct Classification: AsyncSequence, Sendable {
     let workers: Int
     let sorted: Bool
     var archives: ArchiveLimits?
+    var digest: ContentDigest?
 
     static let batchSize = 64
 
@@ -120,13 +127,14 @@ public struct Classification: AsyncSequence, Sendable {
         let identifier = identifier
         let source = source
         let archives = archives
+        let digest = digest
         Threads.spawn {
             run.walk(source)
         }
         let remaining = Atomic<Int>(workers)
         for _ in 0..<workers {
             Threads.spawn {
-                run.work(identifier, archives: archives)
+                run.work(identifier, archives: archives, digest: digest)
                 if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { run.results.close() }
             }
         }
@@ -176,13 +184,16 @@ public struct Classification: AsyncSequence, Sendable {
 
         /// Identifies batches of paths until there are no more. Each batch's entries take consecutive
         /// sequence numbers in walk order, so that a sorted consumer can restore it.
-        func work(_ identifier: FileIdentifier, archives: ArchiveLimits?) {
+        func work(_ identifier: FileIdentifier, archives: ArchiveLimits?, digest: ContentDigest?) {
             while let batch = nextBatch() {
                 var entries: [ClassifiedEntry] = []
                 entries.reserveCapacity(batch.entries.count)
                 for (offset, entry) in batch.entries.enumerated() {
                     if isCancelled { return }
                     var classified = Self.classify(entry, identifier, sequence: batch.first + offset)
+                    if let digest, classified.size != nil, classified.identification.map({ !$0.type.conforms(to: .symbolicLink) }) == true {
+                        classified.digest = try? digest.hex(ofFileAt: entry.path, in: entry.directory?.descriptor, followingLinks: identifier.options.followSymlinks)
+                    }
                     if let archives, let identification = classified.identification, FileIdentifier.holdsMembers(identification) {
                         Self.readMembers(of: &classified, entry, identifier, limits: archives)
                     }
@@ -316,7 +327,7 @@ extension FileIdentifier {
     /// the same rules as `identify(fileAt:)`.
     public func classify(directories: [RawFilePath], options: ClassificationOptions = ClassificationOptions()) -> Classification {
         Classification(identifier: self, source: .trees(directories, options.walk), workers: options.workers, sorted: options.sorted,
-                       archives: options.archives)
+                       archives: options.archives, digest: options.digest)
     }
 
     /// Classifies every entry of the tree under `directory`; see `classify(directories:options:)`.
@@ -329,7 +340,7 @@ extension FileIdentifier {
     /// classification runs and is not closed.
     public func classify(pathsFrom file: FileDescriptor, nulSeparated: Bool, options: ClassificationOptions = ClassificationOptions()) -> Classification {
         Classification(identifier: self, source: .list(file, separator: nulSeparated ? 0 : UInt8(ascii: "\n")),
-                       workers: options.workers, sorted: options.sorted, archives: options.archives)
+                       workers: options.workers, sorted: options.sorted, archives: options.archives, digest: options.digest)
     }
 }
 

@@ -106,7 +106,8 @@ struct PronomFormats: Sendable {
 enum PronomIdentifier {
     /// Identifies `source` (whose first bytes `head` were read already) named with extension `ext` (lower-case,
     /// `nil` for none), reading at most `scanLimit` bytes from its beginning and as many from its end.
-    static func identify(_ source: some ByteSource, head: [UInt8], extension ext: String?, scanLimit: Int) throws(IdentificationError.Reason) -> PronomIdentification {
+    static func identify(_ source: some ByteSource, head: [UInt8], extension ext: String?, scanLimit: Int,
+                         type: UTType? = nil) throws(IdentificationError.Reason) -> PronomIdentification {
         let tables = PronomTables.shared, matcher = PronomMatcher.shared, catalog = PronomFormats.shared
         let size = source.count
         let bytes = PronomBytes(front: head, size: size)
@@ -154,7 +155,7 @@ enum PronomIdentifier {
             }
         }
         let containers = try containerMatches(source, head: head, limit: scanLimit, tables: tables, matcher: matcher)
-        return decide(matched: matched, containers: containers, extension: ext, cutShort: cutShort, catalog: catalog, tables: tables)
+        return decide(matched: matched, containers: containers, extension: ext, cutShort: cutShort, catalog: catalog, tables: tables, type: type)
     }
 
     /// How many of an entry's or stream's first bytes a container signature's patterns are matched against.
@@ -227,7 +228,8 @@ enum PronomIdentifier {
     /// DROID's rules over the signatures that matched: every format of each, less those another has priority
     /// over; the ones the extension names first; by extension alone when no signature matched.
     static func decide(matched: [(signature: Int, spans: [PronomSpan])], containers: [(container: Int, basis: String)] = [],
-                       extension ext: String?, cutShort: Bool, catalog: PronomFormats, tables: PronomTables) -> PronomIdentification {
+                       extension ext: String?, cutShort: Bool, catalog: PronomFormats, tables: PronomTables,
+                       type: UTType? = nil) -> PronomIdentification {
         var basis: [Int32: String] = [:]
         // A container's formats stand for the container's own (ZIP, OLE2), as DROID reports them.
         for (container, text) in containers {
@@ -243,15 +245,25 @@ enum PronomIdentifier {
         let found = Array(basis.keys)
         var formats = found.filter { format in !found.contains { $0 != format && catalog.priorityOver[Int($0)].contains(format) } }
         let named = Set(ext.flatMap { catalog.formatsOfExtension[$0] } ?? [])
+        // Best first: a format the extension names, then one whose type the content's type is (what the rest of
+        // identification read), then PRONOM's order.
+        let agreeing = Set((type.map { [$0] + Array($0.supertypes) } ?? []).flatMap { $0.tags(of: .pronomPUID) })
         func order(_ a: Int32, _ b: Int32) -> Bool {
             if named.contains(a) != named.contains(b) { return named.contains(a) }
+            let agreesA = agreeing.contains(tables.puid(Int(a))), agreesB = agreeing.contains(tables.puid(Int(b)))
+            if agreesA != agreesB { return agreesA }
             return a < b
         }
         formats.sort(by: order)
         var warning: String?
         var method = byContainer ? PronomIdentification.Match.Method.container : .signature
         if formats.isEmpty {
-            formats = Array(named).sorted()
+            // By extension alone: formats with no signature first (one that has a signature was ruled out by
+            // the bytes), then as above.
+            formats = Array(named).sorted { a, b in
+                let signedA = !tables.formatList(Int(a), 2).isEmpty, signedB = !tables.formatList(Int(b), 2).isEmpty
+                return signedA != signedB ? !signedA : order(a, b)
+            }
             method = .extension
             if !formats.isEmpty { warning = "no byte signature matched: by extension only" }
         } else if formats.count > 1 {

@@ -13,10 +13,15 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     let metrics: ServiceMetrics
     /// `?archives=true`: the members too.
     let archives: ArchiveController<Context>
+    /// `?pronom=true`: `identifier` and `withoutModel` matching PRONOM's signatures too.
+    let pronomIdentifier: FileIdentifier
+    let pronomWithoutModel: FileIdentifier
 
     init(identifier: FileIdentifier, body: BodySpooler, metrics: ServiceMetrics, archives: ArchiveController<Context>) {
         self.identifier = identifier
         self.withoutModel = identifier.withoutModel
+        pronomIdentifier = identifier.withPronom
+        pronomWithoutModel = identifier.withoutModel.withPronom
         self.body = body
         self.metrics = metrics
         self.archives = archives
@@ -32,24 +37,25 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     /// `?mime-names=` names the vocabulary of the MIME type, as `uti identify --mime-names` does.
     func identify(_ request: Request) async throws -> Response {
         let names = try Responses.mimeNames(request)  // a bad vocabulary is refused before the body is read
+        let pronom = try Self.asksForPronom(request)
         if try ArchiveController<Context>.asksForMembers(request) {
             return try await archives.identifyWithMembers(request, named: Responses.uploadName(request), names: names)
         }
         if let contentType = request.headers[.contentType], let boundary = Multipart.boundary(of: contentType) {
-            return try await identifyParts(request, boundary: boundary, names: names)
+            return try await identifyParts(request, boundary: boundary, names: names, pronom: pronom)
         }
         let name = Responses.uploadName(request)
-        let identification = try await self.identification(of: request, named: name, names: names)
+        let identification = try await self.identification(of: request, named: name, names: names, pronom: pronom)
         if Responses.acceptsPlainText(request) { return Responses.text(identification.mimeType + "\n") }
         return Responses.json(IdentificationReport(identification, path: name ?? "-").json)
     }
 
     /// `multipart/form-data` with several files: one object per part, in order, as a JSON array (or, with
     /// `Accept: text/plain`, one MIME type per line).
-    func identifyParts(_ request: Request, boundary: String, names: MIMENames?) async throws -> Response {
+    func identifyParts(_ request: Request, boundary: String, names: MIMENames?, pronom: Bool = false) async throws -> Response {
         // Each part spooled once, as it arrives; identified on the blocking pool.
         let parts = HandedOver(value: try await body.parts(request, boundary: boundary))
-        let (identifier, metrics) = (self.identifier, self.metrics)
+        let (identifier, metrics) = (pronom ? self.pronomIdentifier : self.identifier, self.metrics)
         let identifications = try await BlockingWork.identification.runIfActive { () throws -> [(Identification, String?)] in
             try parts.value.map { part in
                 var identification = try identifier.identify(part.content, filename: part.filename)
@@ -70,10 +76,10 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     /// any other on the blocking pool. Only when the model would be asked about it (text nothing else names)
     /// does the model read it, on the model's pool, which bounds the inferences at once: an inference never
     /// runs where handlers run.
-    func identification(of request: Request, named name: String?, names: MIMENames?) async throws -> Identification {
+    func identification(of request: Request, named name: String?, names: MIMENames?, pronom: Bool = false) async throws -> Identification {
         let spooled = HandedOver(value: try await body.spool(request))
-        let (identifier, metrics) = (self.identifier, self.metrics)
-        let withoutModel = self.withoutModel
+        let (identifier, metrics) = (pronom ? self.pronomIdentifier : self.identifier, self.metrics)
+        let withoutModel = pronom ? self.pronomWithoutModel : self.withoutModel
         @Sendable func identifyWithoutModel() throws -> (Identification, asksModel: Bool) {
             let identification = try withoutModel.identify(spooled.value, filename: name)
             return (identification, identifier.asksModel(after: identification, of: spooled.value))
@@ -88,6 +94,16 @@ struct IdentificationController<Context: RequestContext>: Sendable {
         if let names { identification.mimeType = identifier.mimeType(of: identification, in: names) }
         metrics.identified(identification.type)
         return identification
+    }
+
+    /// Whether the request asks for PRONOM's formats (`?pronom=true`, as `uti identify --json --pronom`).
+    static func asksForPronom(_ request: Request) throws -> Bool {
+        guard let value = request.uri.queryParameters.get("pronom") else { return false }
+        switch value {
+        case "true", "1": return true
+        case "false", "0": return false
+        default: throw HTTPError(.badRequest, message: "pronom: expected true or false")
+        }
     }
 
     /// The largest body identified where its handler runs (when it is in memory): 16 KiB.

@@ -108,6 +108,18 @@ async function renderResult(item, file, report) {
   add("Content", describeContent(evidence.content));
   if (evidence.nameOverruled) add("Overruled", String(evidence.nameOverruled));
   if ((evidence.otherReadings || []).length) add("Other readings", evidence.otherReadings.map(describeContent).join("; "));
+  const pronom = report.pronom;
+  if (pronom && (pronom.matches || []).length) {
+    // Each PRONOM format with a link to its record at The National Archives.
+    const formats = el("span", { class: "pronom" });
+    pronom.matches.forEach((match, index) => {
+      if (index > 0) formats.append(el("span", { class: "quiet", text: "; " }));
+      formats.append(el("a", { href: `https://www.nationalarchives.gov.uk/PRONOM/${match.puid}`, rel: "noopener noreferrer", target: "_blank", text: match.puid, "data-puid": match.puid }),
+        el("span", { text: ` ${match.name}${match.version ? " " + match.version : ""} (${match.method})` }));
+    });
+    add("PRONOM", formats);
+    if (pronom.warning) add("PRONOM says", pronom.warning);
+  }
   if (report.language) add("Language", report.language);
   if (report.encoding) add("Encoding", report.encoding);
   item.append(facts);
@@ -136,7 +148,7 @@ async function identifyFiles(files) {
     const item = el("li", { class: "result pending" }, el("h2", {}, el("span", { class: "name", text: file.name })), el("p", { class: "quiet", text: "identifying…" }));
     list.insertBefore(item, above);
     try {
-      const report = await api(`/identify?name=${encodeURIComponent(file.name)}`, { method: "PUT", body: file, headers: { "Content-Type": "application/octet-stream" } });
+      const report = await api(`/identify?pronom=true&name=${encodeURIComponent(file.name)}`, { method: "PUT", body: file, headers: { "Content-Type": "application/octet-stream" } });
       await renderResult(item, file, report);
     } catch (error) {
       item.className = "result failed";

@@ -1,0 +1,53 @@
+internal import Crypto
+internal import SystemCalls
+public import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A digest of a file's whole contents, as archives' tools report one beside each file's format (DROID's and
+/// Siegfried's MD5, SHA-1 and SHA-256), computed by swift-crypto.
+public enum ContentDigest: String, Sendable, Hashable, CaseIterable {
+    case md5, sha1, sha256
+
+    /// The digest of the regular file at `path` (relative to `directory` when given: its last component, opened
+    /// there), read to its end, in lower-case hex.
+    public func hex(ofFileAt path: RawFilePath, in directory: FileDescriptor? = nil, followingLinks: Bool = false) throws(Errno) -> String {
+        var options: FileDescriptor.OpenOptions = [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)]
+        if !followingLinks { options.insert(.noFollow) }
+        let file: FileDescriptor
+        if let directory {
+            file = try FileDescriptor.open(PathBytes(path.lastComponent), relativeTo: directory, .readOnly, options: options)
+        } else {
+            file = try FileDescriptor.open(path, .readOnly, options: options)
+        }
+        defer { file.closeQuietly() }
+        guard try file.status().type == .regular else { throw .invalidArgument }
+        return try hex(of: file)
+    }
+
+    /// The digest of what `file` holds from its current position to its end, in lower-case hex.
+    public func hex(of file: FileDescriptor) throws(Errno) -> String {
+        switch self {
+        case .md5: try Self.digest(Insecure.MD5(), file)
+        case .sha1: try Self.digest(Insecure.SHA1(), file)
+        case .sha256: try Self.digest(SHA256(), file)
+        }
+    }
+
+    private static func digest<H: HashFunction>(_ function: H, _ file: FileDescriptor) throws(Errno) -> String {
+        var hasher = function
+        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        while true {
+            // The system call inside, the error outside: the standard library's closures rethrow untyped.
+            let count = buffer.withUnsafeMutableBytes { raw in retryingInterrupted { Glibc.read(file.rawValue, raw.baseAddress, raw.count) } }
+            if count < 0 { throw Errno.current }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in hasher.finalize() { text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
