@@ -18,10 +18,13 @@ struct PronomTypesTests {
         #expect(pdfA.localizedDescription?.contains("PDF/A") == true)
         #expect(UTType(tag: "fmt/11", tagClass: .pronomPUID, conformingTo: nil)?.conforms(to: .png) == true)
         #expect(UTType(tag: "fmt/412", tagClass: .pronomPUID, conformingTo: nil)?.supertypes.contains(UTType("org.openxmlformats.wordprocessingml.document")!) == true)
-        // ZIP (x-fmt/263) is one PRONOM format and one type: the type carries the PUID.
+        // ZIP (x-fmt/263) is one PRONOM format and one type, the one PRONOM's own record names (Apple's
+        // com.pkware.zip-archive, which public.zip-archive conforms to): that type carries the PUID.
         let zip = try #require(UTType(tag: "x-fmt/263", tagClass: .pronomPUID, conformingTo: nil))
-        #expect(zip == .zip)
-        #expect(UTType.zip.tags[.pronomPUID] == ["x-fmt/263"])
+        #expect(zip.identifier == "com.pkware.zip-archive" && UTType.zip.conforms(to: zip))
+        #expect(zip.tags[.pronomPUID] == ["x-fmt/263"])
+        // A family PRONOM's record names: Word 97-2003 (fmt/40) within com.microsoft.word.doc.
+        #expect(UTType(tag: "fmt/40", tagClass: .pronomPUID, conformingTo: nil)?.conforms(to: UTType("com.microsoft.word.doc")!) == true)
         // A PRONOM type claims no extension and no MIME type: names are decided as before.
         #expect(pdf14.tags[.filenameExtension] == nil && pdf14.tags[.mimeType] == nil)
         #expect(UTType(filenameExtension: "pdf") == .pdf)

@@ -193,3 +193,18 @@ class PronomTypesTests(unittest.TestCase):
         # An extension two types claim places nothing: the format is data, its version already in its name.
         data = db.get("org.nationalarchives.pronom.fmt.999")
         self.assertEqual((data.conforms, data.description), (["public.data"], "Some Data 2 File"))
+
+
+class AppleUTITests(unittest.TestCase):
+    def test_records_apple_utis_are_read_and_checked(self):
+        from typedb.pronom import load_apple_utis
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "utis.tsv")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("# comment\nfmt/18\tcom.adobe.pdf\nx-fmt/263\tcom.pkware.zip-archive\n")
+            self.assertEqual(load_apple_utis(path), {"fmt/18": "com.adobe.pdf", "x-fmt/263": "com.pkware.zip-archive"})
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("fmt/18 com.adobe.pdf\n")
+            with self.assertRaises(PronomError):
+                load_apple_utis(path)
+            self.assertEqual(load_apple_utis(os.path.join(directory, "none.tsv")), {})

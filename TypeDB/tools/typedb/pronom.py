@@ -17,6 +17,8 @@ from .model import TypeDecl
 # The files in TypeDB/sources/ (their origin: TypeDB/sources/README.md).
 DROID_FILE = os.path.join("pronom", "DROID_SignatureFile_V119.xml")
 CONTAINER_FILE = os.path.join("pronom", "container-signature-20240715.xml")
+# PRONOM's records' Apple UTIs (their apple_uti field), which DROID's file leaves out: puid TAB identifier.
+APPLE_UTI_FILE = os.path.join("pronom", "pronom-apple-uti.tsv")
 
 DROID_NAMESPACE = "{http://www.nationalarchives.gov.uk/pronom/SignatureFile}"
 PUID = re.compile(r"^(fmt|x-fmt)/[0-9]+$")
@@ -178,9 +180,30 @@ def load_containers(path):
     return header, signatures, mappings, triggers
 
 
+def load_apple_utis(path):
+    """PRONOM's records' Apple UTIs: {puid: identifier}; no file, none."""
+    if not os.path.exists(path):
+        return {}
+    utis = {}
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if len(fields) != 2 or not PUID.match(fields[0]) or not fields[1]:
+                raise PronomError(f"{path}:{number}: not a PUID and an identifier: {line!r}")
+            utis[fields[0]] = fields[1]
+    return utis
+
+
 def pronom_table(sources, notes):
-    """TypeDB/pronom.json's content from the two files in `sources`; `notes` collects what was left out."""
+    """TypeDB/pronom.json's content from the files in `sources`; `notes` collects what was left out."""
     header, formats, signatures, by_id = load_droid(os.path.join(sources, DROID_FILE))
+    apple_utis = load_apple_utis(os.path.join(sources, APPLE_UTI_FILE))
+    for record in formats:
+        if record["puid"] in apple_utis:
+            record["appleUTI"] = apple_utis[record["puid"]]
     container_header, containers, mappings, triggers = load_containers(os.path.join(sources, CONTAINER_FILE))
     puids = {record["puid"] for record in formats}
     referenced = set()
@@ -255,14 +278,20 @@ def add_pronom_types(db, table):
     (the granularity matches); where it holds several (PNG 1.0, 1.1 and 1.2 are one MIME type), each gets a type
     of its own that conforms to the family. A format with no MIME type a type owns takes as its family the one
     type claiming one of its extensions, where only one does, else `public.data`. New types carry no extension or MIME type: a name is never decided by PRONOM's tags, and
-    PRONOM's priorities are not conformance. Returns the new types."""
+    PRONOM's priorities are not conformance. A format whose PRONOM record names an Apple UTI the database
+    declares has that type as its family, before any MIME type. Returns the new types."""
     claimants = {}
     for decl in db.types.values():
         for extension in decl.extensions:
             claimants.setdefault(extension.lower(), []).append(decl)
     families = {}
     for record in table["formats"]:
-        owner = next((db.owner_of_mime(mime) for mime in record["mimeTypes"] if db.owner_of_mime(mime)), None)
+        # The type PRONOM's own record names (its Apple UTI), where the database declares it; else by MIME type.
+        owner = db.get(record["appleUTI"]) if record.get("appleUTI") and db.get(record["appleUTI"]) else None
+        if record.get("appleUTI") and owner is None:
+            db.notes["PRONOM records' Apple UTIs the database does not declare"].append(f"{record['puid']} -> {record['appleUTI']}")
+        if owner is None:
+            owner = next((db.owner_of_mime(mime) for mime in record["mimeTypes"] if db.owner_of_mime(mime)), None)
         if owner is None:
             # No MIME type a type owns: the one type that claims one of its extensions, where only one does.
             owner = next((claimants[e][0] for e in record["extensions"] if len(claimants.get(e, [])) == 1), None)
