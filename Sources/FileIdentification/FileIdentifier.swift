@@ -323,7 +323,9 @@ public final class FileIdentifier: Sendable {
         guard !sample.head.isEmpty else { return withPronom(Resolution.empty(name: flat), filename: filename) }
         var identification = try resolve(sample, name: name, flat: flat)
         if options.pronom {
-            let pronom = try PronomIdentifier.identify(source, head: sample.head, extension: Self.pronomExtension(filename),
+            // The sample's prefix when a reader read it (text), so that PRONOM reads nothing again.
+            let front = sample.prefixIfRead.map { $0.count <= options.pronomScanLimit ? $0 : Array($0.prefix(options.pronomScanLimit)) } ?? sample.head
+            let pronom = try PronomIdentifier.identify(source, head: front, extension: Self.pronomExtension(filename),
                                                        scanLimit: options.pronomScanLimit, type: identification.type)
             identification.pronom = pronom
             Self.refine(&identification, by: pronom)

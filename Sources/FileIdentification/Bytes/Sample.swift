@@ -35,6 +35,9 @@ final class Sample<Source: ByteSource> {
         return prefix
     }
 
+    /// The first `sampleSize` bytes when a reader has read them already, else `nil` (nothing is read).
+    var prefixIfRead: [UInt8]? { cachedPrefix }
+
     /// The sample's text encoding, `nil` when it is no text in any encoding uti reads.
     func encoding() throws(IdentificationError.Reason) -> TextEncoding? {
         if let cachedEncoding { return cachedEncoding }

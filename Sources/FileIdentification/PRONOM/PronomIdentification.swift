@@ -111,8 +111,11 @@ enum PronomIdentifier {
         let tables = PronomTables.shared, matcher = PronomMatcher.shared, catalog = PronomFormats.shared
         let size = source.count
         let bytes = PronomBytes(front: head, size: size)
-        var frontRead = bytes.known >= min(size, max(scanLimit, head.count)), backRead = bytes.known >= size
-        /// Reads up to `scanLimit` bytes from the beginning or the end, once; whether more was read.
+        var frontRead = bytes.known >= min(size, max(scanLimit, head.count))
+        // The end is read in two steps: its last 4 KiB (where the patterns anchored there lie), then, only if a
+        // pattern needs more, up to the scan limit.
+        var backSteps = bytes.known >= size ? 2 : 0
+        /// Reads up to `scanLimit` bytes from the beginning or the end; whether more was read.
         func read(front: Bool, back: Bool) throws(IdentificationError.Reason) -> Bool {
             var more = false
             if front, !frontRead {
@@ -123,29 +126,32 @@ enum PronomIdentifier {
                     more = true
                 }
             }
-            if back, !backRead {
-                backRead = true
-                let count = min(size - bytes.known, scanLimit)
-                if count > 0 {
+            while back, backSteps < 2 {
+                backSteps += 1
+                let count = min(size - bytes.known, backSteps == 1 ? min(PronomMatcher.headSize, scanLimit) : scanLimit)
+                if count > bytes.back.count {
                     bytes.setBack(try source.bytes(at: size - count, length: count))
                     more = true
+                    break
                 }
             }
             return more
         }
         var marks = [UInt64](repeating: 0, count: (tables.signatureCount + 63) / 64)
         var candidates: [Int32] = []
-        if matcher.candidates(bytes, marks: &marks, list: &candidates), try read(front: true, back: false) {
+        var gates = matcher.candidates(bytes, marks: &marks, list: &candidates)
+        // Gates past the bytes read: the beginning up to the scan limit, the end's last 4 KiB; the gates again.
+        if gates.needsFront || gates.needsBack, try read(front: gates.needsFront, back: gates.needsBack) {
             candidates.removeAll()
             marks = [UInt64](repeating: 0, count: marks.count)
-            _ = matcher.candidates(bytes, marks: &marks, list: &candidates)
+            gates = matcher.candidates(bytes, marks: &marks, list: &candidates)
         }
         let context = PronomMatchContext(tables: tables, matcher: matcher, bytes: bytes)
         var cutShort = false
         var matched: [(signature: Int, spans: [PronomSpan])] = []
         for candidate in candidates {
             var outcome = context.match(signature: Int(candidate))
-            if case .undecided(let front, let back) = outcome, try read(front: front, back: back) {
+            while case .undecided(let front, let back) = outcome, try read(front: front, back: back) {
                 outcome = context.match(signature: Int(candidate))
             }
             switch outcome {
@@ -153,6 +159,10 @@ enum PronomIdentifier {
             case .undecided: cutShort = true
             case .failed: break
             }
+        }
+        // A gate past the scan limit, not found before it: cut short when everything else of its signature matched.
+        for signature in gates.beyond where !cutShort {
+            if context.matchesBesidesGate(signature: Int(signature)) { cutShort = true }
         }
         let containers = try containerMatches(source, head: head, limit: scanLimit, tables: tables, matcher: matcher)
         return decide(matched: matched, containers: containers, extension: ext, cutShort: cutShort, catalog: catalog, tables: tables, type: type)

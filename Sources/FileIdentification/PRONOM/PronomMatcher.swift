@@ -95,14 +95,18 @@ final class PronomMatcher: @unchecked Sendable {
     private let fixedList: UnsafeBufferPointer<Int32>
     /// Gates in a window near the beginning, found by their literals: the automaton, and per literal its
     /// signature and window for its first byte.
-    private let automaton: AhoCorasick
+    private let automata: [(automaton: AhoCorasick, reach: Int, literals: Range<Int>)]
     private let literalSignature: UnsafeBufferPointer<Int32>
     private let literalLow: UnsafeBufferPointer<Int>
     private let literalHigh: UnsafeBufferPointer<Int>
+    private let literalLength: UnsafeBufferPointer<Int>
     /// The furthest byte a near gate may need.
     let nearLimit: Int
-    /// Signatures tried on every file: gates from the end, or too loose to index.
+    /// Signatures tried on every file: gates too loose to index.
     private let otherGates: UnsafeBufferPointer<Int32>
+    /// Gates from the end: the signature, its gate element, and the window of that element's end from the
+    /// file's end; tried where a byte the element may end with lies in that window.
+    private let endGates: [(signature: Int32, element: Int, low: Int, high: Int)]
     /// Gates in a window that reaches past the first 4 KiB, each a literal: looked for by its rarest byte.
     private let farGates: [FarGate]
 
@@ -161,6 +165,9 @@ final class PronomMatcher: @unchecked Sendable {
     static let automatonReach = 4096
     /// How many of a literal's first bytes the automaton looks for.
     static let automatonPrefix = 4
+    /// The automata's reaches: each looks for the literals whose windows end within its reach and past the one
+    /// before's, over that many bytes; a small automaton over the few that reach far stays in the cache.
+    static let automatonTiers = [512, automatonReach]
 
     /// How many alternatives one file's matching may test before it gives up (and says the scan was cut short).
     static let testBudget = 1_000_000
@@ -257,6 +264,7 @@ final class PronomMatcher: @unchecked Sendable {
         var fixed: [Int: [Int32]] = [:]
         var literals: [[UInt8]] = [], literalSignature: [Int32] = [], literalLow: [Int] = [], literalHigh: [Int] = []
         var others: [Int32] = []
+        var endGates: [(signature: Int32, element: Int, low: Int, high: Int)] = []
         var farGates: [FarGate] = []
         var nearLimit = 0
         for signature in 0..<tables.signatureCount {
@@ -307,6 +315,8 @@ final class PronomMatcher: @unchecked Sendable {
                 for literal in leading ?? [] {
                     farGates.append(FarGate(signature: Int32(signature), literal: literal, low: low, high: high))
                 }
+            case 2, 3:
+                endGates.append((Int32(signature), element, low, high))
             default:
                 others.append(Int32(signature))
             }
@@ -337,12 +347,26 @@ final class PronomMatcher: @unchecked Sendable {
         fixedOffsets = Self.immortal(offsets)
         fixedRanges = Self.immortal(ranges)
         fixedList = Self.immortal(list)
-        automaton = AhoCorasick(literals)
-        self.literalSignature = Self.immortal(literalSignature)
-        self.literalLow = Self.immortal(literalLow)
-        self.literalHigh = Self.immortal(literalHigh)
+        // Literals in tiers by how far their windows reach, each tier an automaton of its own.
+        let order = literals.indices.sorted { literalHigh[$0] + literals[$0].count < literalHigh[$1] + literals[$1].count }
+        var tiers: [(automaton: AhoCorasick, reach: Int, literals: Range<Int>)] = []
+        var sorted: [Int] = []
+        var lower = 0
+        for reach in Self.automatonTiers {
+            let members = order.filter { literalHigh[$0] + literals[$0].count > lower && literalHigh[$0] + literals[$0].count <= reach + Self.automatonPrefix }
+            let range = sorted.count..<sorted.count + members.count
+            sorted += members
+            if !members.isEmpty { tiers.append((AhoCorasick(members.map { literals[$0] }), min(reach + Self.automatonPrefix, nearLimit), range)) }
+            lower = reach + Self.automatonPrefix
+        }
+        automata = tiers
+        self.literalSignature = Self.immortal(sorted.map { literalSignature[$0] })
+        self.literalLow = Self.immortal(sorted.map { literalLow[$0] })
+        self.literalHigh = Self.immortal(sorted.map { literalHigh[$0] })
+        literalLength = Self.immortal(sorted.map { literals[$0].count })
         self.nearLimit = nearLimit
         otherGates = Self.immortal(others)
+        self.endGates = endGates
         self.farGates = farGates
     }
 
@@ -366,10 +390,21 @@ final class PronomMatcher: @unchecked Sendable {
         return out
     }
 
-    /// The signatures whose gates open on `bytes`, each once (`marks` has a bit per signature); whether a
-    /// fixed gate lies past the bytes read, within the file.
-    func candidates(_ bytes: PronomBytes, marks: inout [UInt64], list: inout [Int32]) -> Bool {
-        var undecided = false
+    /// What the gates say of a file's bytes.
+    struct Gates {
+        /// A gate lies (in part) past the bytes read from the beginning.
+        var needsFront = false
+        /// A gate from the end lies past the bytes read from the end.
+        var needsBack = false
+        /// Signatures whose gate lies in a window past the scan limit and was not found before it: matching
+        /// their other sequences says whether the scan was cut short.
+        var beyond: [Int32] = []
+    }
+
+    /// The signatures whose gates open on `bytes`, each once (`marks` has a bit per signature), and what more
+    /// bytes would decide.
+    func candidates(_ bytes: PronomBytes, marks: inout [UInt64], list: inout [Int32]) -> Gates {
+        var gates = Gates()
         func add(_ signature: Int32) {
             let word = Int(signature) >> 6, bit = UInt64(1) << UInt64(Int(signature) & 63)
             if marks[word] & bit == 0 {
@@ -380,7 +415,7 @@ final class PronomMatcher: @unchecked Sendable {
         let front = bytes.front
         for (index, offset) in fixedOffsets.enumerated() {
             guard offset < front.count else {
-                if offset < bytes.size { undecided = true }
+                if offset < bytes.size { gates.needsFront = true }
                 break
             }
             var slot = (index * 257 + Int(front[offset])) * 2
@@ -390,10 +425,13 @@ final class PronomMatcher: @unchecked Sendable {
                 slot = (index * 257 + 256) * 2
             }
         }
-        let scanned = min(front.count, nearLimit)
-        if scanned > 0 {
-            automaton.scan(UnsafeBufferPointer(rebasing: front[0..<scanned])) { literal, end in
-                let start = end - automaton.lengths[literal]
+        for tier in automata {
+            let scanned = min(front.count, tier.reach)
+            guard scanned > 0 else { continue }
+            let base = tier.literals.lowerBound
+            tier.automaton.scan(UnsafeBufferPointer(rebasing: front[0..<scanned])) { found, end in
+                let literal = base + found
+                let start = end - literalLength[literal]
                 if start >= literalLow[literal], start <= literalHigh[literal] { add(literalSignature[literal]) }
             }
         }
@@ -402,13 +440,37 @@ final class PronomMatcher: @unchecked Sendable {
             case true?: add(gate.signature)
             case false?: break
             case nil:
-                // Not decided on the bytes read: a candidate, for matching to say whether more bytes decide.
-                undecided = true
-                add(gate.signature)
+                // Not found in the bytes read, and its window reaches past them.
+                gates.needsFront = true
+                gates.beyond.append(gate.signature)
             }
         }
+        // From the end: where a byte the gate's element may end with lies in its window.
+        let known = bytes.known, backStart = bytes.backStart, size = bytes.size
+        for gate in endGates {
+            let latest = size - gate.low
+            let earliest = gate.high == Int.max ? 0 : max(0, size - gate.high)
+            guard latest >= 1 else { continue }
+            var end = latest
+            var open = false
+            while end >= max(earliest, 1) {
+                let offset = end - 1
+                guard offset < known || offset >= backStart else {
+                    gates.needsBack = true
+                    open = true
+                    break
+                }
+                let byte = offset < known ? bytes.front[offset] : bytes.back[offset - backStart]
+                if lastByteSets[gate.element &* 4 &+ Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0 {
+                    open = true
+                    break
+                }
+                end -= 1
+            }
+            if open { add(gate.signature) }
+        }
         for signature in otherGates { add(signature) }
-        return undecided
+        return gates
     }
 }
 
@@ -471,6 +533,17 @@ final class PronomMatchContext {
             spans.append(span)
         }
         return spans
+    }
+
+    /// Whether every sequence of `signature` but its gate (the first) matches: for a signature whose gate lies
+    /// past the scan limit, whether more bytes could have decided.
+    func matchesBesidesGate(signature: Int) -> Bool {
+        let first = Int(matcher.signatureSequenceStart[signature]), end = Int(matcher.signatureSequenceStart[signature + 1])
+        for position in (first + 1)..<max(end, first + 1) {
+            cutShort = false
+            guard match(sequence: Int(matcher.signatureSequences[position])) != nil else { return false }
+        }
+        return true
     }
 
     private func match(sequence: Int) -> PronomSpan? {
@@ -667,21 +740,21 @@ final class PronomMatchContext {
 }
 
 /// A multi-pattern search over bytes (Aho–Corasick): every occurrence of every literal, in one pass. The
-/// automaton is a full table of transitions over classes of bytes (bytes no literal holds are one class), so
-/// that each byte costs two lookups; a state where a literal ends has its top bit set in the table.
+/// automaton is a full table of transitions over classes of bytes (bytes no literal holds are one class), each
+/// entry the next state's row (its number times the classes), so that a byte costs two loads and an add; a state
+/// where a literal ends has the entry's top bit set.
 struct AhoCorasick: @unchecked Sendable {
     private let classes: UnsafeBufferPointer<UInt8>
-    private let classCount: Int
-    private let table: UnsafeBufferPointer<UInt16>
+    private let table: UnsafeBufferPointer<UInt32>
     /// For each state, the literals that end there (their own and their suffixes'): `outputList[outputStart[s] ..< outputStart[s + 1]]`.
     private let outputStart: UnsafeBufferPointer<Int32>
     private let outputList: UnsafeBufferPointer<Int32>
+    private let classCount: Int
     let lengths: [Int]
 
-    private static let outputBit: UInt16 = 0x8000
+    private static let outputBit: UInt32 = 0x8000_0000
 
-    /// An automaton for `literals` (fewer than 32,768 states: PRONOM's near gates make about 2,000; literals past
-    /// that are left out).
+    /// An automaton for `literals`.
     init(_ literals: [[UInt8]]) {
         // Bytes that occur in literals each a class of their own; every other byte class 0.
         var classOf = [UInt8](repeating: 0, count: 256)
@@ -692,8 +765,7 @@ struct AhoCorasick: @unchecked Sendable {
         }
         var children: [[UInt8: Int]] = [[:]]
         var output: [[Int32]] = [[]]
-        let limit = Int(Self.outputBit) - 1
-        for (index, literal) in literals.enumerated() where children.count + literal.count < limit {
+        for (index, literal) in literals.enumerated() {
             var state = 0
             for byte in literal {
                 let symbol = classOf[Int(byte)]
@@ -739,7 +811,7 @@ struct AhoCorasick: @unchecked Sendable {
             list += output[state]
         }
         starts.append(Int32(list.count))
-        let flagged = table.map { UInt16($0) | (output[$0].isEmpty ? 0 : Self.outputBit) }
+        let rows = table.map { UInt32($0 * classCount) | (output[$0].isEmpty ? 0 : Self.outputBit) }
         func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
             _ = buffer.initialize(from: array)
@@ -747,21 +819,22 @@ struct AhoCorasick: @unchecked Sendable {
         }
         classes = immortal(classOf)
         self.classCount = classCount
-        self.table = immortal(flagged)
+        self.table = immortal(rows)
         outputStart = immortal(starts)
         outputList = immortal(list)
         lengths = literals.map(\.count)
     }
 
     /// Calls `found` with each literal found and the offset just past it.
-    func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ found: (Int, Int) -> Void) {
-        guard !table.isEmpty else { return }
-        var state = 0
+    @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ found: (Int, Int) -> Void) {
+        guard let table = table.baseAddress, let classes = classes.baseAddress, let input = bytes.baseAddress else { return }
+        var row = 0
         for index in 0..<bytes.count {
-            let next = table[state &* classCount &+ Int(classes[Int(bytes[index])])]
-            state = Int(next & ~Self.outputBit)
+            let next = table[row &+ Int(classes[Int(input[index])])]
+            row = Int(next & ~Self.outputBit)
             if next & Self.outputBit != 0 {
-                for position in Int(outputStart[state])..<Int(outputStart[state + 1]) { found(Int(outputList[position]), index + 1) }
+                let state = row / classCount
+                for position in Int(outputStart[state])..<Int(outputStart[state + 1]) { found(Int(outputList[position]), index &+ 1) }
             }
         }
     }

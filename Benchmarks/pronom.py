@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""PRONOM identification measured: uti against FIDO 1.6.1 (the Open Preservation Foundation's PRONOM identifier,
+`pip install opf-fido`) on the same files, and what PRONOM adds to `uti classify`.
+
+    python3 Benchmarks/pronom.py                       # /usr/share: a sample of 3,000 files for FIDO, the whole tree for uti
+    python3 Benchmarks/pronom.py --roots /usr /etc --sample 5000 --uti .build/release/uti --runs 3
+
+Three measurements, each printed with its figures:
+1. Speed: files per second of FIDO (one process over the sample's list, `-input`) and of `uti classify --pronom
+   --files-from` over the same list, in the same run; and uti with `--jobs 1`, one thread as FIDO has.
+2. Agreement: for each file of the sample, FIDO's first PUID against uti's first (and whether FIDO's is among
+   uti's answers); the disagreements are listed, by pair, with an example file each, to judge.
+3. Overhead: `uti classify --format ndjson ROOT` with and without `--pronom`, alternated `--runs` times; the
+   ratio of the medians.
+
+FIDO is installed into .build-fido (a virtual environment) when it is not there. FIDO 1.6.1 carries DROID's
+signature file V109 and container file 20200121; uti carries V119 and 20240715: some disagreements are the
+five years between them.
+"""
+
+import argparse
+import collections
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def fido_binary(path):
+    if path:
+        return path
+    venv = os.path.join(ROOT, ".build-fido")
+    binary = os.path.join(venv, "bin", "fido")
+    if not os.path.exists(binary):
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "opf-fido==1.6.1"], check=True)
+    return binary
+
+
+def sample(roots, count):
+    """Every k-th regular file (no links) of the roots, in sorted order, about `count` of them."""
+    files = []
+    for root in roots:
+        for directory, names, filenames in os.walk(root):
+            names.sort()
+            for name in sorted(filenames):
+                path = os.path.join(directory, name)
+                if "\n" in path or "\t" in path or not os.path.isfile(path) or os.path.islink(path):
+                    continue
+                if os.access(path, os.R_OK):
+                    files.append(path)
+    step = max(1, len(files) // count)
+    return files[::step][:count], len(files)
+
+
+def run_fido(fido, listing):
+    """FIDO over the list: {file: [PUIDs in FIDO's order]} and the seconds it took."""
+    started = time.monotonic()
+    result = subprocess.run([fido, "-q", "-input", listing, "-matchprintf", "OK|%(info.filename)s|%(info.puid)s\n",
+                             "-nomatchprintf", "NO|%(info.filename)s|\n"], capture_output=True, text=True, errors="replace")
+    seconds = time.monotonic() - started
+    answers = collections.defaultdict(list)
+    # FIDO writes its no-match lines without a line break of their own: split on the markers.
+    text = result.stdout.replace("\\n", "\n")
+    for line in text.splitlines():
+        parts = line.split("|")
+        if len(parts) >= 3 and parts[0] in ("OK", "NO"):
+            answers[parts[1]]
+            if parts[0] == "OK" and parts[2]:
+                answers[parts[1]].append(parts[2])
+    return answers, seconds
+
+
+def run_uti(uti, listing, jobs=None):
+    """uti over the list: {file: [PUIDs, best first]} and the seconds it took."""
+    arguments = [uti, "classify", "--pronom", "--details", "--format", "ndjson", "--files-from", listing]
+    if jobs:
+        arguments += ["--jobs", str(jobs)]
+    started = time.monotonic()
+    result = subprocess.run(arguments, capture_output=True, text=True, errors="replace")
+    seconds = time.monotonic() - started
+    answers = {}
+    for line in result.stdout.splitlines():
+        record = json.loads(line)
+        pronom = record.get("pronom") or {}
+        answers[record["path"]] = [match["puid"] for match in pronom.get("matches", [])]
+    return answers, seconds
+
+
+def overhead(uti, root, runs):
+    """Seconds of `uti classify --format ndjson ROOT` without and with --pronom, alternated."""
+    plain, pronom = [], []
+    for _ in range(runs):
+        for arguments, times in (([], plain), (["--pronom"], pronom)):
+            started = time.monotonic()
+            subprocess.run([uti, "classify", "--include-hidden", "--format", "ndjson", *arguments, root],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times.append(time.monotonic() - started)
+    return plain, pronom
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--roots", nargs="+", default=["/usr/share"])
+    parser.add_argument("--sample", type=int, default=3000)
+    parser.add_argument("--uti", default=os.path.join(ROOT, ".build", "release", "uti"))
+    parser.add_argument("--fido", help="the fido command (default: .build-fido, installed when missing)")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--examples", type=int, default=40, help="how many disagreements to list")
+    args = parser.parse_args()
+    fido = fido_binary(args.fido)
+    files, total = sample(args.roots, args.sample)
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as listing:
+        listing.write("".join(f + "\n" for f in files))
+    try:
+        fido_answers, fido_seconds = run_fido(fido, listing.name)
+        uti_answers, uti_seconds = run_uti(args.uti, listing.name)
+        _, uti_one_seconds = run_uti(args.uti, listing.name, jobs=1)
+    finally:
+        os.unlink(listing.name)
+    n = len(files)
+    print(f"## PRONOM: uti against FIDO 1.6.1 on {n:,} files sampled from {', '.join(args.roots)} ({total:,} regular files)\n")
+    print("| tool | seconds | files/s |\n|---|---|---|")
+    for name, seconds in (("FIDO 1.6.1 (one process, -input)", fido_seconds), ("uti classify --pronom --files-from", uti_seconds),
+                          ("uti, --jobs 1", uti_one_seconds)):
+        print(f"| {name} | {seconds:.2f} | {n / seconds:,.0f} |")
+    print(f"\nuti: **{fido_seconds / uti_seconds:.0f}×** FIDO's files per second ({fido_seconds / uti_one_seconds:.0f}× on one thread).\n")
+
+    same = fido_none = uti_none = among = 0
+    pairs = collections.Counter()
+    example = {}
+    for path in files:
+        fido_puids = fido_answers.get(path, [])
+        uti_puids = uti_answers.get(path, [])
+        fido_best = fido_puids[0] if fido_puids else None
+        uti_best = uti_puids[0] if uti_puids else None
+        if fido_best == uti_best:
+            same += 1
+            continue
+        if fido_best and fido_best in uti_puids:
+            among += 1
+        if fido_best is None:
+            fido_none += 1
+        if uti_best is None:
+            uti_none += 1
+        pairs[(fido_best, uti_best)] += 1
+        example.setdefault((fido_best, uti_best), path)
+    print(f"Agreement: the same first PUID (or none from both) for **{same:,} of {n:,}** ({100 * same / n:.1f}%); "
+          f"of the rest, FIDO's first is among uti's answers for {among:,}; FIDO names none for {fido_none:,}, uti none for {uti_none:,}.\n")
+    print("| FIDO | uti | files | e.g. |\n|---|---|---|---|")
+    for (fido_best, uti_best), count in pairs.most_common(args.examples):
+        print(f"| {fido_best or '-'} | {uti_best or '-'} | {count} | `{example[(fido_best, uti_best)]}` |")
+
+    plain, pronom = overhead(args.uti, args.roots[0], args.runs)
+    ratio = statistics.median(pronom) / statistics.median(plain)
+    print(f"\nOverhead on {args.roots[0]}: `uti classify --format ndjson` {statistics.median(plain):.3f} s, with `--pronom` "
+          f"{statistics.median(pronom):.3f} s (medians of {args.runs} alternated runs): **+{100 * (ratio - 1):.0f}%**.")
+
+
+if __name__ == "__main__":
+    main()
