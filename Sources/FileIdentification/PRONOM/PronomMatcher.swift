@@ -95,7 +95,7 @@ final class PronomMatcher: @unchecked Sendable {
     private let fixedList: UnsafeBufferPointer<Int32>
     /// Gates in a window near the beginning, found by their literals: the automaton, and per literal its
     /// signature and window for its first byte.
-    private let automata: [(automaton: AhoCorasick, reach: Int, literals: Range<Int>)]
+    private let automata: [(automaton: LiteralSearch, reach: Int, literals: Range<Int>)]
     private let literalSignature: UnsafeBufferPointer<Int32>
     private let literalLow: UnsafeBufferPointer<Int>
     private let literalHigh: UnsafeBufferPointer<Int>
@@ -349,14 +349,17 @@ final class PronomMatcher: @unchecked Sendable {
         fixedList = Self.immortal(list)
         // Literals in tiers by how far their windows reach, each tier an automaton of its own.
         let order = literals.indices.sorted { literalHigh[$0] + literals[$0].count < literalHigh[$1] + literals[$1].count }
-        var tiers: [(automaton: AhoCorasick, reach: Int, literals: Range<Int>)] = []
+        var tiers: [(automaton: LiteralSearch, reach: Int, literals: Range<Int>)] = []
         var sorted: [Int] = []
         var lower = 0
         for reach in Self.automatonTiers {
             let members = order.filter { literalHigh[$0] + literals[$0].count > lower && literalHigh[$0] + literals[$0].count <= reach + Self.automatonPrefix }
             let range = sorted.count..<sorted.count + members.count
             sorted += members
-            if !members.isEmpty { tiers.append((AhoCorasick(members.map { literals[$0] }), min(reach + Self.automatonPrefix, nearLimit), range)) }
+            if !members.isEmpty {
+                tiers.append((LiteralSearch(members.map { literals[$0] }, pairs: reach > Self.automatonTiers[0]),
+                              min(reach + Self.automatonPrefix, nearLimit), range))
+            }
             lower = reach + Self.automatonPrefix
         }
         automata = tiers
@@ -736,6 +739,80 @@ final class PronomMatchContext {
             position += length
         }
         return position - offset
+    }
+}
+
+/// One of two multi-pattern searches over bytes, for a set of short literals (at most `automatonPrefix` bytes).
+enum LiteralSearch: Sendable {
+    /// Aho–Corasick: one transition per byte, a chain of dependent loads; for many literals over few bytes.
+    case automaton(AhoCorasick)
+    /// A filter on each pair of bytes (a bit per pair, 8 KiB), then the literals that start with that pair
+    /// compared: every place is tested on its own, so the processor overlaps them; for few literals over many
+    /// bytes.
+    case pairs(PairFilter)
+
+    init(_ literals: [[UInt8]], pairs: Bool) {
+        self = pairs ? .pairs(PairFilter(literals)) : .automaton(AhoCorasick(literals))
+    }
+
+    @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ found: (Int, Int) -> Void) {
+        switch self {
+        case .automaton(let automaton): automaton.scan(bytes, found)
+        case .pairs(let filter): filter.scan(bytes, found)
+        }
+    }
+}
+
+/// Literals found through the pair of bytes they start with (a one-byte literal under every pair it starts).
+struct PairFilter: @unchecked Sendable {
+    private let bits: UnsafeBufferPointer<UInt64>
+    /// By pair (first byte × 256 + second), the literals starting with it.
+    private let byPair: [UInt16: [Int32]]
+    /// By byte, the one-byte literals (for the last byte, which starts no pair).
+    private let singles: [UInt8: [Int32]]
+    private let literals: [[UInt8]]
+
+    init(_ literals: [[UInt8]]) {
+        var bits = [UInt64](repeating: 0, count: 1024)
+        var byPair: [UInt16: [Int32]] = [:]
+        var singles: [UInt8: [Int32]] = [:]
+        for (index, literal) in literals.enumerated() where !literal.isEmpty {
+            let seconds: [UInt8] = literal.count >= 2 ? [literal[1]] : Array(0...255)
+            if literal.count == 1 { singles[literal[0], default: []].append(Int32(index)) }
+            for second in seconds {
+                let pair = UInt16(literal[0]) << 8 | UInt16(second)
+                bits[Int(pair >> 6)] |= 1 << UInt64(pair & 63)
+                byPair[pair, default: []].append(Int32(index))
+            }
+        }
+        let buffer = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: bits.count)
+        _ = buffer.initialize(from: bits)
+        self.bits = UnsafeBufferPointer(buffer)
+        self.byPair = byPair
+        self.singles = singles
+        self.literals = literals
+    }
+
+    /// Calls `found` with each literal found and the offset just past it.
+    @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ found: (Int, Int) -> Void) {
+        guard let input = bytes.baseAddress, bytes.count > 0, let bits = bits.baseAddress else { return }
+        let count = bytes.count
+        var index = 0
+        while index + 1 < count {
+            let pair = Int(input[index]) &<< 8 | Int(input[index &+ 1])
+            if bits[pair &>> 6] & (1 &<< UInt64(pair & 63)) != 0, let candidates = byPair[UInt16(pair)] {
+                for candidate in candidates {
+                    let literal = literals[Int(candidate)]
+                    if index + literal.count <= count, literal.indices.allSatisfy({ input[index + $0] == literal[$0] }) {
+                        found(Int(candidate), index + literal.count)
+                    }
+                }
+            }
+            index &+= 1
+        }
+        if let last = singles[input[count - 1]] {
+            for candidate in last { found(Int(candidate), count) }
+        }
     }
 }
 
