@@ -8,7 +8,12 @@ import Glibc
 /// A digest of a file's whole contents, as archives' tools report one beside each file's format (DROID's and
 /// Siegfried's MD5, SHA-1 and SHA-256), computed by swift-crypto.
 public enum ContentDigest: String, Sendable, Hashable, CaseIterable {
-    case md5, sha1, sha256
+    /// MD5 (RFC 1321): what DROID computes by default; for matching records, not for security.
+    case md5
+    /// SHA-1 (FIPS 180-4).
+    case sha1
+    /// SHA-256 (FIPS 180-4).
+    case sha256
 
     /// The digest of the regular file at `path` (relative to `directory` when given: its last component, opened
     /// there), read to its end, in lower-case hex.

@@ -28,6 +28,7 @@ public struct PronomIdentification: Sendable, Hashable {
         public var version: String
         /// The MIME type PRONOM gives, if any.
         public var mimeType: String?
+        /// How it was found: its signature, its container's entries, or its extension alone.
         public var method: Method
         /// Where it matched, as DROID and Siegfried say it: `byte match at 0, 8` (each sequence's offset and
         /// length), `container ZIP: word/document.xml`, `extension .doc`.
@@ -53,6 +54,7 @@ public struct PronomIdentification: Sendable, Hashable {
     /// The version of DROID's container signature file.
     public static var containerFileVersion: Int { PronomTables.containerFileVersion }
 
+    /// PRONOM's answer; each argument sets the property of the same name.
     public init(matches: [Match], warning: String?, isScanCutShort: Bool) {
         self.matches = matches
         self.warning = warning
