@@ -58,6 +58,59 @@ def sample(roots, count):
     return files[::step][:count], len(files)
 
 
+def make_documents(directory):
+    """Files made with Python's standard library, each named as its maker names it: real documents of formats
+    PRONOM knows, made on this machine rather than found on it."""
+    import csv, gzip, bz2, lzma, tarfile, zipfile, wave, sqlite3, plistlib, json as json_module, email.message, mailbox, py_compile, zipapp, shutil
+    made = []
+    def path(name):
+        made.append(os.path.join(directory, name))
+        return made[-1]
+    with open(path("table.csv"), "w", newline="") as f:
+        csv.writer(f).writerows([["name", "size"], ["a", 1], ["b", 2]])
+    with open(path("page.html"), "w") as f:
+        f.write("<!DOCTYPE html>\n<html><head><title>t</title></head><body><p>hello</p></body></html>\n")
+    with open(path("data.xml"), "w") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<root><item>1</item></root>\n')
+    with open(path("data.json"), "w") as f:
+        json_module.dump({"a": [1, 2, 3]}, f)
+    with open(path("notes.txt"), "w") as f:
+        f.write("plain text\n" * 20)
+    with gzip.open(path("notes.txt.gz"), "wb") as f:
+        f.write(b"plain text\n" * 20)
+    with bz2.open(path("notes.txt.bz2"), "wb") as f:
+        f.write(b"plain text\n" * 20)
+    with lzma.open(path("notes.txt.xz"), "wb") as f:
+        f.write(b"plain text\n" * 20)
+    with tarfile.open(path("bundle.tar"), "w") as tar:
+        tar.add(made[0], arcname="table.csv")
+    with zipfile.ZipFile(path("bundle.zip"), "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(made[0], "table.csv")
+    with wave.open(path("tone.wav"), "wb") as w:
+        w.setnchannels(1); w.setsampwidth(2); w.setframerate(8000); w.writeframes(b"\x00\x01" * 8000)
+    connection = sqlite3.connect(path("store.sqlite"))
+    connection.execute("create table t (a integer)"); connection.commit(); connection.close()
+    with open(path("settings.plist"), "wb") as f:
+        plistlib.dump({"a": 1}, f, fmt=plistlib.FMT_XML)
+    with open(path("settings-binary.plist"), "wb") as f:
+        plistlib.dump({"a": 1}, f, fmt=plistlib.FMT_BINARY)
+    message = email.message.EmailMessage()
+    message["From"], message["To"], message["Subject"] = "a@example.org", "b@example.org", "hello"
+    message.set_content("hello\n")
+    with open(path("message.eml"), "wb") as f:
+        f.write(bytes(message))
+    source = path("script.py")
+    with open(source, "w") as f:
+        f.write("print('hello')\n")
+    compiled = py_compile.compile(source, cfile=os.path.join(directory, "script.pyc"))
+    made.append(compiled)
+    application = os.path.join(directory, "app")
+    os.makedirs(application)
+    shutil.copy(source, os.path.join(application, "__main__.py"))
+    zipapp.create_archive(application, path("app.pyz"))
+    return made
+
+
 def run_fido(fido, listing):
     """FIDO over the list: {file: [PUIDs in FIDO's order]} and the seconds it took."""
     started = time.monotonic()
@@ -112,8 +165,24 @@ def main():
     parser.add_argument("--fido", help="the fido command (default: .build-fido, installed when missing)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--examples", type=int, default=40, help="how many disagreements to list")
+    parser.add_argument("--documents", action="store_true",
+                        help="instead: files made with Python's standard library, each with FIDO's and uti's PUIDs")
     args = parser.parse_args()
     fido = fido_binary(args.fido)
+    if args.documents:
+        with tempfile.TemporaryDirectory() as directory:
+            files = make_documents(directory)
+            with open(os.path.join(directory, "list.txt"), "w") as listing:
+                listing.write("".join(f + "\n" for f in files))
+            fido_answers, _ = run_fido(fido, listing.name)
+            uti_answers, _ = run_uti(args.uti, listing.name)
+            print("| file | FIDO | uti | uti's type |\n|---|---|---|---|")
+            for path in files:
+                result = subprocess.run([args.uti, "identify", "--json", "--pronom", path], capture_output=True, text=True)
+                identifier = json.loads(result.stdout)["identifier"] if result.returncode == 0 else "?"
+                print(f"| {os.path.basename(path)} | {', '.join(fido_answers.get(path, [])[:2]) or '-'} | "
+                      f"{', '.join(uti_answers.get(path, [])[:2]) or '-'} | {identifier} |")
+        return
     files, total = sample(args.roots, args.sample)
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as listing:
         listing.write("".join(f + "\n" for f in files))

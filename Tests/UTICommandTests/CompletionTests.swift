@@ -34,6 +34,6 @@ struct CompletionTests {
         }
         #expect(try Self.completions("uti identify --types ", in: files.path) == ["extra.plist"])
         #expect(try Self.completions("uti identify --mime-names ", in: files.path) == ["freedesktop", "libmagic", "magika", "standard", "tika"])
-        #expect(try Self.completions("uti classify --format ", in: files.path) == ["csv", "json", "ndjson", "table", "tsv"])
+        #expect(try Self.completions("uti classify --format ", in: files.path) == ["csv", "droid", "json", "ndjson", "table", "tsv"])
     }
 }
