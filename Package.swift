@@ -116,7 +116,6 @@ let package = Package(
             dependencies: [
                 "UniformTypeIdentifiers", "CTypeDatabase", "SystemCalls", "CMagic", "CPCRE2", "CArchive", "CZlib",
                 .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .target(name: "CSharedMIMEInfo", condition: .when(traits: ["BuiltInSharedMIMEInfo"])),
             ],
             swiftSettings: strictness
@@ -204,11 +203,23 @@ let package = Package(
             swiftSettings: strictness + selfContainedRelease.swift,
             linkerSettings: selfContainedRelease.linker
         ),
+        // Digests of files' contents (swift-crypto) for `uti classify --hash`: a module of its own, so that what
+        // links FileIdentification alone (the fuzz targets among them) builds no cryptography.
+        .target(
+            name: "ContentDigests",
+            dependencies: [
+                "FileIdentification", "SystemCalls",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strictness
+        ),
         .executableTarget(
             name: "uti",
             dependencies: [
                 "UniformTypeIdentifiers",
                 "FileIdentification",
+                "ContentDigests",
                 "AppContainers",
                 "DocumentRouting",
                 "ContainerSync",

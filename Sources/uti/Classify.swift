@@ -1,6 +1,7 @@
 import UTIReports
 import ArgumentParser
 import FileIdentification
+import ContentDigests
 import SystemPackage
 import UniformTypeIdentifiers
 #if canImport(Glibc)

@@ -44,8 +44,9 @@ public struct ClassificationOptions: Sendable {
     /// after its archive's (`ClassifiedEntry.members`); `nil` (the default) to leave archives closed.
     public var archives: ArchiveLimits?
     /// A digest of each regular file's whole contents (`ClassifiedEntry.digest`), as DROID and Siegfried give
-    /// one; `nil`: none (the default: a digest reads every byte of every file).
-    public var digest: ContentDigest?
+    /// one (the ContentDigests module's `ContentDigest`: MD5, SHA-1, SHA-256); `nil`: none (the default: a
+    /// digest reads every byte of every file).
+    public var digest: (any FileDigester)?
 
     /// Creates options for a walk; each argument sets the property of the same name, and
     /// ``workers`` keeps its default.
@@ -106,7 +107,7 @@ public struct Classification: AsyncSequence, Sendable {
     let workers: Int
     let sorted: Bool
     var archives: ArchiveLimits?
-    var digest: ContentDigest?
+    var digest: (any FileDigester)?
 
     static let batchSize = 64
 
@@ -184,7 +185,7 @@ public struct Classification: AsyncSequence, Sendable {
 
         /// Identifies batches of paths until there are no more. Each batch's entries take consecutive
         /// sequence numbers in walk order, so that a sorted consumer can restore it.
-        func work(_ identifier: FileIdentifier, archives: ArchiveLimits?, digest: ContentDigest?) {
+        func work(_ identifier: FileIdentifier, archives: ArchiveLimits?, digest: (any FileDigester)?) {
             while let batch = nextBatch() {
                 var entries: [ClassifiedEntry] = []
                 entries.reserveCapacity(batch.entries.count)

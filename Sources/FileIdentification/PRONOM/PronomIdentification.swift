@@ -74,6 +74,8 @@ struct PronomFormats: Sendable {
     let formatsOfExtension: [String: [Int32]]
     /// Each format's extensions.
     let extensions: [[String]]
+    /// Each format as an answer names it (method and basis to be set).
+    let matches: [PronomIdentification.Match]
 
     static let shared = PronomFormats(PronomTables.shared)
 
@@ -100,6 +102,10 @@ struct PronomFormats: Sendable {
         priorityOver = priority
         formatsOfExtension = byExtension
         self.extensions = extensions
+        matches = (0..<tables.formatCount).map { format in
+            PronomIdentification.Match(puid: tables.puid(format), name: tables.name(format), version: tables.version(format),
+                                       mimeType: tables.mimeType(format), method: .signature, basis: "")
+        }
     }
 }
 
@@ -258,15 +264,19 @@ enum PronomIdentifier {
         var formats = found.filter { format in !found.contains { $0 != format && catalog.priorityOver[Int($0)].contains(format) } }
         let named = Set(ext.flatMap { catalog.formatsOfExtension[$0] } ?? [])
         // Best first: a format the extension names, then one whose type the content's type is (what the rest of
-        // identification read), then PRONOM's order.
-        let agreeing = Set((type.map { [$0] + Array($0.supertypes) } ?? []).flatMap { $0.tags(of: .pronomPUID) })
+        // identification read), then PRONOM's order. The content's PUIDs are gathered only when there is a choice.
+        var agreeing: Set<String>?
+        func agrees(_ format: Int32) -> Bool {
+            if agreeing == nil { agreeing = Set((type.map { [$0] + Array($0.supertypes) } ?? []).flatMap { $0.tags(of: .pronomPUID) }) }
+            return agreeing?.contains(tables.puid(Int(format))) == true
+        }
         func order(_ a: Int32, _ b: Int32) -> Bool {
             if named.contains(a) != named.contains(b) { return named.contains(a) }
-            let agreesA = agreeing.contains(tables.puid(Int(a))), agreesB = agreeing.contains(tables.puid(Int(b)))
+            let agreesA = agrees(a), agreesB = agrees(b)
             if agreesA != agreesB { return agreesA }
             return a < b
         }
-        formats.sort(by: order)
+        if formats.count > 1 { formats.sort(by: order) }
         var warning: String?
         var method = byContainer ? PronomIdentification.Match.Method.container : .signature
         if formats.isEmpty {
@@ -284,9 +294,11 @@ enum PronomIdentifier {
             warning = "extension mismatch: PRONOM does not give .\(ext) to this format"
         }
         let matches = formats.map { format in
-            PronomIdentification.Match(puid: tables.puid(Int(format)), name: tables.name(Int(format)), version: tables.version(Int(format)),
-                                       mimeType: tables.mimeType(Int(format)), method: method,
-                                       basis: basis[format] ?? "extension .\(ext ?? "")")
+            // The format's strings made once (`PronomFormats.matches`); the method and basis are this file's.
+            var match = catalog.matches[Int(format)]
+            match.method = method
+            match.basis = basis[format] ?? "extension .\(ext ?? "")"
+            return match
         }
         return PronomIdentification(matches: matches, warning: warning, isScanCutShort: cutShort)
     }

@@ -1,4 +1,5 @@
 internal import Crypto
+public import FileIdentification
 internal import SystemCalls
 public import SystemPackage
 #if canImport(Glibc)
@@ -6,8 +7,10 @@ import Glibc
 #endif
 
 /// A digest of a file's whole contents, as archives' tools report one beside each file's format (DROID's and
-/// Siegfried's MD5, SHA-1 and SHA-256), computed by swift-crypto.
-public enum ContentDigest: String, Sendable, Hashable, CaseIterable {
+/// Siegfried's MD5, SHA-1 and SHA-256), computed by swift-crypto: a `FileDigester` for
+/// `ClassificationOptions.digest`. A module of its own, so that what links FileIdentification alone builds no
+/// cryptography.
+public enum ContentDigest: String, Sendable, Hashable, CaseIterable, FileDigester {
     /// MD5 (RFC 1321): what DROID computes by default; for matching records, not for security.
     case md5
     /// SHA-1 (FIPS 180-4).
@@ -15,21 +18,8 @@ public enum ContentDigest: String, Sendable, Hashable, CaseIterable {
     /// SHA-256 (FIPS 180-4).
     case sha256
 
-    /// The digest of the regular file at `path` (relative to `directory` when given: its last component, opened
-    /// there), read to its end, in lower-case hex.
-    public func hex(ofFileAt path: RawFilePath, in directory: FileDescriptor? = nil, followingLinks: Bool = false) throws(Errno) -> String {
-        var options: FileDescriptor.OpenOptions = [.nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)]
-        if !followingLinks { options.insert(.noFollow) }
-        let file: FileDescriptor
-        if let directory {
-            file = try FileDescriptor.open(PathBytes(path.lastComponent), relativeTo: directory, .readOnly, options: options)
-        } else {
-            file = try FileDescriptor.open(path, .readOnly, options: options)
-        }
-        defer { file.closeQuietly() }
-        guard try file.status().type == .regular else { throw .invalidArgument }
-        return try hex(of: file)
-    }
+    /// The digest's name, as `--hash` takes it and as a column is named (`sha256`).
+    public var name: String { rawValue }
 
     /// The digest of what `file` holds from its current position to its end, in lower-case hex.
     public func hex(of file: FileDescriptor) throws(Errno) -> String {
