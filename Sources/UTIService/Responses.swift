@@ -22,6 +22,16 @@ enum Responses {
         return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingHeaderWhitespace() == "text/plain" }
     }
 
+    /// A query parameter that is `true`/`1` or `false`/`0` (absent: false); anything else is a 400 naming it.
+    static func booleanQuery(_ request: Request, _ name: String) throws -> Bool {
+        guard let value = request.uri.queryParameters.get(name) else { return false }
+        switch value {
+        case "true", "1": return true
+        case "false", "0": return false
+        default: throw HTTPError(.badRequest, message: "\(name): expected true or false")
+        }
+    }
+
     /// The vocabulary `?mime-names=` asks the MIME type in (`uti identify --mime-names`); `nil` when the
     /// request names none.
     ///

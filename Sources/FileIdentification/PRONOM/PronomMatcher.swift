@@ -564,6 +564,14 @@ final class PronomMatchContext {
         sets[element &* 4 &+ Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0
     }
 
+    /// One test of an alternative taken from the budget; `false`, and the scan cut short, once it is spent.
+    @inline(__always) private func spend() -> Bool {
+        budget -= 1
+        if budget > 0 { return true }
+        cutShort = true
+        return false
+    }
+
     /// Matches step `index` and those after it, the step placed after `from` (the end of the one before);
     /// returns the end of the last.
     private func forward(_ index: Int, from: Int) -> Int? {
@@ -597,11 +605,7 @@ final class PronomMatchContext {
                 continue
             }
             for alternative in first..<first + count {
-                budget -= 1
-                if budget <= 0 {
-                    cutShort = true
-                    return nil
-                }
+                guard spend() else { return nil }
                 guard let length = test(alternative, at: position) else { continue }
                 if index == 0 { outerStart = position }
                 if let end = forward(index + 1, from: position + length) { return end }
@@ -644,11 +648,7 @@ final class PronomMatchContext {
                 continue
             }
             for alternative in first..<first + count {
-                budget -= 1
-                if budget <= 0 {
-                    cutShort = true
-                    return nil
-                }
+                guard spend() else { return nil }
                 let length = Int(tables.alternatives[alternative * 3 + 2])
                 guard end - length >= 0, test(alternative, at: end - length) != nil else { continue }
                 if index == 0 { outerEnd = end }

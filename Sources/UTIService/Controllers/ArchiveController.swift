@@ -22,12 +22,7 @@ struct ArchiveController<Context: RequestContext>: Sendable {
     /// Whether a request to `/identify` asks for members (`?archives=true`); a value other than `true` or
     /// `false` is refused before the body is read.
     static func asksForMembers(_ request: Request) throws -> Bool {
-        guard let value = request.uri.queryParameters.get("archives") else { return false }
-        switch value {
-        case "true", "1": return true
-        case "false", "0": return false
-        default: throw HTTPError(.badRequest, message: "archives: expected true or false")
-        }
+        try Responses.booleanQuery(request, "archives")
     }
 
     /// One upload and its members: the upload's identification, how the reading of its members ended (`nil`

@@ -98,12 +98,7 @@ struct IdentificationController<Context: RequestContext>: Sendable {
 
     /// Whether the request asks for PRONOM's formats (`?pronom=true`, as `uti identify --json --pronom`).
     static func asksForPronom(_ request: Request) throws -> Bool {
-        guard let value = request.uri.queryParameters.get("pronom") else { return false }
-        switch value {
-        case "true", "1": return true
-        case "false", "0": return false
-        default: throw HTTPError(.badRequest, message: "pronom: expected true or false")
-        }
+        try Responses.booleanQuery(request, "pronom")
     }
 
     /// The largest body identified where its handler runs (when it is in memory): 16 KiB.
