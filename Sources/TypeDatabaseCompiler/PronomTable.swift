@@ -121,8 +121,6 @@ package struct PronomCompiler {
     package var strings: [UInt8] = []
     private var stringOffsets: [String: UInt32] = [:]
 
-    package static let formatWords = 12
-
     package init(_ table: PronomTable) throws(PronomPatternError) {
         var signatureIndex: [Int: Int] = [:]
         for signature in table.signatures {

@@ -7,64 +7,10 @@ enum OLE2Container {
     /// a compound file.
     static func identify(_ source: some ByteSource, prefix: [UInt8]) throws(IdentificationError.Reason) -> Verdict? {
         guard prefix.starts(with: signature), prefix.count >= 512 else { return nil }
-        let (names, rootCLSID) = try directory(source, header: Array(prefix[0..<512]))
-        let (mimeType, detail) = classify(names, rootCLSID: rootCLSID)
+        // The directory as `CompoundFile` reads it (the FAT through the header's and the DIFAT's sectors).
+        let file = try CompoundFile(source)
+        let (mimeType, detail) = classify(Set(file?.entries.map(\.name) ?? []), rootCLSID: file?.rootCLSID ?? [])
         return Verdict(mimeType: mimeType, detail: detail)
-    }
-
-    // Every read below is inside bounds checked before it; a read outside would be 0, never a trap.
-    private static func le16(_ bytes: [UInt8], _ offset: Int) -> Int { bytes.littleEndian16(at: offset) ?? 0 }
-    private static func le32(_ bytes: [UInt8], _ offset: Int) -> Int { bytes.littleEndian32(at: offset) ?? 0 }
-
-    /// The names of the directory's entries and the root entry's class identifier. The directory's
-    /// sectors are followed through the FAT; reading stops after 4,096 entries or at a broken chain.
-    private static func directory(_ source: some ByteSource, header: [UInt8]) throws(IdentificationError.Reason) -> (Set<String>, [UInt8]) {
-        let sectorShift = le16(header, 30)
-        guard sectorShift == 9 || sectorShift == 12 else { return ([], []) }
-        let sectorSize = 1 << sectorShift
-        let fatSectorCount = le32(header, 44)
-        let firstDirectorySector = le32(header, 48)
-        // The first 109 FAT sector numbers are in the header; that covers files up to ~6.8 MB with
-        // 512-byte sectors and far more with 4 KiB ones. Beyond, the directory is read as far as known.
-        var fatSectors: [Int] = []
-        for index in 0..<min(fatSectorCount, 109) {
-            fatSectors.append(le32(header, 76 + index * 4))
-        }
-        func sectorOffset(_ sector: Int) -> Int { (sector + 1) * sectorSize }
-        var fatCache: [Int: [UInt8]] = [:]
-        func next(_ sector: Int) throws(IdentificationError.Reason) -> Int? {
-            let entriesPerSector = sectorSize / 4
-            let fatIndex = sector / entriesPerSector
-            guard fatIndex < fatSectors.count else { return nil }
-            if fatCache[fatIndex] == nil {
-                fatCache[fatIndex] = try source.bytes(at: sectorOffset(fatSectors[fatIndex]), length: sectorSize)
-            }
-            guard let fat = fatCache[fatIndex], fat.count == sectorSize else { return nil }
-            let value = le32(fat, (sector % entriesPerSector) * 4)
-            return value >= 0xFFFF_FFFA ? nil : value
-        }
-        var names = Set<String>()
-        var rootCLSID: [UInt8] = []
-        var sector: Int? = firstDirectorySector
-        var visited = Set<Int>()
-        var entries = 0
-        while let current = sector, current < 0xFFFF_FFFA, visited.insert(current).inserted, entries < 4_096 {
-            let data = try source.bytes(at: sectorOffset(current), length: sectorSize)
-            guard data.count == sectorSize else { break }
-            for offset in stride(from: 0, to: sectorSize, by: 128) {
-                entries += 1
-                let nameLength = min(le16(data, offset + 64), 64)
-                guard nameLength >= 2, data[offset + 66] != 0 else { continue }
-                var units: [UInt16] = []
-                for index in stride(from: 0, to: nameLength - 2, by: 2) {
-                    units.append(UInt16(le16(data, offset + index)))
-                }
-                names.insert(String(decoding: units, as: UTF16.self))
-                if data[offset + 66] == 5 { rootCLSID = Array(data[(offset + 80)..<(offset + 96)]) }
-            }
-            sector = try next(current)
-        }
-        return (names, rootCLSID)
     }
 
     private static func classify(_ names: Set<String>, rootCLSID: [UInt8]) -> (mimeType: String, detail: String) {
@@ -119,6 +65,8 @@ struct CompoundFile<Source: ByteSource> {
     private let miniCutoff: Int
     private let firstMiniFATSector: Int
     private(set) var entries: [Entry] = []
+    /// The root entry's class identifier (16 bytes), empty when there is none.
+    private(set) var rootCLSID: [UInt8] = []
     private var fatCache: [Int: [UInt8]] = [:]
 
     /// How many directory entries and DIFAT sectors are read at most.
@@ -156,6 +104,7 @@ struct CompoundFile<Source: ByteSource> {
             if nameLength >= 2, kind != 0 {
                 var units: [UInt16] = []
                 for index in stride(from: 0, to: nameLength - 2, by: 2) { units.append(UInt16(directory.littleEndian16(at: offset + index) ?? 0)) }
+                if kind == 5, rootCLSID.isEmpty { rootCLSID = Array(directory[(offset + 80)..<(offset + 96)]) }
                 entries.append(Entry(name: String(decoding: units, as: UTF16.self), kind: kind,
                                      start: directory.littleEndian32(at: offset + 116) ?? 0xFFFF_FFFE,
                                      size: directory.littleEndian32(at: offset + 120) ?? 0))

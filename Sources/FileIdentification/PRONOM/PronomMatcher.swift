@@ -172,12 +172,7 @@ final class PronomMatcher: @unchecked Sendable {
     /// How many alternatives one file's matching may test before it gives up (and says the scan was cut short).
     static let testBudget = 1_000_000
 
-    /// A buffer that lives as long as the process: the matcher is made once and shared.
-    private static func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
-        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
-        _ = buffer.initialize(from: array)
-        return UnsafeBufferPointer(rebasing: UnsafeBufferPointer(buffer)[0..<array.count])
-    }
+    private static func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
 
     private init(_ tables: PronomTables) {
         func bound(_ value: UInt32) -> Int { value == PronomTables.unbounded ? Int.max : Int(value) }
@@ -785,9 +780,7 @@ struct PairFilter: @unchecked Sendable {
                 byPair[pair, default: []].append(Int32(index))
             }
         }
-        let buffer = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: bits.count)
-        _ = buffer.initialize(from: bits)
-        self.bits = UnsafeBufferPointer(buffer)
+        self.bits = immortalBuffer(bits)
         self.byPair = byPair
         self.singles = singles
         self.literals = literals
@@ -827,8 +820,6 @@ struct AhoCorasick: @unchecked Sendable {
     private let outputStart: UnsafeBufferPointer<Int32>
     private let outputList: UnsafeBufferPointer<Int32>
     private let classCount: Int
-    let lengths: [Int]
-
     private static let outputBit: UInt32 = 0x8000_0000
 
     /// An automaton for `literals`.
@@ -889,17 +880,12 @@ struct AhoCorasick: @unchecked Sendable {
         }
         starts.append(Int32(list.count))
         let rows = table.map { UInt32($0 * classCount) | (output[$0].isEmpty ? 0 : Self.outputBit) }
-        func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
-            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
-            _ = buffer.initialize(from: array)
-            return UnsafeBufferPointer(rebasing: UnsafeBufferPointer(buffer)[0..<array.count])
-        }
+        func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
         classes = immortal(classOf)
         self.classCount = classCount
         self.table = immortal(rows)
         outputStart = immortal(starts)
         outputList = immortal(list)
-        lengths = literals.map(\.count)
     }
 
     /// Calls `found` with each literal found and the offset just past it.
@@ -915,4 +901,12 @@ struct AhoCorasick: @unchecked Sendable {
             }
         }
     }
+}
+
+/// A copy of `array` that lives as long as the process: PRONOM's matcher and its searches are made once, shared,
+/// and read in place without counting references.
+private func immortalBuffer<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+    let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
+    _ = buffer.initialize(from: array)
+    return UnsafeBufferPointer(rebasing: UnsafeBufferPointer(buffer)[0..<array.count])
 }
