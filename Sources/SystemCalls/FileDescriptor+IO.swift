@@ -63,17 +63,29 @@ extension FileDescriptor {
         var failure: Errno?
         // The system call inside, the error outside: closures of the standard library rethrow untyped.
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
-            filled = 0
-            guard let base = buffer.baseAddress else { return }
-            while filled < count {
-                let result = retryingInterrupted { Glibc.pread(rawValue, base + filled, count - filled, off_t(offset + filled)) }
-                if result < 0 { failure = Errno(rawValue: errno); return }
-                if result == 0 { return }  // the end of the file, or it shrank while read
-                filled += result
+            let result = Result { () throws(Errno) -> Int in try read(at: offset, into: UnsafeMutableRawBufferPointer(buffer)) }
+            switch result {
+            case .success(let count): filled = count
+            case .failure(let error):
+                filled = 0
+                failure = error
             }
         }
         if let failure { throw failure }
         return bytes
+    }
+
+    /// Reads into `buffer` from `offset` until it is full or the file ends; how many bytes were read.
+    package func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        guard offset >= 0, let base = buffer.baseAddress else { return 0 }
+        var filled = 0
+        while filled < buffer.count {
+            let result = retryingInterrupted { Glibc.pread(rawValue, base + filled, buffer.count - filled, off_t(offset + filled)) }
+            if result < 0 { throw Errno(rawValue: errno) }
+            if result == 0 { break }  // the end of the file, or it shrank while read
+            filled += result
+        }
+        return filled
     }
 
     /// Everything from the current position to the end, at most `limit` bytes (`nil`: no limit).

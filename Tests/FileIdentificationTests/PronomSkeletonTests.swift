@@ -236,6 +236,29 @@ struct PronomSkeletonTests {
         #expect(try FileIdentifier().identify(data: pdf).pronom == nil)
     }
 
+    @Test("files read from disk past their first 4 KiB: gates further in and at the end found after the second read, the same as from memory")
+    func largeFiles() throws {
+        var options = FileIdentifier.Options()
+        options.pronom = true
+        let identifier = FileIdentifier(options: options)
+        let files = try TemporaryDirectory()
+        let filler = [UInt8](repeating: 0x20, count: 100_000)
+        let cases: [(name: String, bytes: [UInt8], puid: String)] = [
+            // A PDF 1.4's header at the beginning and "%%EOF" within 1 KiB of its end, 100 KB apart (fmt/18).
+            ("a.pdf", Array("%PDF-1.4\n".utf8) + filler + Array("%%EOF\n".utf8), "fmt/18"),
+            // GIF 89a's trailer byte at the very end of a file larger than both reads (fmt/4).
+            ("a.gif", Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 100_000) + [0x3B], "fmt/4"),
+            // The crystallographic phrase past the first 4 KiB but within the scan limit (fmt/334).
+            ("a.cif", [UInt8](repeating: 0x0A, count: 40_000) + Array(" _atom_type_scat_dispersion_real".utf8) + filler, "fmt/334"),
+        ]
+        for (name, bytes, puid) in cases {
+            let path = try files.write(bytes, to: name)
+            let fromDisk = try #require(try identifier.identify(fileAt: path).pronom)
+            #expect(fromDisk.matches.contains { $0.puid == puid }, "\(name): \(fromDisk.matches.map(\.puid))")
+            #expect(try identifier.identify(data: bytes, filename: name).pronom?.matches.map(\.puid) == fromDisk.matches.map(\.puid))
+        }
+    }
+
     @Test("a window past the scan limit is not matched, and the answer says the scan was cut short")
     func scanLimit() throws {
         // The Crystallographic Information Framework's phrase may lie anywhere in the first 64 KiB (fmt/334).

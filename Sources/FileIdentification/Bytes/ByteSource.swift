@@ -7,6 +7,16 @@ protocol ByteSource {
     var count: Int { get }
     /// Up to `length` bytes starting at `offset`; fewer at the end.
     func bytes(at offset: Int, length: Int) throws(IdentificationError.Reason) -> [UInt8]
+    /// Reads into `buffer` from `offset`, as many bytes as it holds (fewer at the end); how many were read.
+    func read(at offset: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) throws(IdentificationError.Reason) -> Int
+}
+
+extension ByteSource {
+    func read(at offset: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) throws(IdentificationError.Reason) -> Int {
+        let bytes = try self.bytes(at: offset, length: buffer.count)
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<bytes.count]).initialize(from: bytes)
+        return bytes.count
+    }
 }
 
 /// A buffer in memory.
@@ -30,6 +40,16 @@ struct FileBytes: ByteSource {
         guard offset < count, offset >= 0, length > 0 else { return [] }
         do {
             return try file.read(at: offset, count: min(length, count - offset))
+        } catch {
+            throw .system(error)
+        }
+    }
+
+    func read(at offset: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) throws(IdentificationError.Reason) -> Int {
+        guard offset < count, offset >= 0, !buffer.isEmpty else { return 0 }
+        let length = min(buffer.count, count - offset)
+        do {
+            return try file.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[0..<length]))
         } catch {
             throw .system(error)
         }

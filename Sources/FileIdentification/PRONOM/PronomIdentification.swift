@@ -76,6 +76,11 @@ struct PronomFormats: Sendable {
     let extensions: [[String]]
     /// Each format as an answer names it (method and basis to be set).
     let matches: [PronomIdentification.Match]
+    /// Whether each format has an internal signature.
+    let signed: [Bool]
+    /// Each format's types: those carrying its PUID when the catalog was made (the built-in database's and
+    /// those registered by then), for choosing among several formats.
+    let carriers: [[UTType]]
 
     static let shared = PronomFormats(PronomTables.shared)
 
@@ -88,7 +93,7 @@ struct PronomFormats: Sendable {
         for format in 0..<tables.formatCount {
             let own = tables.formatList(format, 0).map { tables.string($0) }
             extensions.append(own)
-            for ext in own { byExtension[ext, default: []].append(Int32(format)) }
+            for ext in Set(own) { byExtension[ext, default: []].append(Int32(format)) }
             priority.append(Set(tables.formatList(format, 1).map { Int32($0) }))
             for signature in tables.formatList(format, 2) where Int(signature) < bySignature.count {
                 bySignature[Int(signature)].append(Int32(format))
@@ -106,6 +111,8 @@ struct PronomFormats: Sendable {
             PronomIdentification.Match(puid: tables.puid(format), name: tables.name(format), version: tables.version(format),
                                        mimeType: tables.mimeType(format), method: .signature, basis: "")
         }
+        signed = (0..<tables.formatCount).map { !tables.formatList($0, 2).isEmpty }
+        carriers = matches.map { TypeDatabase.shared.declaredTypes(tag: $0.puid, tagClass: .pronomPUID) }
     }
 }
 
@@ -130,7 +137,7 @@ enum PronomIdentifier {
                 frontRead = true
                 let count = min(size, max(scanLimit, bytes.known))
                 if count > bytes.known {
-                    bytes.setFront(try source.bytes(at: 0, length: count))
+                    try bytes.extendFront(to: count, from: source)
                     more = true
                 }
             }
@@ -138,7 +145,7 @@ enum PronomIdentifier {
                 backSteps += 1
                 let count = min(size - bytes.known, backSteps == 1 ? min(PronomMatcher.headSize, scanLimit) : scanLimit)
                 if count > bytes.back.count {
-                    bytes.setBack(try source.bytes(at: size - count, length: count))
+                    try bytes.readBack(count, from: source)
                     more = true
                     break
                 }
@@ -150,10 +157,9 @@ enum PronomIdentifier {
         var gates = matcher.candidates(bytes, marks: &marks, list: &candidates)
         // Gates past the bytes read: the beginning up to the scan limit, the end's last 4 KiB; the gates again.
         if gates.needsFront || gates.needsBack, try read(front: gates.needsFront, back: gates.needsBack) {
-            candidates.removeAll()
-            marks = [UInt64](repeating: 0, count: marks.count)
-            gates = matcher.candidates(bytes, marks: &marks, list: &candidates)
+            gates = matcher.candidates(bytes, marks: &marks, list: &candidates, after: gates)
         }
+        matcher.openPending(gates, marks: &marks, list: &candidates)
         let context = PronomMatchContext(tables: tables, matcher: matcher, bytes: bytes)
         var cutShort = false
         var matched: [(signature: Int, spans: [PronomSpan])] = []
@@ -262,30 +268,31 @@ enum PronomIdentifier {
         }
         let found = Array(basis.keys)
         var formats = found.filter { format in !found.contains { $0 != format && catalog.priorityOver[Int($0)].contains(format) } }
-        let named = Set(ext.flatMap { catalog.formatsOfExtension[$0] } ?? [])
+        // The extension's formats, in PRONOM's order.
+        let named = ext.flatMap { catalog.formatsOfExtension[$0] } ?? []
         // Best first: a format the extension names, then one whose type the content's type is (what the rest of
-        // identification read), then PRONOM's order. The content's PUIDs are gathered only when there is a choice.
-        var agreeing: Set<String>?
+        // identification read: the content's type conforms to the type carrying the format's PUID), then
+        // PRONOM's order. Asked only when there is a choice.
         func agrees(_ format: Int32) -> Bool {
-            if agreeing == nil { agreeing = Set((type.map { [$0] + Array($0.supertypes) } ?? []).flatMap { $0.tags(of: .pronomPUID) }) }
-            return agreeing?.contains(tables.puid(Int(format))) == true
+            guard let type else { return false }
+            return catalog.carriers[Int(format)].contains { type.conforms(to: $0) }
         }
-        func order(_ a: Int32, _ b: Int32) -> Bool {
-            if named.contains(a) != named.contains(b) { return named.contains(a) }
-            let agreesA = agrees(a), agreesB = agrees(b)
-            if agreesA != agreesB { return agreesA }
-            return a < b
+        /// `list` (in PRONOM's order) with the formats whose type the content's type is first.
+        func agreeingFirst(_ list: [Int32]) -> [Int32] {
+            guard list.count > 1 else { return list }
+            let agreeing = list.map(agrees)
+            return list.indices.filter { agreeing[$0] }.map { list[$0] } + list.indices.filter { !agreeing[$0] }.map { list[$0] }
         }
-        if formats.count > 1 { formats.sort(by: order) }
+        if formats.count > 1 {
+            formats.sort()
+            formats = agreeingFirst(formats.filter { named.contains($0) }) + agreeingFirst(formats.filter { !named.contains($0) })
+        }
         var warning: String?
         var method = byContainer ? PronomIdentification.Match.Method.container : .signature
         if formats.isEmpty {
             // By extension alone: formats with no signature first (one that has a signature was ruled out by
             // the bytes), then as above.
-            formats = Array(named).sorted { a, b in
-                let signedA = !tables.formatList(Int(a), 2).isEmpty, signedB = !tables.formatList(Int(b), 2).isEmpty
-                return signedA != signedB ? !signedA : order(a, b)
-            }
+            formats = agreeingFirst(named.filter { !catalog.signed[Int($0)] }) + agreeingFirst(named.filter { catalog.signed[Int($0)] })
             method = .extension
             if !formats.isEmpty { warning = "no byte signature matched: by extension only" }
         } else if formats.count > 1 {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import CTypeDatabase
 
 /// The bytes of a file PRONOM's signatures are matched against: its first bytes and its last, as far as they were
 /// read (a byte between the two is unknown, and a pattern that needs it is "cut short", never assumed). Owned
@@ -29,14 +30,38 @@ final class PronomBytes {
         return UnsafeMutableBufferPointer(rebasing: buffer[0..<bytes.count])
     }
 
-    func setFront(_ bytes: [UInt8]) {
+    /// Reads the beginning up to `count` bytes: what was read kept, the rest read into place.
+    func extendFront(to count: Int, from source: some ByteSource) throws(IdentificationError.Reason) {
+        let count = min(count, size)
+        guard count > front.count else { return }
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
+        let kept = front.count
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<kept]).initialize(fromContentsOf: front)
+        let read: Int
+        do {
+            read = try source.read(at: kept, into: UnsafeMutableBufferPointer(rebasing: buffer[kept..<count]))
+        } catch {
+            buffer.deallocate()
+            throw error
+        }
         front.deallocate()
-        front = Self.copy(bytes.prefix(size)[...])
+        front = UnsafeMutableBufferPointer(rebasing: buffer[0..<kept + read])
     }
 
-    func setBack(_ bytes: [UInt8]) {
+    /// Reads the last `count` bytes.
+    func readBack(_ count: Int, from source: some ByteSource) throws(IdentificationError.Reason) {
+        let count = min(count, size)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, 1))
+        let read: Int
+        do {
+            read = try source.read(at: size - count, into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]))
+        } catch {
+            buffer.deallocate()
+            throw error
+        }
         back.deallocate()
-        back = Self.copy(bytes[...])
+        // A file that shrank while read has no known last bytes: nothing was read at the offsets asked for.
+        back = UnsafeMutableBufferPointer(rebasing: buffer[0..<(read == count ? count : 0)])
     }
 
     var known: Int { front.count }
@@ -61,11 +86,14 @@ struct PronomSpan: Sendable, Hashable {
 /// file, its end, or anywhere), each further one in a window from the one before, each fragment in a window
 /// beside its neighbour.
 ///
-/// A signature is only tried when its gate opens: the element of its most tightly placed sequence that lies
-/// nearest its anchor. Gates at a fixed offset are found by the byte there; gates in a window within the first
-/// 4 KiB by one Aho–Corasick automaton over their literal bytes, in one pass; the few others are tried directly,
-/// their scans passing by the places their first element cannot start. The tables are made once, for the
-/// process's life, and read in place.
+/// A signature is only tried when its gate opens: of the elements of its sequences anchored at the beginning
+/// or the end, the one least likely to be there by chance, placed by the windows and lengths of those before
+/// it; and when the bytes its sequences require at fixed offsets from the beginning are there. Gates at a fixed
+/// offset (and literals in windows of a few places, at each place) are found by the byte there; gates in wider
+/// windows within the first 4 KiB by one pass of a filter on pairs of bytes over their literals; the dozen that
+/// reach further with `memmem` or `memchr` each; gates from the end by the bytes they end with. A signature's
+/// search passes by the places its elements cannot start. The tables are made once, for the process's life, and
+/// read in place.
 final class PronomMatcher: @unchecked Sendable {
     enum Anchor: UInt8 { case beginning = 0, end = 1, anywhere = 2 }
 
@@ -81,6 +109,13 @@ final class PronomMatcher: @unchecked Sendable {
     /// Per element: its first and last byte where every alternative has the same literal one there, else -1;
     /// and the sets of bytes it may start and end with (four words each, all set where any byte may be).
     let firstBytes: UnsafeBufferPointer<Int16>
+    /// Per element with one alternative starting with a literal of at least three bytes: that literal's offset
+    /// in the tables' byte pool and its length (0: none), so that the search finds its places with `memmem`.
+    let leadLiteralStart: UnsafeBufferPointer<Int32>
+    let leadLiteralLength: UnsafeBufferPointer<Int32>
+    /// Per alternative: the byte it starts with when its first test is a literal, else -1; an element's
+    /// alternatives that cannot start with the byte at a place are passed by without a test.
+    let alternativeFirstBytes: UnsafeBufferPointer<Int16>
     let lastBytes: UnsafeBufferPointer<Int16>
     let firstByteSets: UnsafeBufferPointer<UInt64>
     let lastByteSets: UnsafeBufferPointer<UInt64>
@@ -93,81 +128,219 @@ final class PronomMatcher: @unchecked Sendable {
     private let fixedOffsets: UnsafeBufferPointer<Int>
     private let fixedRanges: UnsafeBufferPointer<Int32>
     private let fixedList: UnsafeBufferPointer<Int32>
-    /// Gates in a window near the beginning, found by their literals: the automaton, and per literal its
-    /// signature and window for its first byte.
-    private let automata: [(automaton: LiteralSearch, reach: Int, literals: Range<Int>)]
-    private let literalSignature: UnsafeBufferPointer<Int32>
-    private let literalLow: UnsafeBufferPointer<Int>
-    private let literalHigh: UnsafeBufferPointer<Int>
-    private let literalLength: UnsafeBufferPointer<Int>
+    /// Gates in windows within the first 4 KiB too wide to file with the fixed offsets, found by their literals.
+    private let near: NearLiterals
     /// The furthest byte a near gate may need.
     let nearLimit: Int
     /// Signatures tried on every file: gates too loose to index.
     private let otherGates: UnsafeBufferPointer<Int32>
     /// Gates from the end: the signature, its gate element, and the window of that element's end from the
-    /// file's end; tried where a byte the element may end with lies in that window.
-    private let endGates: [(signature: Int32, element: Int, low: Int, high: Int)]
-    /// Gates in a window that reaches past the first 4 KiB, each a literal: looked for by its rarest byte.
+    /// file's end; tried where a byte the element may end with lies in that window, and its last literal bytes
+    /// end there.
+    private let endGates: [EndGate]
+    /// Gates in a window that reaches past the first 4 KiB, each a literal: looked for with `memmem`.
     private let farGates: [FarGate]
+    /// Literals filed with the fixed offsets (an entry `-n - 1` in `fixedList`): gates in narrow windows, each
+    /// literal at each of its places; its bytes and its signature.
+    private let fixedLiterals: UnsafeBufferPointer<ByteCheck>
+    private let fixedLiteralSignature: UnsafeBufferPointer<Int32>
+    /// Per signature: sixteen bytes its sequences anchored at the beginning require at fixed offsets, checked
+    /// before it is tried, whatever its gate.
+    private let fixedChecks: UnsafeBufferPointer<FixedBytes>
 
-    struct FarGate: Sendable {
+    /// Bytes a signature requires at fixed offsets from the beginning: sixteen from `offset`, compared in two
+    /// loads where they were read (a byte not read passes).
+    struct FixedBytes: Sendable {
+        var offset = 0
+        var value: (UInt64, UInt64) = (0, 0)
+        var mask: (UInt64, UInt64) = (0, 0)
+
+        init() {}
+
+        init(offset: Int, bytes: [(place: Int, byte: UInt8)]) {
+            self.offset = offset
+            for (place, byte) in bytes where place >= offset && place < offset + 16 {
+                let shift = UInt64((place - offset) % 8 * 8)
+                if place - offset < 8 {
+                    value.0 |= UInt64(byte) << shift
+                    mask.0 |= 0xFF << shift
+                } else {
+                    value.1 |= UInt64(byte) << shift
+                    mask.1 |= 0xFF << shift
+                }
+            }
+        }
+
+        @inline(__always) func holds(_ front: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+            guard mask.0 | mask.1 != 0, let base = front.baseAddress else { return true }
+            if offset + 16 <= front.count {
+                let raw = UnsafeRawPointer(base + offset)
+                return raw.loadUnaligned(as: UInt64.self) & mask.0 == value.0
+                    && raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & mask.1 == value.1
+            }
+            for index in 0..<16 where offset + index < front.count {
+                let word = index < 8 ? mask.0 : mask.1, expected = index < 8 ? value.0 : value.1
+                let shift = UInt64(index % 8 * 8)
+                if (word >> shift) & 0xFF != 0, UInt64(base[offset + index]) != (expected >> shift) & 0xFF { return false }
+            }
+            return true
+        }
+    }
+
+    /// Up to eight literal bytes an element starts (or ends) with, compared in one load.
+    struct ByteCheck: Sendable {
+        var value: UInt64 = 0
+        var mask: UInt64 = 0
+        var count = 0
+
+        init() {}
+
+        init(_ literal: ArraySlice<UInt8>) {
+            count = min(literal.count, 8)
+            for (index, byte) in literal.prefix(8).enumerated() {
+                value |= UInt64(byte) << UInt64(index * 8)
+                mask |= 0xFF << UInt64(index * 8)
+            }
+        }
+
+        /// Whether the bytes at `offset` in `buffer` may hold the literal: `true` where they were not all read.
+        @inline(__always) func holds(_ buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Bool {
+            guard count > 1, offset >= 0, let base = buffer.baseAddress else { return true }
+            if offset + 8 <= buffer.count {
+                return UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self) & mask == value
+            }
+            guard offset + count <= buffer.count else { return true }
+            var word: UInt64 = 0
+            for index in 0..<count { word |= UInt64(base[offset + index]) << UInt64(index * 8) }
+            return word == value
+        }
+    }
+
+    struct EndGate: Sendable {
         var signature: Int32
-        var literal: [UInt8]
+        var element: Int
         var low: Int
         var high: Int
-        /// The position in `literal` of its rarest byte, by how often bytes occur in files in general.
+        /// The element's last literal bytes (when it has one alternative ending with a literal).
+        var tail: ByteCheck
+    }
+
+    /// Literals in one window past the near literals' reach, looked for together: each member's literal starts
+    /// with the gate's key (several share it when they share their first `longLiteral` bytes, so that the key
+    /// is looked for once).
+    struct FarGate: Sendable {
+        struct Member: Sendable {
+            var literal: [UInt8]
+            /// The signatures waiting on this literal in this window.
+            var signatures: [Int32]
+        }
+
+        var members: [Member]
+        var key: [UInt8]
+        var low: Int
+        var high: Int
+        /// The position in `key` of its least likely byte.
         var rare: Int
 
         init(signature: Int32, literal: [UInt8], low: Int, high: Int) {
-            self.signature = signature
-            self.literal = literal
+            members = [Member(literal: literal, signatures: [signature])]
+            key = literal
             self.low = low
             self.high = high
-            rare = literal.indices.min { Self.commonness(literal[$0]) < Self.commonness(literal[$1]) } ?? 0
+            rare = 0
+            rare = Self.rarest(key)
         }
 
-        /// How common a byte is in files: NUL, spaces and lower-case letters most, bytes past ASCII least.
-        static func commonness(_ byte: UInt8) -> Int {
-            switch byte {
-            case 0x00, 0x20, 0xFF: 5
-            case 0x61...0x7A, 0x0A: 4
-            case 0x41...0x5A, 0x30...0x39: 3
-            case 0x21...0x7E, 0x09, 0x0D: 2
-            case 0x01...0x1F: 1
-            default: 0
+        static func rarest(_ bytes: [UInt8]) -> Int {
+            bytes.indices.min { PronomMatcher.likelihood(bytes[$0]) < PronomMatcher.likelihood(bytes[$1]) } ?? 0
+        }
+
+        /// Takes `literal` (for `signature`) in when it has this gate's window and its key's first
+        /// `longLiteral` bytes; whether it did.
+        mutating func absorb(signature: Int32, literal: [UInt8], low: Int, high: Int) -> Bool {
+            guard low == self.low, high == self.high else { return false }
+            if let same = members.firstIndex(where: { $0.literal == literal }) {
+                members[same].signatures.append(signature)
+                return true
+            }
+            let shared = zip(key, literal).prefix { $0 == $1 }.count
+            guard shared >= Self.longLiteral, members.count < 64 else { return false }
+            key = Array(key.prefix(shared))
+            rare = Self.rarest(key)
+            members.append(Member(literal: literal, signatures: [signature]))
+            return true
+        }
+
+        /// Calls `answer` for each member: its literal starts within the window in `front` (`true`), does not
+        /// (`false`), or its window reaches bytes not read (`nil`). The key through `memmem` when long (it skips
+        /// by its length), else by its least likely byte (`memchr`), the byte beside it compared first.
+        func search(in front: UnsafeMutableBufferPointer<UInt8>, size: Int, _ answer: (Member, Bool?) -> Void) {
+            var found: UInt64 = 0, open: UInt64 = 0
+            var furthest = -1
+            for (index, member) in members.enumerated() {
+                let lastStart = min(high, size - member.literal.count)
+                if low <= lastStart {
+                    open |= 1 << UInt64(index)
+                    furthest = max(furthest, min(lastStart, front.count - member.literal.count))
+                }
+            }
+            if let base = front.baseAddress, furthest >= low {
+                let length = key.count
+                var start = low
+                search: while start <= furthest, found != open {
+                    let hit: Int
+                    if length >= Self.longLiteral {
+                        guard let place = key.withUnsafeBytes({ uti_find_bytes(base + start, furthest - start + length, $0.baseAddress, length) }) else { break }
+                        hit = UnsafeRawPointer(base).distance(to: place)
+                    } else {
+                        let next = rare + 1 < length ? rare + 1 : rare - 1
+                        var candidate = start
+                        while true {
+                            let from = candidate + rare
+                            guard let place = memchr(base + from, Int32(key[rare]), furthest + rare - from + 1) else { break search }
+                            candidate = base.distance(to: place.assumingMemoryBound(to: UInt8.self)) - rare
+                            if next < 0 || base[candidate + next] == key[next], memcmp(base + candidate, key, length) == 0 { break }
+                            candidate += 1
+                            guard candidate <= furthest else { break search }
+                        }
+                        hit = candidate
+                    }
+                    for (index, member) in members.enumerated() where open & ~found & (1 << UInt64(index)) != 0 {
+                        let count = member.literal.count
+                        if hit <= min(high, size - count), hit + count <= front.count,
+                           memcmp(base + hit, member.literal, count) == 0 {
+                            found |= 1 << UInt64(index)
+                        }
+                    }
+                    start = hit + 1
+                }
+            }
+            for (index, member) in members.enumerated() {
+                let bit = UInt64(1) << UInt64(index)
+                if found & bit != 0 {
+                    answer(member, true)
+                } else if open & bit == 0 {
+                    answer(member, false)
+                } else {
+                    let lastStart = min(high, size - member.literal.count)
+                    answer(member, min(lastStart, front.count - member.literal.count) < lastStart ? nil : false)
+                }
             }
         }
 
-        /// Whether the literal starts within its window in `front`; `nil` when the window reaches bytes not read.
-        func found(in front: UnsafeMutableBufferPointer<UInt8>, size: Int) -> Bool? {
-            let length = literal.count
-            let lastStart = min(high, size - length)
-            guard low <= lastStart, let base = front.baseAddress else { return false }
-            let readable = min(lastStart, front.count - length)
-            var start = low
-            while start <= readable {
-                let from = start + rare
-                guard let hit = memchr(base + from, Int32(literal[rare]), readable + rare - from + 1) else { break }
-                start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - rare
-                if memcmp(base + start, literal, length) == 0 { return true }
-                start += 1
-            }
-            return readable < lastStart ? nil : false
-        }
+        /// From how many bytes a key is looked for with `memmem`, and literals that share that many share a key.
+        static let longLiteral = 8
     }
 
     static let shared = PronomMatcher(PronomTables.shared)
 
     /// The head identification reads anyway: gates within it need no further read.
     static let headSize = 4096
-    /// How far into a file the automaton looks for gates' literals: the head's 4 KiB, where the windows of all
-    /// but a dozen end; those dozen are looked for one by one, by their rarest byte.
-    static let automatonReach = 4096
-    /// How many of a literal's first bytes the automaton looks for.
-    static let automatonPrefix = 4
-    /// The automata's reaches: each looks for the literals whose windows end within its reach and past the one
-    /// before's, over that many bytes; a small automaton over the few that reach far stays in the cache.
-    static let automatonTiers = [512, automatonReach]
+    /// How far into a file gates' literals are looked for all at once (`NearLiterals`): the head's 4 KiB, where
+    /// the windows of all but a dozen end; those dozen are looked for one by one (`FarGate`).
+    static let nearReach = 4096
+    /// How many of a literal's first bytes are looked for: enough to narrow the candidates.
+    static let literalPrefixLength = 4
 
     /// How many alternatives one file's matching may test before it gives up (and says the scan was cut short).
     static let testBudget = 1_000_000
@@ -259,33 +432,27 @@ final class PronomMatcher: @unchecked Sendable {
         var fixed: [Int: [Int32]] = [:]
         var literals: [[UInt8]] = [], literalSignature: [Int32] = [], literalLow: [Int] = [], literalHigh: [Int] = []
         var others: [Int32] = []
-        var endGates: [(signature: Int32, element: Int, low: Int, high: Int)] = []
+        var endGates: [EndGate] = []
         var farGates: [FarGate] = []
+        var fixedChecks = [FixedBytes](repeating: FixedBytes(), count: tables.signatureCount)
+        var fixedLiterals: [ByteCheck] = [], fixedLiteralSignature: [Int32] = []
         var nearLimit = 0
         for signature in 0..<tables.signatureCount {
             let first = Int(tables.signatures[signature * 3]), count = Int(tables.signatures[signature * 3 + 1])
             let own = Array(first..<first + count)
-            // The gate: the first step of the sequence placed most tightly, beginnings first.
-            func cost(_ index: Int) -> (Int, Int) {
-                let step = Int(stepStart[index])
-                guard step < Int(stepStart[index + 1]), anchors[index] != Anchor.anywhere.rawValue else { return (9, Int.max) }
-                let low = lows[step], high = highs[step]
-                let width = high == Int.max ? Int.max : high - low
-                let reach = high == Int.max ? Int.max : high + Self.elementLength(tables, Int(elements[step]))
-                let fromEnd = anchors[index] == Anchor.end.rawValue
-                if width == 0 { return (fromEnd ? 2 : 0, reach) }
-                if reach <= Self.headSize { return (fromEnd ? 3 : 1, reach) }
-                return (fromEnd ? 5 : 4, reach)
-            }
             signatureStart.append(Int32(signatureList.count))
-            guard let gate = own.min(by: { cost($0) < cost($1) }) else { continue }
-            signatureList += ([gate] + own.filter { $0 != gate }).map { Int32($0) }
-            let step = Int(stepStart[gate]), element = Int(elements[step]), low = lows[step], high = highs[step]
-            let leading = Self.leadingLiterals(tables, element)
-            let kind = cost(gate).0
-            let literalsOnly = leading?.allSatisfy({ !$0.isEmpty }) == true
-            switch kind {
-            case 0:
+            fixedChecks[signature] = Self.fixedBytes(tables, own: own, anchors: anchors, stepStart: stepStart,
+                                                     elements: elements, lows: lows, highs: highs)
+            guard let gate = Self.gate(tables, own: own, anchors: anchors, stepStart: stepStart, elements: elements,
+                                       lows: lows, highs: highs, firstSets: firstSets, lastSets: lastSets) else {
+                signatureList += own.map { Int32($0) }
+                others.append(Int32(signature))
+                continue
+            }
+            signatureList += ([gate.sequence] + own.filter { $0 != gate.sequence }).map { Int32($0) }
+            let element = gate.element, low = gate.low, high = gate.high
+            switch gate.kind {
+            case .fixed:
                 // By every byte the element may start with, or under "any byte" when it may start with any.
                 let words = firstSets[element * 4..<element * 4 + 4]
                 if words.allSatisfy({ $0 == .max }) {
@@ -295,25 +462,39 @@ final class PronomMatcher: @unchecked Sendable {
                         fixed[low * 257 + byte, default: []].append(Int32(signature))
                     }
                 }
-            case _ where (kind == 1 || kind == 4) && literalsOnly && high <= Self.automatonReach:
-                for literal in leading ?? [] where !literal.isEmpty {
-                    // The automaton only narrows the candidates: a literal's first bytes are enough, and keep
-                    // its table small enough to stay in the cache.
-                    literals.append(Array(literal.prefix(Self.automatonPrefix)))
+            case .window where high - low <= NearLiterals.directWidth:
+                // A narrow window: the literal's first bytes at each of its places, filed with the fixed offsets
+                // by their first byte.
+                for literal in Self.leadingLiterals(tables, element) ?? [] where !literal.isEmpty {
+                    let prefix = Array(literal.prefix(Self.literalPrefixLength))
+                    let entry = -Int32(fixedLiterals.count) - 1
+                    fixedLiterals.append(ByteCheck(prefix[...]))
+                    fixedLiteralSignature.append(Int32(signature))
+                    for start in low...high { fixed[start * 257 + Int(prefix[0]), default: []].append(entry) }
+                }
+            case .window where high <= Self.nearReach:
+                for literal in Self.leadingLiterals(tables, element) ?? [] where !literal.isEmpty {
+                    // A literal's first bytes are enough to narrow the candidates.
+                    literals.append(Array(literal.prefix(Self.literalPrefixLength)))
                     literalSignature.append(Int32(signature))
                     literalLow.append(low)
                     literalHigh.append(high)
                     nearLimit = max(nearLimit, high + literal.count)
                 }
-            case _ where (kind == 1 || kind == 4) && literalsOnly:
-                // Further into the head than the automaton reads: each literal found by its rarest byte.
-                for literal in leading ?? [] {
-                    farGates.append(FarGate(signature: Int32(signature), literal: literal, low: low, high: high))
+            case .window:
+                // Further into the file than the near literals reach: each literal looked for on its own, once for
+                // every signature that waits on it in the same window.
+                for literal in Self.leadingLiterals(tables, element) ?? [] {
+                    var absorbed = false
+                    for index in farGates.indices where farGates[index].absorb(signature: Int32(signature), literal: literal, low: low, high: high) {
+                        absorbed = true
+                        break
+                    }
+                    if !absorbed { farGates.append(FarGate(signature: Int32(signature), literal: literal, low: low, high: high)) }
                 }
-            case 2, 3:
-                endGates.append((Int32(signature), element, low, high))
-            default:
-                others.append(Int32(signature))
+            case .end:
+                endGates.append(EndGate(signature: Int32(signature), element: element, low: low, high: high,
+                                        tail: ByteCheck(Self.literalPrefix(tables, element, atEnd: true))))
             }
         }
         signatureStart.append(Int32(signatureList.count))
@@ -334,6 +515,23 @@ final class PronomMatcher: @unchecked Sendable {
         stepLow = Self.immortal(lows)
         stepHigh = Self.immortal(highs)
         firstBytes = Self.immortal(firsts)
+        var leadStarts = [Int32](repeating: 0, count: elementCount), leadLengths = leadStarts
+        for element in 0..<elementCount {
+            let first = Int(tables.elements[element * 4])
+            guard tables.elements[element * 4 + 1] == 1, tables.alternatives[first * 3 + 1] > 0 else { continue }
+            let test = Int(tables.alternatives[first * 3])
+            guard tables.tests[test * 3] == 0, tables.tests[test * 3 + 1] >= 3 else { continue }
+            leadStarts[element] = Int32(tables.tests[test * 3 + 2])
+            leadLengths[element] = Int32(tables.tests[test * 3 + 1])
+        }
+        leadLiteralStart = Self.immortal(leadStarts)
+        leadLiteralLength = Self.immortal(leadLengths)
+        alternativeFirstBytes = Self.immortal((0..<tables.alternatives.count / 3).map { alternative -> Int16 in
+            guard tables.alternatives[alternative * 3 + 1] > 0 else { return -1 }
+            let test = Int(tables.alternatives[alternative * 3])
+            guard tables.tests[test * 3] == 0, tables.tests[test * 3 + 1] > 0 else { return -1 }
+            return Int16(tables.bytes[Int(tables.tests[test * 3 + 2])])
+        })
         lastBytes = Self.immortal(lasts)
         firstByteSets = Self.immortal(firstSets)
         lastByteSets = Self.immortal(lastSets)
@@ -342,37 +540,177 @@ final class PronomMatcher: @unchecked Sendable {
         fixedOffsets = Self.immortal(offsets)
         fixedRanges = Self.immortal(ranges)
         fixedList = Self.immortal(list)
-        // Literals in tiers by how far their windows reach, each tier an automaton of its own.
-        let order = literals.indices.sorted { literalHigh[$0] + literals[$0].count < literalHigh[$1] + literals[$1].count }
-        var tiers: [(automaton: LiteralSearch, reach: Int, literals: Range<Int>)] = []
-        var sorted: [Int] = []
-        var lower = 0
-        for reach in Self.automatonTiers {
-            let members = order.filter { literalHigh[$0] + literals[$0].count > lower && literalHigh[$0] + literals[$0].count <= reach + Self.automatonPrefix }
-            let range = sorted.count..<sorted.count + members.count
-            sorted += members
-            if !members.isEmpty {
-                tiers.append((LiteralSearch(members.map { literals[$0] }, pairs: reach > Self.automatonTiers[0]),
-                              min(reach + Self.automatonPrefix, nearLimit), range))
-            }
-            lower = reach + Self.automatonPrefix
-        }
-        automata = tiers
-        self.literalSignature = Self.immortal(sorted.map { literalSignature[$0] })
-        self.literalLow = Self.immortal(sorted.map { literalLow[$0] })
-        self.literalHigh = Self.immortal(sorted.map { literalHigh[$0] })
-        literalLength = Self.immortal(sorted.map { literals[$0].count })
+        self.fixedChecks = Self.immortal(fixedChecks)
+        self.fixedLiterals = Self.immortal(fixedLiterals)
+        self.fixedLiteralSignature = Self.immortal(fixedLiteralSignature)
+        near = NearLiterals(literals: literals, signatures: literalSignature, lows: literalLow, highs: literalHigh)
         self.nearLimit = nearLimit
         otherGates = Self.immortal(others)
         self.endGates = endGates
         self.farGates = farGates
     }
 
-    /// The shortest length of an element's alternatives.
-    private static func elementLength(_ tables: PronomTables, _ element: Int) -> Int {
-        let first = Int(tables.elements[element * 4]), count = Int(tables.elements[element * 4 + 1])
-        return (first..<first + count).map { Int(tables.alternatives[$0 * 3 + 2]) }.min() ?? 0
+    /// Where a gate lies: at a fixed offset from the beginning, in a window from it, or in a window from the end.
+    enum GateKind { case fixed, window, end }
+
+    /// The gate chosen for a signature: the sequence it lies in, its element, and that element's window (its
+    /// start from the beginning, or its end from the end).
+    struct GateChoice {
+        var sequence: Int
+        var element: Int
+        var low: Int
+        var high: Int
+        var kind: GateKind
     }
+
+    /// The gate of a signature whose sequences are `own`: of every element of every sequence anchored at the
+    /// beginning or the end, placed by the windows and lengths of those before it, the one least likely to be
+    /// found by chance (a file's bytes taken as random), windows past the first 4 KiB last since they cost a
+    /// scan of their own. Its window holds every place the element can take in a match, so that a signature
+    /// whose gate is closed cannot match. `nil` when no element can be indexed.
+    private static func gate(_ tables: PronomTables, own: [Int], anchors: [UInt8], stepStart: [Int32], elements: [Int32],
+                             lows: [Int], highs: [Int], firstSets: [UInt64], lastSets: [UInt64]) -> GateChoice? {
+        /// How likely a byte of the set is, summed.
+        func odds(_ sets: [UInt64], _ element: Int) -> Double {
+            (0..<256).reduce(0.0) { sets[element * 4 + $1 >> 6] & (1 << UInt64($1 & 63)) != 0 ? $0 + likelihood(UInt8($1)) : $0 }
+        }
+        func odds(_ literal: some Collection<UInt8>) -> Double { literal.reduce(1.0) { $0 * likelihood($1) } }
+        func add(_ a: Int, _ b: Int) -> Int {
+            guard a != Int.max, b != Int.max else { return Int.max }
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            return overflow ? Int.max : sum
+        }
+        var best: (choice: GateChoice, chance: Double)?
+        for sequence in own where anchors[sequence] != Anchor.anywhere.rawValue {
+            let fromEnd = anchors[sequence] == Anchor.end.rawValue
+            var low = 0, high = 0, previous = -1
+            for step in Int(stepStart[sequence])..<Int(stepStart[sequence + 1]) {
+                let element = Int(elements[step])
+                if previous < 0 {
+                    low = lows[step]
+                    high = highs[step]
+                } else {
+                    let (shortest, longest) = elementLengths(tables, previous)
+                    low = add(add(low, shortest), lows[step])
+                    high = add(add(high, longest), highs[step])
+                }
+                previous = element
+                guard low != Int.max else { break }
+                let width = high == Int.max ? Double.infinity : Double(high - low + 1)
+                var choice = GateChoice(sequence: sequence, element: element, low: low, high: high, kind: .fixed)
+                var chance: Double
+                if fromEnd {
+                    // Found by the bytes it may end with, then its last literal bytes.
+                    guard high != Int.max, high <= headSize || low == high else { continue }
+                    // A window scanned byte by byte (its element may end with several bytes) only when narrow.
+                    let oneByte = lastSets[element * 4..<element * 4 + 4].reduce(0) { $0 + $1.nonzeroBitCount } == 1
+                    guard oneByte || high - low <= 64 else { continue }
+                    choice.kind = .end
+                    let tail = literalPrefix(tables, element, atEnd: true)
+                    let single = tail.count > 1 ? odds(tail) : odds(lastSets, element)
+                    // Twice the chance: the end is read on its own.
+                    chance = min(1, width * single) * 2
+                } else if low == high {
+                    let literal = literalPrefix(tables, element, atEnd: false)
+                    chance = literal.count > 1 ? odds(literal) : odds(firstSets, element)
+                } else {
+                    guard let leading = leadingLiterals(tables, element), leading.allSatisfy({ !$0.isEmpty }) else { continue }
+                    choice.kind = .window
+                    chance = min(1, width * leading.reduce(0.0) { $0 + odds($1.prefix(literalPrefixLength)) })
+                    if high == Int.max || high > nearReach {
+                        // Past the near literals' reach: a scan of its own, and the file read up to the scan limit;
+                        // one literal only.
+                        guard leading.count == 1 else { continue }
+                        chance += 1.0 / 16
+                    }
+                }
+                if best.map({ chance < $0.chance }) ?? true { best = (choice, chance) }
+            }
+        }
+        return best?.choice
+    }
+
+    /// The bytes a signature's sequences anchored at the beginning require at fixed offsets (literal tests of
+    /// elements with one alternative, while each element's place is fixed), the sixteen from the offset where
+    /// they are least likely by chance.
+    private static func fixedBytes(_ tables: PronomTables, own: [Int], anchors: [UInt8], stepStart: [Int32],
+                                   elements: [Int32], lows: [Int], highs: [Int]) -> FixedBytes {
+        var places: [(place: Int, byte: UInt8)] = []
+        for sequence in own where anchors[sequence] == Anchor.beginning.rawValue {
+            var offset = 0
+            for step in Int(stepStart[sequence])..<Int(stepStart[sequence + 1]) {
+                guard lows[step] == highs[step] else { break }
+                offset += lows[step]
+                let element = Int(elements[step])
+                let first = Int(tables.elements[element * 4])
+                guard tables.elements[element * 4 + 1] == 1, offset < 1 << 20 else { break }
+                let firstTest = Int(tables.alternatives[first * 3]), testCount = Int(tables.alternatives[first * 3 + 1])
+                for test in firstTest..<firstTest + testCount {
+                    let kind = tables.tests[test * 3], length = Int(tables.tests[test * 3 + 1]), pool = Int(tables.tests[test * 3 + 2])
+                    if kind == 0 {
+                        for index in 0..<length { places.append((offset + index, tables.bytes[pool + index])) }
+                    }
+                    offset += length
+                }
+            }
+        }
+        guard !places.isEmpty else { return FixedBytes() }
+        // One byte per place (where two sequences ask for different bytes at one place, no file matches both:
+        // either may stand), in order.
+        places.sort { $0.place < $1.place }
+        places = places.indices.filter { $0 + 1 == places.count || places[$0 + 1].place != places[$0].place }.map { places[$0] }
+        // The window of sixteen whose bytes are least likely together: the most information, summed over a
+        // window that slides from place to place.
+        let information = places.map { -log2(likelihood($0.byte)) }
+        var best = 0, bestSum = -1.0, end = 0, sum = 0.0
+        for start in places.indices {
+            while end < places.count, places[end].place < places[start].place + 16 {
+                sum += information[end]
+                end += 1
+            }
+            if sum > bestSum {
+                best = start
+                bestSum = sum
+            }
+            sum -= information[start]
+        }
+        return FixedBytes(offset: places[best].place, bytes: places)
+    }
+
+    /// How likely a byte is at a given place in a file, roughly, for choosing gates: NUL most, then the bytes
+    /// of text, bytes past ASCII least.
+    static func likelihood(_ byte: UInt8) -> Double {
+        switch byte {
+        case 0x00: 1.0 / 5
+        case 0xFF, 0x20: 1.0 / 32
+        case 0x61...0x7A, 0x0A: 1.0 / 48
+        case 0x41...0x5A, 0x30...0x39: 1.0 / 128
+        case 0x21...0x7E, 0x09, 0x0D, 0x01...0x08: 1.0 / 256
+        default: 1.0 / 512
+        }
+    }
+
+    /// The literal bytes an element's only alternative starts (or ends) with, up to eight; empty when it has
+    /// several alternatives or starts (ends) with another kind of test.
+    private static func literalPrefix(_ tables: PronomTables, _ element: Int, atEnd: Bool) -> ArraySlice<UInt8> {
+        let first = Int(tables.elements[element * 4]), count = Int(tables.elements[element * 4 + 1])
+        guard count == 1 else { return [] }
+        let firstTest = Int(tables.alternatives[first * 3]), testCount = Int(tables.alternatives[first * 3 + 1])
+        guard testCount > 0 else { return [] }
+        let test = atEnd ? firstTest + testCount - 1 : firstTest
+        guard tables.tests[test * 3] == 0 else { return [] }
+        let length = Int(tables.tests[test * 3 + 1]), pool = Int(tables.tests[test * 3 + 2])
+        let literal = Array(tables.bytes[pool..<pool + length])
+        return atEnd ? literal.suffix(8) : literal.prefix(8)
+    }
+
+    /// The shortest and longest lengths of an element's alternatives.
+    private static func elementLengths(_ tables: PronomTables, _ element: Int) -> (Int, Int) {
+        let first = Int(tables.elements[element * 4]), count = Int(tables.elements[element * 4 + 1])
+        let lengths = (first..<first + count).map { Int(tables.alternatives[$0 * 3 + 2]) }
+        return (lengths.min() ?? 0, lengths.max() ?? 0)
+    }
+
 
     /// The literal bytes each alternative of an element starts with; `nil` when any alternative starts with a
     /// test that is no literal.
@@ -397,21 +735,30 @@ final class PronomMatcher: @unchecked Sendable {
         /// Signatures whose gate lies in a window past the scan limit and was not found before it: matching
         /// their other sequences says whether the scan was cut short.
         var beyond: [Int32] = []
+        /// How many bytes from the beginning the gates saw.
+        var frontChecked = 0
+        /// The gates past the bytes read and the gates from the end that reached bytes not read: the only ones
+        /// to look at again once more is read.
+        var pendingFar: [Int] = []
+        var pendingEnd: [Int] = []
     }
 
     /// The signatures whose gates open on `bytes`, each once (`marks` has a bit per signature), and what more
-    /// bytes would decide.
-    func candidates(_ bytes: PronomBytes, marks: inout [UInt64], list: inout [Int32]) -> Gates {
+    /// bytes would decide. After more was read (`previous`, what the gates said before), only the gates that
+    /// needed it are looked at again.
+    func candidates(_ bytes: PronomBytes, marks: inout [UInt64], list: inout [Int32], after previous: Gates? = nil) -> Gates {
         var gates = Gates()
+        gates.frontChecked = bytes.front.count
+        let checked = previous?.frontChecked ?? 0
         func add(_ signature: Int32) {
             let word = Int(signature) >> 6, bit = UInt64(1) << UInt64(Int(signature) & 63)
-            if marks[word] & bit == 0 {
+            if marks[word] & bit == 0, fixedChecks[Int(signature)].holds(bytes.front) {
                 marks[word] |= bit
                 list.append(signature)
             }
         }
         let front = bytes.front
-        for (index, offset) in fixedOffsets.enumerated() {
+        for (index, offset) in fixedOffsets.enumerated() where offset >= checked {
             guard offset < front.count else {
                 if offset < bytes.size { gates.needsFront = true }
                 break
@@ -419,47 +766,83 @@ final class PronomMatcher: @unchecked Sendable {
             var slot = (index * 257 + Int(front[offset])) * 2
             for _ in 0..<2 {
                 let start = Int(fixedRanges[slot]), count = Int(fixedRanges[slot + 1])
-                for position in start..<start + count { add(fixedList[position]) }
+                for position in start..<start + count {
+                    let entry = fixedList[position]
+                    if entry >= 0 {
+                        add(entry)
+                    } else {
+                        let literal = Int(-entry - 1)
+                        // Where the literal runs past the bytes read, more bytes would tell: tried.
+                        if offset + fixedLiterals[literal].count > front.count ? front.count < bytes.size
+                                                                             : fixedLiterals[literal].holds(front, at: offset) {
+                            add(fixedLiteralSignature[literal])
+                        }
+                    }
+                }
                 slot = (index * 257 + 256) * 2
             }
         }
-        for tier in automata {
-            let scanned = min(front.count, tier.reach)
-            guard scanned > 0 else { continue }
-            let base = tier.literals.lowerBound
-            tier.automaton.scan(UnsafeBufferPointer(rebasing: front[0..<scanned])) { found, end in
-                let literal = base + found
-                let start = end - literalLength[literal]
-                if start >= literalLow[literal], start <= literalHigh[literal] { add(literalSignature[literal]) }
-            }
+        if front.count > checked, checked < nearLimit {
+            // After more was read, only the places the first look could not see whole.
+            near.search(UnsafeBufferPointer(front), from: max(0, checked - Self.literalPrefixLength)) { add($0) }
         }
-        for gate in farGates where gate.low < bytes.size {
-            switch gate.found(in: front, size: bytes.size) {
-            case true?: add(gate.signature)
-            case false?: break
-            case nil:
-                // Not found in the bytes read, and its window reaches past them.
+        for index in previous?.pendingFar ?? Array(farGates.indices) {
+            let gate = farGates[index]
+            guard gate.low < bytes.size else { continue }
+            var pending = false
+            gate.search(in: front, size: bytes.size) { member, found in
+                switch found {
+                case true?: for signature in member.signatures { add(signature) }
+                case false?: break
+                case nil:
+                    // Not found in the bytes read, and its window reaches past them.
+                    gates.beyond += member.signatures
+                    pending = true
+                }
+            }
+            if pending {
                 gates.needsFront = true
-                gates.beyond.append(gate.signature)
+                gates.pendingFar.append(index)
             }
         }
         // From the end: where a byte the gate's element may end with lies in its window.
         let known = bytes.known, backStart = bytes.backStart, size = bytes.size
-        for gate in endGates {
+        for index in previous?.pendingEnd ?? Array(endGates.indices) {
+            let gate = endGates[index]
             let latest = size - gate.low
             let earliest = gate.high == Int.max ? 0 : max(0, size - gate.high)
             guard latest >= 1 else { continue }
             var end = latest
             var open = false
+            let lastByte = lastBytes[gate.element]
             while end >= max(earliest, 1) {
                 let offset = end - 1
                 guard offset < known || offset >= backStart else {
                     gates.needsBack = true
-                    open = true
+                    gates.pendingEnd.append(index)
                     break
                 }
-                let byte = offset < known ? bytes.front[offset] : bytes.back[offset - backStart]
-                if lastByteSets[gate.element &* 4 &+ Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0 {
+                if lastByte >= 0, end - earliest > 8 {
+                    // Only where the element's last byte is, in the part read that `offset` lies in.
+                    let inFront = offset < known, floor = max(earliest, 1) - 1
+                    let partStart = inFront ? 0 : backStart, from = max(floor, partStart)
+                    if let base = (inFront ? bytes.front : bytes.back).baseAddress?.advanced(by: from - partStart),
+                       let hit = uti_find_last_byte(base, Int32(lastByte), offset - from + 1) {
+                        end = from + UnsafePointer(base).distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+                    } else {
+                        // Not there: on below the bytes read from the end, where the window reaches past them.
+                        if !inFront, from > floor {
+                            end = backStart
+                            continue
+                        }
+                        break
+                    }
+                }
+                let byte = end - 1 < known ? bytes.front[end - 1] : bytes.back[end - 1 - backStart]
+                if lastByteSets[gate.element &* 4 &+ Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0,
+                   end >= gate.tail.count,
+                   end > backStart ? gate.tail.holds(bytes.back, at: end - gate.tail.count - backStart)
+                                   : gate.tail.holds(bytes.front, at: end - gate.tail.count) {
                     open = true
                     break
                 }
@@ -467,8 +850,23 @@ final class PronomMatcher: @unchecked Sendable {
             }
             if open { add(gate.signature) }
         }
-        for signature in otherGates { add(signature) }
+        if previous == nil {
+            for signature in otherGates { add(signature) }
+        }
         return gates
+    }
+
+    /// Opens the gates from the end that still reach bytes not read: their signatures are tried, and say
+    /// whether more bytes would have decided.
+    func openPending(_ gates: Gates, marks: inout [UInt64], list: inout [Int32]) {
+        for index in gates.pendingEnd {
+            let signature = endGates[index].signature
+            let word = Int(signature) >> 6, bit = UInt64(1) << UInt64(Int(signature) & 63)
+            if marks[word] & bit == 0 {
+                marks[word] |= bit
+                list.append(signature)
+            }
+        }
     }
 }
 
@@ -579,6 +977,7 @@ final class PronomMatchContext {
         let high = stepHigh == Int.max ? bytes.size : min(bytes.size, from &+ stepHigh)
         let known = bytes.known, backStart = bytes.backStart
         let firstByte = matcher.firstBytes[element]
+        let leadStart = Int(matcher.leadLiteralStart[element]), leadLength = Int(matcher.leadLiteralLength[element])
         let first = Int(tables.elements[element * 4]), count = Int(tables.elements[element * 4 + 1])
         var position = low
         while position <= high {
@@ -588,7 +987,14 @@ final class PronomMatchContext {
                 position = backStart
                 continue
             }
-            if firstByte >= 0, high - position > 8 {
+            if leadLength > 0, high - position > 8 {
+                // Only where the element's leading literal is.
+                guard let next = nextOccurrence(of: leadStart, length: leadLength, from: position, through: high) else {
+                    if position < known, high >= known { position = known; continue }
+                    break
+                }
+                position = next
+            } else if firstByte >= 0, high - position > 8 {
                 // Only where the element's first byte is.
                 guard let next = nextOccurrence(of: UInt8(firstByte), from: position, through: high) else {
                     if position < known, high >= known { position = known; continue }
@@ -599,7 +1005,12 @@ final class PronomMatchContext {
                 position += 1
                 continue
             }
+            let here: Int16 = count > 1 ? bytes.byte(at: position).map { Int16($0) } ?? -1 : -1
             for alternative in first..<first + count {
+                if here >= 0 {
+                    let lead = matcher.alternativeFirstBytes[alternative]
+                    if lead >= 0, lead != here { continue }
+                }
                 guard spend() else { return nil }
                 guard let length = test(alternative, at: position) else { continue }
                 if index == 0 { outerStart = position }
@@ -671,6 +1082,19 @@ final class PronomMatchContext {
         return backStart + base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
+    /// The first offset from `start` through `end` where the literal at `pool` (`length` bytes, in the tables'
+    /// byte pool) lies whole, in the part of the bytes read that `start` is in; `nil` when it is not there.
+    private func nextOccurrence(of pool: Int, length: Int, from start: Int, through end: Int) -> Int? {
+        guard let needle = tables.bytes.baseAddress?.advanced(by: pool) else { return nil }
+        let front = bytes.front
+        let (part, partStart): (UnsafeMutableBufferPointer<UInt8>, Int) = start < front.count ? (front, 0) : (bytes.back, bytes.backStart)
+        guard start >= partStart, let base = part.baseAddress else { return nil }
+        let stop = min(end + length, partStart + part.count)
+        guard stop - start >= length,
+              let found = uti_find_bytes(base + (start - partStart), stop - start, needle, length) else { return nil }
+        return partStart + UnsafeRawPointer(base).distance(to: found)
+    }
+
     /// The last offset from `start` down to `end` where `byte` is, in the part of the bytes read that `start` is
     /// in; `nil` when it is not there.
     private func previousOccurrence(of byte: UInt8, through start: Int, from end: Int) -> Int? {
@@ -737,168 +1161,148 @@ final class PronomMatchContext {
     }
 }
 
-/// One of two multi-pattern searches over bytes, for a set of short literals (at most `automatonPrefix` bytes).
-enum LiteralSearch: Sendable {
-    /// Aho–Corasick: one transition per byte, a chain of dependent loads; for many literals over few bytes.
-    case automaton(AhoCorasick)
-    /// A filter on each pair of bytes (a bit per pair, 8 KiB), then the literals that start with that pair
-    /// compared: every place is tested on its own, so the processor overlaps them; for few literals over many
-    /// bytes.
-    case pairs(PairFilter)
+/// The literals of the gates in windows within the first 4 KiB too wide to file with the fixed offsets (at most
+/// `literalPrefixLength` bytes of each): a single byte with `memchr`, the others through a filter on pairs of bytes
+/// that tests every place (literals of two or three bytes) or every third place (literals of four, each under
+/// its first three pairs), so that one pass over the bytes finds them all.
+struct NearLiterals: @unchecked Sendable {
+    private let values: UnsafeBufferPointer<UInt32>
+    private let masks: UnsafeBufferPointer<UInt32>
+    private let lengths: UnsafeBufferPointer<Int>
+    private let lows: UnsafeBufferPointer<Int>
+    private let highs: UnsafeBufferPointer<Int>
+    private let signatures: UnsafeBufferPointer<Int32>
+    /// One-byte literals in wider windows.
+    private let singles: UnsafeBufferPointer<Int32>
+    private let short: PairFilter
+    private let long: PairFilter
+    /// The widest window whose places are filed with the fixed offsets instead.
+    static let directWidth = 16
 
-    init(_ literals: [[UInt8]], pairs: Bool) {
-        self = pairs ? .pairs(PairFilter(literals)) : .automaton(AhoCorasick(literals))
+    init(literals: [[UInt8]], signatures: [Int32], lows: [Int], highs: [Int]) {
+        func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
+        let prefixes = literals.map { Array($0.prefix(PronomMatcher.literalPrefixLength)) }
+        values = immortal(prefixes.map { prefix in prefix.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32($1.offset * 8) } })
+        masks = immortal(prefixes.map { UInt32(truncatingIfNeeded: (UInt64(1) << UInt64($0.count * 8)) - 1) })
+        lengths = immortal(prefixes.map(\.count))
+        self.lows = immortal(lows)
+        self.highs = immortal(highs)
+        self.signatures = immortal(signatures)
+        var singles: [Int32] = [], short: [Int] = [], long: [Int] = []
+        for (index, prefix) in prefixes.enumerated() where !prefix.isEmpty {
+            if prefix.count == 1 {
+                singles.append(Int32(index))
+            } else if prefix.count < PronomMatcher.literalPrefixLength {
+                short.append(index)
+            } else {
+                long.append(index)
+            }
+        }
+        self.singles = immortal(singles)
+        self.short = PairFilter(short.map { ($0, prefixes[$0]) }, stride: 1, reach: short.map { highs[$0] + prefixes[$0].count }.max() ?? 0)
+        self.long = PairFilter(long.map { ($0, prefixes[$0]) }, stride: PronomMatcher.literalPrefixLength - 1,
+                               reach: long.map { highs[$0] + prefixes[$0].count }.max() ?? 0)
     }
 
-    @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ found: (Int, Int) -> Void) {
-        switch self {
-        case .automaton(let automaton): automaton.scan(bytes, found)
-        case .pairs(let filter): filter.scan(bytes, found)
+    /// Whether literal `literal` lies at `start` in `bytes`, whole.
+    @inline(__always) private func holds(_ literal: Int, at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, start >= 0 else { return false }
+        let length = lengths[literal]
+        guard start + length <= bytes.count else { return false }
+        var here: UInt32 = 0
+        if start + 4 <= bytes.count {
+            here = UnsafeRawPointer(base + start).loadUnaligned(as: UInt32.self)
+        } else {
+            for offset in 0..<length { here |= UInt32(base[start + offset]) << UInt32(offset * 8) }
+        }
+        return here & masks[literal] == values[literal]
+    }
+
+    /// Calls `found` with the signature of each literal that lies within its window in `bytes` (the file's
+    /// first bytes), looking at the places from `from` on; a signature may be given more than once.
+    @inline(__always) func search(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ found: (Int32) -> Void) {
+        guard let base = bytes.baseAddress else { return }
+        for literal in singles {
+            let literal = Int(literal)
+            let low = max(lows[literal], from), high = min(highs[literal], bytes.count - 1)
+            guard low <= high else { continue }
+            if memchr(base + low, Int32(values[literal]), high - low + 1) != nil { found(signatures[literal]) }
+        }
+        for filter in 0..<2 {
+            let filter = filter == 0 ? short : long
+            guard filter.count > 0 else { continue }
+            filter.scan(UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, filter.reach)]), from: from) { literal, start in
+                if start >= lows[literal], start <= highs[literal], holds(literal, at: start, in: bytes) { found(signatures[literal]) }
+            }
         }
     }
 }
 
-/// Literals found through the pair of bytes they start with (a one-byte literal under every pair it starts).
+/// Literals found through pairs of bytes they hold: a bit per pair, then, for a pair whose bit is set, the
+/// literals under it. Each literal is filed under its first `stride` pairs, so that looking at every
+/// `stride`-th place finds it wherever it starts (a literal of at least `stride + 1` bytes covers that many
+/// places in a row). Flat tables: a pair's literals are found by counting the bits set before its own.
 struct PairFilter: @unchecked Sendable {
     private let bits: UnsafeBufferPointer<UInt64>
-    /// By pair (first byte × 256 + second), the literals starting with it.
-    private let byPair: [UInt16: [Int32]]
-    /// By byte, the one-byte literals (for the last byte, which starts no pair).
-    private let singles: [UInt8: [Int32]]
-    private let literals: [[UInt8]]
+    /// Per word of `bits`, how many bits are set in the words before it.
+    private let ranks: UnsafeBufferPointer<Int32>
+    /// Per pair whose bit is set, in order, where its entries start in `entries` (one more at the end).
+    private let starts: UnsafeBufferPointer<Int32>
+    /// Each a literal's number times four plus the place of the pair in it.
+    private let entries: UnsafeBufferPointer<Int32>
+    let stride: Int
+    /// How far into the bytes its literals may lie.
+    let reach: Int
+    let count: Int
 
-    init(_ literals: [[UInt8]]) {
+    init(_ literals: [(index: Int, bytes: [UInt8])], stride: Int, reach: Int) {
         var bits = [UInt64](repeating: 0, count: 1024)
-        var byPair: [UInt16: [Int32]] = [:]
-        var singles: [UInt8: [Int32]] = [:]
-        for (index, literal) in literals.enumerated() where !literal.isEmpty {
-            let seconds: [UInt8] = literal.count >= 2 ? [literal[1]] : Array(0...255)
-            if literal.count == 1 { singles[literal[0], default: []].append(Int32(index)) }
-            for second in seconds {
-                let pair = UInt16(literal[0]) << 8 | UInt16(second)
-                bits[Int(pair >> 6)] |= 1 << UInt64(pair & 63)
-                byPair[pair, default: []].append(Int32(index))
+        var byPair: [Int: [Int32]] = [:]
+        for (index, literal) in literals where literal.count > stride {
+            for offset in 0..<stride {
+                let pair = Int(literal[offset]) | Int(literal[offset + 1]) << 8
+                bits[pair >> 6] |= 1 << UInt64(pair & 63)
+                byPair[pair, default: []].append(Int32(index * 4 + offset))
             }
         }
-        self.bits = immortalBuffer(bits)
-        self.byPair = byPair
-        self.singles = singles
-        self.literals = literals
-    }
-
-    /// Calls `found` with each literal found and the offset just past it.
-    @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ found: (Int, Int) -> Void) {
-        guard let input = bytes.baseAddress, bytes.count > 0, let bits = bits.baseAddress else { return }
-        let count = bytes.count
-        var index = 0
-        while index + 1 < count {
-            let pair = Int(input[index]) &<< 8 | Int(input[index &+ 1])
-            if bits[pair &>> 6] & (1 &<< UInt64(pair & 63)) != 0, let candidates = byPair[UInt16(pair)] {
-                for candidate in candidates {
-                    let literal = literals[Int(candidate)]
-                    if index + literal.count <= count, literal.indices.allSatisfy({ input[index + $0] == literal[$0] }) {
-                        found(Int(candidate), index + literal.count)
-                    }
-                }
-            }
-            index &+= 1
+        var ranks: [Int32] = [], total: Int32 = 0
+        for word in bits {
+            ranks.append(total)
+            total += Int32(word.nonzeroBitCount)
         }
-        if let last = singles[input[count - 1]] {
-            for candidate in last { found(Int(candidate), count) }
+        var starts: [Int32] = [], entries: [Int32] = []
+        for pair in byPair.keys.sorted() {
+            starts.append(Int32(entries.count))
+            entries += byPair[pair] ?? []
         }
-    }
-}
-
-/// A multi-pattern search over bytes (Aho–Corasick): every occurrence of every literal, in one pass. The
-/// automaton is a full table of transitions over classes of bytes (bytes no literal holds are one class), each
-/// entry the next state's row (its number times the classes), so that a byte costs two loads and an add; a state
-/// where a literal ends has the entry's top bit set.
-struct AhoCorasick: @unchecked Sendable {
-    private let classes: UnsafeBufferPointer<UInt8>
-    private let table: UnsafeBufferPointer<UInt32>
-    /// For each state, the literals that end there (their own and their suffixes'): `outputList[outputStart[s] ..< outputStart[s + 1]]`.
-    private let outputStart: UnsafeBufferPointer<Int32>
-    private let outputList: UnsafeBufferPointer<Int32>
-    private let classCount: Int
-    private static let outputBit: UInt32 = 0x8000_0000
-
-    /// An automaton for `literals`.
-    init(_ literals: [[UInt8]]) {
-        // Bytes that occur in literals each a class of their own; every other byte class 0.
-        var classOf = [UInt8](repeating: 0, count: 256)
-        var classCount = 1
-        for byte in Set(literals.joined()).sorted() where classCount < 256 {
-            classOf[Int(byte)] = UInt8(classCount)
-            classCount += 1
-        }
-        var children: [[UInt8: Int]] = [[:]]
-        var output: [[Int32]] = [[]]
-        for (index, literal) in literals.enumerated() {
-            var state = 0
-            for byte in literal {
-                let symbol = classOf[Int(byte)]
-                if let next = children[state][symbol] {
-                    state = next
-                } else {
-                    children.append([:])
-                    output.append([])
-                    children[state][symbol] = children.count - 1
-                    state = children.count - 1
-                }
-            }
-            output[state].append(Int32(index))
-        }
-        let stateCount = children.count
-        var table = [Int](repeating: 0, count: stateCount * classCount)
-        var failure = [Int](repeating: 0, count: stateCount)
-        var queue: [Int] = []
-        for symbol in 0..<classCount {
-            if let next = children[0][UInt8(symbol)] {
-                table[symbol] = next
-                queue.append(next)
-            }
-        }
-        var head = 0
-        while head < queue.count {
-            let state = queue[head]
-            head += 1
-            output[state] += output[failure[state]]
-            for symbol in 0..<classCount {
-                if let next = children[state][UInt8(symbol)] {
-                    failure[next] = table[failure[state] * classCount + symbol]
-                    table[state * classCount + symbol] = next
-                    queue.append(next)
-                } else {
-                    table[state * classCount + symbol] = table[failure[state] * classCount + symbol]
-                }
-            }
-        }
-        var starts: [Int32] = [], list: [Int32] = []
-        for state in 0..<stateCount {
-            starts.append(Int32(list.count))
-            list += output[state]
-        }
-        starts.append(Int32(list.count))
-        let rows = table.map { UInt32($0 * classCount) | (output[$0].isEmpty ? 0 : Self.outputBit) }
+        starts.append(Int32(entries.count))
         func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
-        classes = immortal(classOf)
-        self.classCount = classCount
-        self.table = immortal(rows)
-        outputStart = immortal(starts)
-        outputList = immortal(list)
+        self.bits = immortal(bits)
+        self.ranks = immortal(ranks)
+        self.starts = immortal(starts)
+        self.entries = immortal(entries)
+        self.stride = max(stride, 1)
+        self.reach = reach
+        count = literals.count
     }
 
-    /// Calls `found` with each literal found and the offset just past it.
-    @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ found: (Int, Int) -> Void) {
-        guard let table = table.baseAddress, let classes = classes.baseAddress, let input = bytes.baseAddress else { return }
-        var row = 0
-        for index in 0..<bytes.count {
-            let next = table[row &+ Int(classes[Int(input[index])])]
-            row = Int(next & ~Self.outputBit)
-            if next & Self.outputBit != 0 {
-                let state = row / classCount
-                for position in Int(outputStart[state])..<Int(outputStart[state + 1]) { found(Int(outputList[position]), index &+ 1) }
+    /// Calls `found` with each literal that may start at a place (its number and the place), looking at places
+    /// from about `from` on; the caller compares the literal there.
+    @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ found: (Int, Int) -> Void) {
+        guard let input = bytes.baseAddress, let bits = bits.baseAddress else { return }
+        let count = bytes.count
+        var index = max(0, from - stride) / stride * stride
+        while index + 1 < count {
+            let pair = Int(UnsafeRawPointer(input + index).loadUnaligned(as: UInt16.self).littleEndian)
+            let word = bits[pair &>> 6], bit = UInt64(1) &<< UInt64(pair & 63)
+            if word & bit != 0 {
+                let slot = Int(ranks[pair &>> 6]) &+ (word & (bit &- 1)).nonzeroBitCount
+                for position in Int(starts[slot])..<Int(starts[slot &+ 1]) {
+                    let entry = Int(entries[position])
+                    found(entry >> 2, index - (entry & 3))
+                }
             }
+            index &+= stride
         }
     }
 }
