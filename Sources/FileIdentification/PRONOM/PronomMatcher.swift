@@ -67,6 +67,15 @@ final class PronomBytes {
     var known: Int { front.count }
     var backStart: Int { size - back.count }
 
+    /// Where the `length` bytes from `offset` lie when they were all read, in one part (the beginning or the
+    /// end); `nil` otherwise.
+    @inline(__always) func part(holding offset: Int, _ length: Int) -> UnsafePointer<UInt8>? {
+        if offset >= 0, offset + length <= front.count { return front.baseAddress.map { UnsafePointer($0 + offset) } }
+        let fromBack = offset &- (size &- back.count)
+        guard fromBack >= 0, fromBack + length <= back.count else { return nil }
+        return back.baseAddress.map { UnsafePointer($0 + fromBack) }
+    }
+
     /// The byte at `offset`, `nil` when it was not read.
     @inline(__always) func byte(at offset: Int) -> UInt8? {
         if offset < front.count { return front[offset] }
@@ -1130,11 +1139,16 @@ final class PronomMatchContext {
             switch kind {
             case 0, 1: // literal, not that literal
                 var equal = true
-                for index in 0..<length {
-                    guard let byte = bytes.byte(at: position + index) else { return nil }
-                    if byte != tables.bytes[pool + index] {
-                        equal = false
-                        break
+                if let part = bytes.part(holding: position, length), let literal = tables.bytes.baseAddress {
+                    // Read whole: compared in one call.
+                    equal = memcmp(part, literal + pool, length) == 0
+                } else {
+                    for index in 0..<length {
+                        guard let byte = bytes.byte(at: position + index) else { return nil }
+                        if byte != tables.bytes[pool + index] {
+                            equal = false
+                            break
+                        }
                     }
                 }
                 if equal != (kind == 0) { return nil }
