@@ -491,15 +491,26 @@ final class PronomMatcher: @unchecked Sendable {
                     nearLimit = max(nearLimit, high + literal.count)
                 }
             case .window:
-                // Further into the file than the near literals reach: each literal looked for on its own, once for
+                // Further into the file than the near literals reach: the places within the first 4 KiB with the
+                // near literals, in their one pass; the others with each literal looked for on its own, once for
                 // every signature that waits on it in the same window.
-                for literal in Self.leadingLiterals(tables, element) ?? [] {
+                let nearHigh = min(high, Self.nearReach - Self.literalPrefixLength)
+                for literal in Self.leadingLiterals(tables, element) ?? [] where !literal.isEmpty {
+                    if low <= nearHigh {
+                        literals.append(Array(literal.prefix(Self.literalPrefixLength)))
+                        literalSignature.append(Int32(signature))
+                        literalLow.append(low)
+                        literalHigh.append(nearHigh)
+                        nearLimit = max(nearLimit, nearHigh + literal.count)
+                    }
+                    let farLow = max(low, nearHigh + 1)
+                    guard farLow <= high else { continue }
                     var absorbed = false
-                    for index in farGates.indices where farGates[index].absorb(signature: Int32(signature), literal: literal, low: low, high: high) {
+                    for index in farGates.indices where farGates[index].absorb(signature: Int32(signature), literal: literal, low: farLow, high: high) {
                         absorbed = true
                         break
                     }
-                    if !absorbed { farGates.append(FarGate(signature: Int32(signature), literal: literal, low: low, high: high)) }
+                    if !absorbed { farGates.append(FarGate(signature: Int32(signature), literal: literal, low: farLow, high: high)) }
                 }
             case .end:
                 endGates.append(EndGate(signature: Int32(signature), element: element, low: low, high: high,
@@ -627,10 +638,11 @@ final class PronomMatcher: @unchecked Sendable {
                     choice.kind = .window
                     chance = min(1, width * leading.reduce(0.0) { $0 + odds($1.prefix(literalPrefixLength)) })
                     if high == Int.max || high > nearReach {
-                        // Past the near literals' reach: a scan of its own, and the file read up to the scan limit;
-                        // one literal only.
-                        guard leading.count == 1 else { continue }
-                        chance += 1.0 / 16
+                        // Past the near literals' reach: a scan of each literal's own over the places there (up to
+                        // the scan limit), and the file read that far.
+                        let farLow = max(low, nearReach - literalPrefixLength + 1)
+                        let farWidth = high == Int.max ? 1 << 16 : min(high - farLow + 1, 1 << 16)
+                        chance += 1.0 / 64 + Double(leading.count * farWidth) / Double(1 << 16)
                     }
                 }
                 if best.map({ chance < $0.chance }) ?? true { best = (choice, chance) }
@@ -795,11 +807,12 @@ final class PronomMatcher: @unchecked Sendable {
             // After more was read, only the places the first look could not see whole.
             near.search(UnsafeBufferPointer(front), from: max(0, checked - Self.literalPrefixLength)) { add($0) }
         }
-        for index in previous?.pendingFar ?? Array(farGates.indices) {
-            let gate = farGates[index]
-            guard gate.low < bytes.size else { continue }
+        let farPending = previous?.pendingFar
+        for position in 0..<(farPending?.count ?? farGates.count) {
+            let index = farPending?[position] ?? position
+            guard farGates[index].low < bytes.size else { continue }
             var pending = false
-            gate.search(in: front, size: bytes.size) { member, found in
+            farGates[index].search(in: front, size: bytes.size) { member, found in
                 switch found {
                 case true?: for signature in member.signatures { add(signature) }
                 case false?: break
@@ -816,7 +829,9 @@ final class PronomMatcher: @unchecked Sendable {
         }
         // From the end: where a byte the gate's element may end with lies in its window.
         let known = bytes.known, backStart = bytes.backStart, size = bytes.size
-        for index in previous?.pendingEnd ?? Array(endGates.indices) {
+        let endPending = previous?.pendingEnd
+        for position in 0..<(endPending?.count ?? endGates.count) {
+            let index = endPending?[position] ?? position
             let gate = endGates[index]
             let latest = size - gate.low
             let earliest = gate.high == Int.max ? 0 : max(0, size - gate.high)
@@ -1177,8 +1192,8 @@ final class PronomMatchContext {
 
 /// The literals of the gates in windows within the first 4 KiB too wide to file with the fixed offsets (at most
 /// `literalPrefixLength` bytes of each): a single byte with `memchr`, the others through a filter on pairs of bytes
-/// that tests every place (literals of two or three bytes) or every third place (literals of four, each under
-/// its first three pairs), so that one pass over the bytes finds them all.
+/// per length, which tests every place (literals of two bytes), every second (three) or every third (four, each
+/// under its first three pairs), so that one pass over the bytes finds them all.
 struct NearLiterals: @unchecked Sendable {
     private let values: UnsafeBufferPointer<UInt32>
     private let masks: UnsafeBufferPointer<UInt32>
@@ -1188,8 +1203,8 @@ struct NearLiterals: @unchecked Sendable {
     private let signatures: UnsafeBufferPointer<Int32>
     /// One-byte literals in wider windows.
     private let singles: UnsafeBufferPointer<Int32>
-    private let short: PairFilter
-    private let long: PairFilter
+    /// By literal length (two, three, four bytes), each looking at every place, every second, every third.
+    private let filters: [PairFilter]
     /// The widest window whose places are filed with the fixed offsets instead.
     static let directWidth = 16
 
@@ -1202,20 +1217,13 @@ struct NearLiterals: @unchecked Sendable {
         self.lows = immortal(lows)
         self.highs = immortal(highs)
         self.signatures = immortal(signatures)
-        var singles: [Int32] = [], short: [Int] = [], long: [Int] = []
-        for (index, prefix) in prefixes.enumerated() where !prefix.isEmpty {
-            if prefix.count == 1 {
-                singles.append(Int32(index))
-            } else if prefix.count < PronomMatcher.literalPrefixLength {
-                short.append(index)
-            } else {
-                long.append(index)
-            }
+        singles = immortal(prefixes.indices.filter { prefixes[$0].count == 1 }.map { Int32($0) })
+        filters = (2...PronomMatcher.literalPrefixLength).compactMap { length in
+            let members = prefixes.indices.filter { prefixes[$0].count == length }
+            guard !members.isEmpty else { return nil }
+            return PairFilter(members.map { ($0, prefixes[$0]) }, stride: length - 1,
+                              reach: members.map { highs[$0] + prefixes[$0].count }.max() ?? 0)
         }
-        self.singles = immortal(singles)
-        self.short = PairFilter(short.map { ($0, prefixes[$0]) }, stride: 1, reach: short.map { highs[$0] + prefixes[$0].count }.max() ?? 0)
-        self.long = PairFilter(long.map { ($0, prefixes[$0]) }, stride: PronomMatcher.literalPrefixLength - 1,
-                               reach: long.map { highs[$0] + prefixes[$0].count }.max() ?? 0)
     }
 
     /// Whether literal `literal` lies at `start` in `bytes`, whole.
@@ -1242,9 +1250,7 @@ struct NearLiterals: @unchecked Sendable {
             guard low <= high else { continue }
             if memchr(base + low, Int32(values[literal]), high - low + 1) != nil { found(signatures[literal]) }
         }
-        for filter in 0..<2 {
-            let filter = filter == 0 ? short : long
-            guard filter.count > 0 else { continue }
+        for filter in filters {
             filter.scan(UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, filter.reach)]), from: from) { literal, start in
                 if start >= lows[literal], start <= highs[literal], holds(literal, at: start, in: bytes) { found(signatures[literal]) }
             }
