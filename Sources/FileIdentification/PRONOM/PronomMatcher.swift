@@ -147,7 +147,8 @@ final class PronomMatcher: @unchecked Sendable {
     /// file's end; tried where a byte the element may end with lies in that window, and its last literal bytes
     /// end there.
     private let endGates: [EndGate]
-    /// Gates in a window that reaches past the first 4 KiB, each a literal: looked for with `memmem`.
+    /// The places past the first 4 KiB of gates whose windows reach there: literals looked for on their own
+    /// (`memmem`, or `memchr` on a short one's least likely byte), those sharing a window and a prefix together.
     private let farGates: [FarGate]
     /// Literals filed with the fixed offsets (an entry `-n - 1` in `fixedList`): gates in narrow windows, each
     /// literal at each of its places; its bytes and its signature.
