@@ -1192,9 +1192,9 @@ final class PronomMatchContext {
 }
 
 /// The literals of the gates in windows within the first 4 KiB too wide to file with the fixed offsets (at most
-/// `literalPrefixLength` bytes of each): a single byte with `memchr`, the others through a filter on pairs of bytes
-/// per length, which tests every place (literals of two bytes), every second (three) or every third (four, each
-/// under its first three pairs), so that one pass over the bytes finds them all.
+/// `literalPrefixLength` bytes of each): the few shorter than four bytes each by its least likely byte
+/// (`memchr`), those of four through a filter on pairs of bytes that tests every third place (each literal under
+/// its first three pairs), so that one pass over the bytes finds them all.
 struct NearLiterals: @unchecked Sendable {
     private let values: UnsafeBufferPointer<UInt32>
     private let masks: UnsafeBufferPointer<UInt32>
@@ -1202,9 +1202,12 @@ struct NearLiterals: @unchecked Sendable {
     private let lows: UnsafeBufferPointer<Int>
     private let highs: UnsafeBufferPointer<Int>
     private let signatures: UnsafeBufferPointer<Int32>
-    /// One-byte literals in wider windows.
-    private let singles: UnsafeBufferPointer<Int32>
-    /// By literal length (two, three, four bytes), each looking at every place, every second, every third.
+    /// Literals of one to three bytes (few), each looked for by its least likely byte (`memchr`), and that
+    /// byte's place in the literal.
+    private let byByte: UnsafeBufferPointer<Int32>
+    private let rare: UnsafeBufferPointer<Int>
+    /// The literals of four bytes, through a filter on pairs of bytes that looks at every third place (each
+    /// literal filed under its first three pairs).
     private let filters: [PairFilter]
     /// The widest window whose places are filed with the fixed offsets instead.
     static let directWidth = 16
@@ -1218,8 +1221,11 @@ struct NearLiterals: @unchecked Sendable {
         self.lows = immortal(lows)
         self.highs = immortal(highs)
         self.signatures = immortal(signatures)
-        singles = immortal(prefixes.indices.filter { prefixes[$0].count == 1 }.map { Int32($0) })
-        filters = (2...PronomMatcher.literalPrefixLength).compactMap { length in
+        byByte = immortal(prefixes.indices.filter { prefixes[$0].count < PronomMatcher.literalPrefixLength }.map { Int32($0) })
+        rare = immortal(prefixes.map { prefix in
+            prefix.indices.min { PronomMatcher.likelihood(prefix[$0]) < PronomMatcher.likelihood(prefix[$1]) } ?? 0
+        })
+        filters = [PronomMatcher.literalPrefixLength].compactMap { length in
             let members = prefixes.indices.filter { prefixes[$0].count == length }
             guard !members.isEmpty else { return nil }
             return PairFilter(members.map { ($0, prefixes[$0]) }, stride: length - 1,
@@ -1245,11 +1251,21 @@ struct NearLiterals: @unchecked Sendable {
     /// first bytes), looking at the places from `from` on; a signature may be given more than once.
     @inline(__always) func search(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ found: (Int32) -> Void) {
         guard let base = bytes.baseAddress else { return }
-        for literal in singles {
+        for literal in byByte {
             let literal = Int(literal)
-            let low = max(lows[literal], from), high = min(highs[literal], bytes.count - 1)
-            guard low <= high else { continue }
-            if memchr(base + low, Int32(values[literal]), high - low + 1) != nil { found(signatures[literal]) }
+            let rare = rare[literal], length = lengths[literal]
+            var start = max(lows[literal], from)
+            let last = min(highs[literal], bytes.count - length)
+            let byte = Int32(truncatingIfNeeded: values[literal] >> UInt32(rare * 8))
+            while start <= last {
+                guard let hit = memchr(base + start + rare, byte, last - start + 1) else { break }
+                start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - rare
+                if holds(literal, at: start, in: bytes) {
+                    found(signatures[literal])
+                    break
+                }
+                start += 1
+            }
         }
         for filter in filters {
             filter.scan(UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, filter.reach)]), from: from) { literal, start in
