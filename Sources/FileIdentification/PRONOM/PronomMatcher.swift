@@ -203,8 +203,6 @@ final class PronomMatcher: @unchecked Sendable {
         var mask: UInt64 = 0
         var count = 0
 
-        init() {}
-
         init(_ literal: ArraySlice<UInt8>) {
             count = min(literal.count, 8)
             for (index, byte) in literal.prefix(8).enumerated() {
@@ -1208,7 +1206,7 @@ struct NearLiterals: @unchecked Sendable {
     private let rare: UnsafeBufferPointer<Int>
     /// The literals of four bytes, through a filter on pairs of bytes that looks at every third place (each
     /// literal filed under its first three pairs).
-    private let filters: [PairFilter]
+    private let filter: PairFilter
     /// The widest window whose places are filed with the fixed offsets instead.
     static let directWidth = 16
 
@@ -1225,12 +1223,9 @@ struct NearLiterals: @unchecked Sendable {
         rare = immortal(prefixes.map { prefix in
             prefix.indices.min { PronomMatcher.likelihood(prefix[$0]) < PronomMatcher.likelihood(prefix[$1]) } ?? 0
         })
-        filters = [PronomMatcher.literalPrefixLength].compactMap { length in
-            let members = prefixes.indices.filter { prefixes[$0].count == length }
-            guard !members.isEmpty else { return nil }
-            return PairFilter(members.map { ($0, prefixes[$0]) }, stride: length - 1,
-                              reach: members.map { highs[$0] + prefixes[$0].count }.max() ?? 0)
-        }
+        let length = PronomMatcher.literalPrefixLength
+        let members = prefixes.indices.filter { prefixes[$0].count == length }
+        filter = PairFilter(members.map { ($0, prefixes[$0]) }, stride: length - 1, reach: members.map { highs[$0] + length }.max() ?? 0)
     }
 
     /// Whether literal `literal` lies at `start` in `bytes`, whole.
@@ -1267,7 +1262,7 @@ struct NearLiterals: @unchecked Sendable {
                 start += 1
             }
         }
-        for filter in filters {
+        if filter.reach > 0 {
             filter.scan(UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, filter.reach)]), from: from) { literal, start in
                 if start >= lows[literal], start <= highs[literal], holds(literal, at: start, in: bytes) { found(signatures[literal]) }
             }
@@ -1290,7 +1285,6 @@ struct PairFilter: @unchecked Sendable {
     let stride: Int
     /// How far into the bytes its literals may lie.
     let reach: Int
-    let count: Int
 
     init(_ literals: [(index: Int, bytes: [UInt8])], stride: Int, reach: Int) {
         var bits = [UInt64](repeating: 0, count: 1024)
@@ -1320,7 +1314,6 @@ struct PairFilter: @unchecked Sendable {
         self.entries = immortal(entries)
         self.stride = max(stride, 1)
         self.reach = reach
-        count = literals.count
     }
 
     /// Calls `found` with each literal that may start at a place (its number and the place), looking at places
