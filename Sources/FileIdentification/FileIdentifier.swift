@@ -338,9 +338,13 @@ public final class FileIdentifier: Sendable {
     /// match by the bytes (a signature or a container's entries) and only one format: never by extension alone,
     /// never a choice among several.
     static func refine(_ identification: inout Identification, by pronom: PronomIdentification) {
-        guard pronom.matches.count == 1, let best = pronom.matches.first, best.method != .extension,
-              let version = best.type else { return }
-        let detail = "PRONOM \(best.puid): \(best.name)\(best.version.isEmpty ? "" : " " + best.version) (\(best.basis))"
+        guard pronom.matches.count == 1, let best = pronom.matches.first, best.method != .extension else { return }
+        // The catalog's types and words for the format, made once, while no registration has changed them.
+        let catalog = PronomFormats.shared, format = Int(best.format)
+        let current = catalog.carriers.indices.contains(format) && TypeDatabase.shared.generation == catalog.generation
+        guard let version = current ? catalog.carriers[format].first : best.type else { return }
+        let detail = (current ? catalog.details[format] : "PRONOM \(best.puid): \(best.name)\(best.version.isEmpty ? "" : " " + best.version)")
+            + " (" + best.basis + ")"
         let reading = ContentEvidence(type: version, source: .pronom, mimeType: best.mimeType, isConclusive: true, detail: detail)
         identification.evidence.otherReadings.insert(reading, at: 0)
         guard version != identification.type, version.conforms(to: identification.type) else { return }

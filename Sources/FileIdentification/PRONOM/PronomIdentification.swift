@@ -33,6 +33,8 @@ public struct PronomIdentification: Sendable, Hashable {
         /// Where it matched, as DROID and Siegfried say it: `byte match at 0, 8` (each sequence's offset and
         /// length), `container ZIP: word/document.xml`, `extension .doc`.
         public var basis: String
+        /// The format's number in uti's tables (`PronomFormats`).
+        let format: Int32
 
         /// The type that carries this PUID (`UTTagClass.pronomPUID`): the format's own type, or the version's.
         public var type: UTType? {
@@ -81,6 +83,11 @@ struct PronomFormats: Sendable {
     /// Each format's types: those carrying its PUID when the catalog was made (the built-in database's and
     /// those registered by then), for choosing among several formats.
     let carriers: [[UTType]]
+    /// The type database's generation when `carriers` was made: while it is the same, they are what a lookup
+    /// by PUID would find.
+    let generation: Int
+    /// Each format as a reading's detail says it: `PRONOM fmt/12: Portable Network Graphics 1.1`.
+    let details: [String]
 
     static let shared = PronomFormats(PronomTables.shared)
 
@@ -109,10 +116,12 @@ struct PronomFormats: Sendable {
         self.extensions = extensions
         matches = (0..<tables.formatCount).map { format in
             PronomIdentification.Match(puid: tables.puid(format), name: tables.name(format), version: tables.version(format),
-                                       mimeType: tables.mimeType(format), method: .signature, basis: "")
+                                       mimeType: tables.mimeType(format), method: .signature, basis: "", format: Int32(format))
         }
         signed = (0..<tables.formatCount).map { !tables.formatList($0, 2).isEmpty }
+        generation = TypeDatabase.shared.generation
         carriers = matches.map { TypeDatabase.shared.declaredTypes(tag: $0.puid, tagClass: .pronomPUID) }
+        details = matches.map { "PRONOM \($0.puid): \($0.name)\($0.version.isEmpty ? "" : " " + $0.version)" }
     }
 }
 
@@ -254,19 +263,27 @@ enum PronomIdentifier {
     static func decide(matched: [(signature: Int, spans: [PronomSpan])], containers: [(container: Int, basis: String)] = [],
                        extension ext: String?, cutShort: Bool, catalog: PronomFormats, tables: PronomTables,
                        type: UTType? = nil) -> PronomIdentification {
-        var basis: [Int32: String] = [:]
+        // Each format found, with where (a few at most: a list).
+        var basis: [(format: Int32, text: String)] = []
+        func note(_ format: Int32, _ text: String) {
+            if !basis.contains(where: { $0.format == format }) { basis.append((format, text)) }
+        }
         // A container's formats stand for the container's own (ZIP, OLE2), as DROID reports them.
         for (container, text) in containers {
-            for format in catalog.formatsOfContainer[container] where basis[format] == nil { basis[format] = text }
+            for format in catalog.formatsOfContainer[container] { note(format, text) }
         }
         let byContainer = !basis.isEmpty
         if !byContainer {
             for (signature, spans) in matched {
-                let text = "byte match at " + spans.map { "\($0.offset), \($0.length)" }.joined(separator: "; ")
-                for format in catalog.formatsOfSignature[signature] where basis[format] == nil { basis[format] = text }
+                var text = "byte match at "
+                for (index, span) in spans.enumerated() {
+                    text += index == 0 ? String(span.offset) : "; " + String(span.offset)
+                    text += ", " + String(span.length)
+                }
+                for format in catalog.formatsOfSignature[signature] { note(format, text) }
             }
         }
-        let found = Array(basis.keys)
+        let found = basis.map(\.format)
         var formats = found.filter { format in !found.contains { $0 != format && catalog.priorityOver[Int($0)].contains(format) } }
         // The extension's formats, in PRONOM's order.
         let named = ext.flatMap { catalog.formatsOfExtension[$0] } ?? []
@@ -304,7 +321,7 @@ enum PronomIdentifier {
             // The format's strings made once (`PronomFormats.matches`); the method and basis are this file's.
             var match = catalog.matches[Int(format)]
             match.method = method
-            match.basis = basis[format] ?? "extension .\(ext ?? "")"
+            match.basis = basis.first { $0.format == format }?.text ?? "extension .\(ext ?? "")"
             return match
         }
         return PronomIdentification(matches: matches, warning: warning, isScanCutShort: cutShort)

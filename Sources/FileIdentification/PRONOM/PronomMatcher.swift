@@ -143,10 +143,14 @@ final class PronomMatcher: @unchecked Sendable {
     let nearLimit: Int
     /// Signatures tried on every file: gates too loose to index.
     private let otherGates: UnsafeBufferPointer<Int32>
-    /// Gates from the end: the signature, its gate element, and the window of that element's end from the
-    /// file's end; tried where a byte the element may end with lies in that window, and its last literal bytes
-    /// end there.
-    private let endGates: [EndGate]
+    /// Gates from the end: an element and the window of its end from the file's end; tried where a byte the
+    /// element may end with lies in that window, each member opening where its last literal bytes end there.
+    /// Gates that end with one byte in one window are looked for once (a score of PDF's versions end `%%EOF`).
+    private let endGates: UnsafeBufferPointer<EndGate>
+    /// The members of the gates from the end: each one's signature, and its element's last literal bytes (when
+    /// it has one alternative ending with a literal).
+    private let endMemberSignatures: UnsafeBufferPointer<Int32>
+    private let endMemberTails: UnsafeBufferPointer<ByteCheck>
     /// The places past the first 4 KiB of gates whose windows reach there: literals looked for on their own
     /// (`memmem`, or `memchr` on a short one's least likely byte), those sharing a window and a prefix together.
     private let farGates: [FarGate]
@@ -224,13 +228,14 @@ final class PronomMatcher: @unchecked Sendable {
         }
     }
 
+    /// Gates from the end whose elements end with the same byte in the same window, looked for together: the
+    /// element of one of them, the window, and the members (`endMemberSignatures[first ..< first + count]`).
     struct EndGate: Sendable {
-        var signature: Int32
         var element: Int
         var low: Int
         var high: Int
-        /// The element's last literal bytes (when it has one alternative ending with a literal).
-        var tail: ByteCheck
+        var first: Int
+        var count: Int
     }
 
     /// Literals in one window past the near literals' reach, looked for together: each member's literal starts
@@ -440,7 +445,10 @@ final class PronomMatcher: @unchecked Sendable {
         var fixed: [Int: [Int32]] = [:]
         var literals: [[UInt8]] = [], literalSignature: [Int32] = [], literalLow: [Int] = [], literalHigh: [Int] = []
         var others: [Int32] = []
-        var endGates: [EndGate] = []
+        /// Gates from the end by their element's last byte and window (where it has one last byte), each with
+        /// its members.
+        var endGroups: [(element: Int, low: Int, high: Int, members: [(Int32, ByteCheck)])] = []
+        var endGroupIndex: [[Int]: Int] = [:]
         var farGates: [FarGate] = []
         var fixedChecks = [FixedBytes](repeating: FixedBytes(), count: tables.signatureCount)
         var fixedLiterals: [ByteCheck] = [], fixedLiteralSignature: [Int32] = []
@@ -483,7 +491,7 @@ final class PronomMatcher: @unchecked Sendable {
             case .window where high <= Self.nearReach:
                 for literal in Self.leadingLiterals(tables, element) ?? [] where !literal.isEmpty {
                     // A literal's first bytes are enough to narrow the candidates.
-                    literals.append(Array(literal.prefix(Self.literalPrefixLength)))
+                    literals.append(Array(literal.prefix(8)))
                     literalSignature.append(Int32(signature))
                     literalLow.append(low)
                     literalHigh.append(high)
@@ -496,7 +504,7 @@ final class PronomMatcher: @unchecked Sendable {
                 let nearHigh = min(high, Self.nearReach - Self.literalPrefixLength)
                 for literal in Self.leadingLiterals(tables, element) ?? [] where !literal.isEmpty {
                     if low <= nearHigh {
-                        literals.append(Array(literal.prefix(Self.literalPrefixLength)))
+                        literals.append(Array(literal.prefix(8)))
                         literalSignature.append(Int32(signature))
                         literalLow.append(low)
                         literalHigh.append(nearHigh)
@@ -512,8 +520,14 @@ final class PronomMatcher: @unchecked Sendable {
                     if !absorbed { farGates.append(FarGate(signature: Int32(signature), literal: literal, low: farLow, high: high)) }
                 }
             case .end:
-                endGates.append(EndGate(signature: Int32(signature), element: element, low: low, high: high,
-                                        tail: ByteCheck(Self.literalPrefix(tables, element, atEnd: true))))
+                let member = (Int32(signature), ByteCheck(Self.literalPrefix(tables, element, atEnd: true)))
+                let key = [Int(lasts[element]), low, high]
+                if lasts[element] >= 0, let group = endGroupIndex[key], endGroups[group].members.count < 64 {
+                    endGroups[group].members.append(member)
+                } else {
+                    endGroupIndex[key] = endGroups.count
+                    endGroups.append((element, low, high, [member]))
+                }
             }
         }
         signatureStart.append(Int32(signatureList.count))
@@ -565,7 +579,15 @@ final class PronomMatcher: @unchecked Sendable {
         near = NearLiterals(literals: literals, signatures: literalSignature, lows: literalLow, highs: literalHigh)
         self.nearLimit = nearLimit
         otherGates = Self.immortal(others)
-        self.endGates = endGates
+        var endGates: [EndGate] = [], endSignatures: [Int32] = [], endTails: [ByteCheck] = []
+        for group in endGroups {
+            endGates.append(EndGate(element: group.element, low: group.low, high: group.high, first: endSignatures.count, count: group.members.count))
+            endSignatures += group.members.map(\.0)
+            endTails += group.members.map(\.1)
+        }
+        self.endGates = Self.immortal(endGates)
+        endMemberSignatures = Self.immortal(endSignatures)
+        endMemberTails = Self.immortal(endTails)
         self.farGates = farGates
     }
 
@@ -627,8 +649,9 @@ final class PronomMatcher: @unchecked Sendable {
                     choice.kind = .end
                     let tail = literalPrefix(tables, element, atEnd: true)
                     let single = tail.count > 1 ? odds(tail) : odds(lastSets, element)
-                    // Twice the chance: the end is read on its own.
-                    chance = min(1, width * single) * 2
+                    // Twice the chance: the end is read on its own. And the scan's cost: each place in the window
+                    // where the element's last byte is (a NUL in nearly every place of some files) is a stop.
+                    chance = min(1, width * single) * 2 + width * odds(lastSets, element) / 64
                 } else if low == high {
                     let literal = literalPrefix(tables, element, atEnd: false)
                     chance = literal.count > 1 ? odds(literal) : odds(firstSets, element)
@@ -836,7 +859,8 @@ final class PronomMatcher: @unchecked Sendable {
             let earliest = gate.high == Int.max ? 0 : max(0, size - gate.high)
             guard latest >= 1 else { continue }
             var end = latest
-            var open = false
+            var open: UInt64 = 0
+            let all: UInt64 = gate.count >= 64 ? .max : (1 << UInt64(gate.count)) - 1
             let lastByte = lastBytes[gate.element]
             while end >= max(earliest, 1) {
                 let offset = end - 1
@@ -862,16 +886,20 @@ final class PronomMatcher: @unchecked Sendable {
                     }
                 }
                 let byte = end - 1 < known ? bytes.front[end - 1] : bytes.back[end - 1 - backStart]
-                if lastByteSets[gate.element &* 4 &+ Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0,
-                   end >= gate.tail.count,
-                   end > backStart ? gate.tail.holds(bytes.back, at: end - gate.tail.count - backStart)
-                                   : gate.tail.holds(bytes.front, at: end - gate.tail.count) {
-                    open = true
-                    break
+                if lastByteSets[gate.element &* 4 &+ Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0 {
+                    // Each member not open yet whose last literal bytes end here.
+                    for member in 0..<gate.count where open & (1 << UInt64(member)) == 0 {
+                        let tail = endMemberTails[gate.first + member]
+                        if end >= tail.count, end > backStart ? tail.holds(bytes.back, at: end - tail.count - backStart)
+                                                              : tail.holds(bytes.front, at: end - tail.count) {
+                            open |= 1 << UInt64(member)
+                            add(endMemberSignatures[gate.first + member])
+                        }
+                    }
+                    if open == all { break }
                 }
                 end -= 1
             }
-            if open { add(gate.signature) }
         }
         if previous == nil {
             for signature in otherGates { add(signature) }
@@ -883,11 +911,13 @@ final class PronomMatcher: @unchecked Sendable {
     /// whether more bytes would have decided.
     func openPending(_ gates: Gates, marks: inout [UInt64], list: inout [Int32]) {
         for index in gates.pendingEnd {
-            let signature = endGates[index].signature
-            let word = Int(signature) >> 6, bit = UInt64(1) << UInt64(Int(signature) & 63)
-            if marks[word] & bit == 0 {
-                marks[word] |= bit
-                list.append(signature)
+            let gate = endGates[index]
+            for signature in endMemberSignatures[gate.first..<gate.first + gate.count] {
+                let word = Int(signature) >> 6, bit = UInt64(1) << UInt64(Int(signature) & 63)
+                if marks[word] & bit == 0 {
+                    marks[word] |= bit
+                    list.append(signature)
+                }
             }
         }
     }
@@ -1189,10 +1219,10 @@ final class PronomMatchContext {
     }
 }
 
-/// The literals of the gates in windows within the first 4 KiB too wide to file with the fixed offsets (at most
-/// `literalPrefixLength` bytes of each): the few shorter than four bytes each by its least likely byte
-/// (`memchr`), those of four through a filter on pairs of bytes that tests every third place (each literal under
-/// its first three pairs), so that one pass over the bytes finds them all.
+/// The literals of the gates in windows within the first 4 KiB too wide to file with the fixed offsets (up to
+/// eight bytes of each): the few shorter than four bytes each by its least likely byte (`memchr`), the others by
+/// their first four through a filter on pairs of bytes that tests every third place (each literal under its
+/// first three pairs), so that one pass over the bytes finds them all; the rest of their eight bytes confirm.
 struct NearLiterals: @unchecked Sendable {
     private let values: UnsafeBufferPointer<UInt32>
     private let masks: UnsafeBufferPointer<UInt32>
@@ -1200,6 +1230,10 @@ struct NearLiterals: @unchecked Sendable {
     private let lows: UnsafeBufferPointer<Int>
     private let highs: UnsafeBufferPointer<Int>
     private let signatures: UnsafeBufferPointer<Int32>
+    /// Each literal's first eight bytes (or fewer), compared where its first four were found: a literal found
+    /// by its prefix alone opened gates that its next bytes would have kept shut (`http` for
+    /// `http://isds.czechpoint.cz/`, in every text with a link).
+    private let checks: UnsafeBufferPointer<PronomMatcher.ByteCheck>
     /// Literals of one to three bytes (few), each looked for by its least likely byte (`memchr`), and that
     /// byte's place in the literal.
     private let byByte: UnsafeBufferPointer<Int32>
@@ -1219,6 +1253,7 @@ struct NearLiterals: @unchecked Sendable {
         self.lows = immortal(lows)
         self.highs = immortal(highs)
         self.signatures = immortal(signatures)
+        checks = immortal(literals.map { PronomMatcher.ByteCheck($0.prefix(8)) })
         byByte = immortal(prefixes.indices.filter { prefixes[$0].count < PronomMatcher.literalPrefixLength }.map { Int32($0) })
         rare = immortal(prefixes.map { prefix in
             prefix.indices.min { PronomMatcher.likelihood(prefix[$0]) < PronomMatcher.likelihood(prefix[$1]) } ?? 0
@@ -1240,6 +1275,7 @@ struct NearLiterals: @unchecked Sendable {
             for offset in 0..<length { here |= UInt32(base[start + offset]) << UInt32(offset * 8) }
         }
         return here & masks[literal] == values[literal]
+            && checks[literal].holds(UnsafeMutableBufferPointer(mutating: bytes), at: start)
     }
 
     /// Calls `found` with the signature of each literal that lies within its window in `bytes` (the file's
