@@ -282,11 +282,19 @@ struct RecordWriter {
         }
         if !entry.path.isValidUTF8 { key(",\"pathEscaped\":true") }
         if pronom {
-            for (name, value) in zip(Self.pronomColumns, pronomFields(entry.identification)) {
-                output.append(UInt8(ascii: ","))
-                JSONValue.quote(name, into: &output)
-                output.append(UInt8(ascii: ":"))
-                if let value { JSONValue.quote(value, into: &output) } else { key("null") }
+            // The fields `pronomFields` gives, written in place.
+            if let pronom = entry.identification?.pronom {
+                let best = pronom.matches.first
+                func field(_ name: StaticString, _ value: String?) {
+                    key(name)
+                    if let value { JSONValue.quote(value, into: &output) } else { key("null") }
+                }
+                field(",\"puid\":", best?.puid)
+                field(",\"formatName\":", best?.name)
+                field(",\"formatVersion\":", best?.version)
+                field(",\"pronomWarning\":", pronom.warning)
+            } else {
+                key(",\"puid\":null,\"formatName\":null,\"formatVersion\":null,\"pronomWarning\":null")
             }
         }
         if let digest {

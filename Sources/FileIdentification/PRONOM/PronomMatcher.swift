@@ -405,14 +405,17 @@ final class PronomMatcher: @unchecked Sendable {
         let elementCount = tables.elements.count / 4
         var firstSets = [UInt64](repeating: 0, count: elementCount * 4), lastSets = firstSets
         var firsts = [Int16](repeating: -1, count: elementCount), lasts = firsts
+        var firstOdds = [Double](repeating: 0, count: elementCount), lastOdds = firstOdds
+        var words = [UInt64](repeating: 0, count: 4)
         for element in 0..<elementCount {
             let first = Int(tables.elements[element * 4]), count = Int(tables.elements[element * 4 + 1])
-            for atEnd in [false, true] {
-                var words: [UInt64] = [0, 0, 0, 0]
+            for end in 0..<2 {
+                let atEnd = end == 1
+                for word in 0..<4 { words[word] = 0 }
                 for alternative in first..<first + count {
                     let firstTest = Int(tables.alternatives[alternative * 3]), testCount = Int(tables.alternatives[alternative * 3 + 1])
                     guard testCount > 0 else {
-                        words = [.max, .max, .max, .max]
+                        for word in 0..<4 { words[word] = .max }
                         break
                     }
                     let test = atEnd ? firstTest + testCount - 1 : firstTest
@@ -425,18 +428,33 @@ final class PronomMatcher: @unchecked Sendable {
                         low = Int(tables.bytes[pool])
                         high = Int(tables.bytes[pool + length])
                     }
-                    for byte in low...max(low, high) { words[byte >> 6] |= 1 << UInt64(byte & 63) }
+                    var byte = low
+                    while byte <= max(low, high) {
+                        words[byte >> 6] |= 1 << UInt64(byte & 63)
+                        byte += 1
+                    }
                 }
-                var single: Int16 = -1
-                if words.reduce(0, { $0 + $1.nonzeroBitCount }) == 1, let word = words.firstIndex(where: { $0 != 0 }) {
-                    single = Int16(word * 64 + words[word].trailingZeroBitCount)
+                var single: Int16 = -1, bits = 0, odds = 0.0
+                for word in 0..<4 {
+                    bits += words[word].nonzeroBitCount
+                    if words[word] != 0 { single = Int16(word * 64 + words[word].trailingZeroBitCount) }
+                    // How likely a byte of the set is, summed (for choosing gates).
+                    var rest = words[word]
+                    while rest != 0 {
+                        odds += Self.likelihood(UInt8(word * 64 + rest.trailingZeroBitCount))
+                        rest &= rest - 1
+                    }
+                }
+                if bits != 1 { single = -1 }
+                for word in 0..<4 {
+                    if atEnd { lastSets[element * 4 + word] = words[word] } else { firstSets[element * 4 + word] = words[word] }
                 }
                 if atEnd {
-                    lastSets.replaceSubrange(element * 4..<element * 4 + 4, with: words)
                     lasts[element] = single
+                    lastOdds[element] = odds
                 } else {
-                    firstSets.replaceSubrange(element * 4..<element * 4 + 4, with: words)
                     firsts[element] = single
+                    firstOdds[element] = odds
                 }
             }
         }
@@ -460,7 +478,7 @@ final class PronomMatcher: @unchecked Sendable {
             fixedChecks[signature] = Self.fixedBytes(tables, own: own, anchors: anchors, stepStart: stepStart,
                                                      elements: elements, lows: lows, highs: highs)
             guard let gate = Self.gate(tables, own: own, anchors: anchors, stepStart: stepStart, elements: elements,
-                                       lows: lows, highs: highs, firstSets: firstSets, lastSets: lastSets) else {
+                                       lows: lows, highs: highs, lastSets: lastSets, firstOdds: firstOdds, lastOdds: lastOdds) else {
                 signatureList += own.map { Int32($0) }
                 others.append(Int32(signature))
                 continue
@@ -533,13 +551,16 @@ final class PronomMatcher: @unchecked Sendable {
         signatureStart.append(Int32(signatureList.count))
 
         let offsets = Set(fixed.keys.map { $0 / 257 }).sorted()
-        var ranges: [Int32] = [], list: [Int32] = []
-        for offset in offsets {
-            for byte in 0...256 {
-                let signatures = fixed[offset * 257 + byte] ?? []
-                ranges += [Int32(list.count), Int32(signatures.count)]
-                list += signatures
-            }
+        var offsetIndex: [Int: Int] = [:]
+        for (index, offset) in offsets.enumerated() { offsetIndex[offset] = index }
+        // Each offset's 257 slots (an empty one: no signatures), filled in the order of offset and byte.
+        var ranges = [Int32](repeating: 0, count: offsets.count * 257 * 2), list: [Int32] = []
+        for key in fixed.keys.sorted() {
+            guard let index = offsetIndex[key / 257], let signatures = fixed[key] else { continue }
+            let slot = (index * 257 + key % 257) * 2
+            ranges[slot] = Int32(list.count)
+            ranges[slot + 1] = Int32(signatures.count)
+            list += signatures
         }
 
         self.anchors = Self.immortal(anchors)
@@ -610,11 +631,7 @@ final class PronomMatcher: @unchecked Sendable {
     /// scan of their own. Its window holds every place the element can take in a match, so that a signature
     /// whose gate is closed cannot match. `nil` when no element can be indexed.
     private static func gate(_ tables: PronomTables, own: [Int], anchors: [UInt8], stepStart: [Int32], elements: [Int32],
-                             lows: [Int], highs: [Int], firstSets: [UInt64], lastSets: [UInt64]) -> GateChoice? {
-        /// How likely a byte of the set is, summed.
-        func odds(_ sets: [UInt64], _ element: Int) -> Double {
-            (0..<256).reduce(0.0) { sets[element * 4 + $1 >> 6] & (1 << UInt64($1 & 63)) != 0 ? $0 + likelihood(UInt8($1)) : $0 }
-        }
+                             lows: [Int], highs: [Int], lastSets: [UInt64], firstOdds: [Double], lastOdds: [Double]) -> GateChoice? {
         func odds(_ literal: some Collection<UInt8>) -> Double { literal.reduce(1.0) { $0 * likelihood($1) } }
         func add(_ a: Int, _ b: Int) -> Int {
             guard a != Int.max, b != Int.max else { return Int.max }
@@ -648,13 +665,13 @@ final class PronomMatcher: @unchecked Sendable {
                     guard oneByte || high - low <= 64 else { continue }
                     choice.kind = .end
                     let tail = literalPrefix(tables, element, atEnd: true)
-                    let single = tail.count > 1 ? odds(tail) : odds(lastSets, element)
+                    let single = tail.count > 1 ? odds(tail) : lastOdds[element]
                     // Twice the chance: the end is read on its own. And the scan's cost: each place in the window
                     // where the element's last byte is (a NUL in nearly every place of some files) is a stop.
-                    chance = min(1, width * single) * 2 + width * odds(lastSets, element) / 64
+                    chance = min(1, width * single) * 2 + width * lastOdds[element] / 64
                 } else if low == high {
                     let literal = literalPrefix(tables, element, atEnd: false)
-                    chance = literal.count > 1 ? odds(literal) : odds(firstSets, element)
+                    chance = literal.count > 1 ? odds(literal) : firstOdds[element]
                 } else {
                     guard let leading = leadingLiterals(tables, element), leading.allSatisfy({ !$0.isEmpty }) else { continue }
                     choice.kind = .window
