@@ -125,6 +125,8 @@ final class PronomMatcher: @unchecked Sendable {
     /// Per alternative: the byte it starts with when its first test is a literal, else -1; an element's
     /// alternatives that cannot start with the byte at a place are passed by without a test.
     let alternativeFirstBytes: UnsafeBufferPointer<Int16>
+    /// Per element: whether it is one byte and nothing else (one alternative, one literal test of one byte).
+    let singleBytes: UnsafeBufferPointer<Bool>
     let lastBytes: UnsafeBufferPointer<Int16>
     let firstByteSets: UnsafeBufferPointer<UInt64>
     let lastByteSets: UnsafeBufferPointer<UInt64>
@@ -587,6 +589,12 @@ final class PronomMatcher: @unchecked Sendable {
             return Int16(tables.bytes[Int(tables.tests[test * 3 + 2])])
         })
         lastBytes = Self.immortal(lasts)
+        singleBytes = Self.immortal((0..<elementCount).map { element -> Bool in
+            let alternative = Int(tables.elements[element * 4])
+            guard tables.elements[element * 4 + 1] == 1, tables.alternatives[alternative * 3 + 1] == 1 else { return false }
+            let test = Int(tables.alternatives[alternative * 3])
+            return tables.tests[test * 3] == 0 && tables.tests[test * 3 + 1] == 1
+        })
         firstByteSets = Self.immortal(firstSets)
         lastByteSets = Self.immortal(lastSets)
         signatureSequenceStart = Self.immortal(signatureStart)
@@ -1050,7 +1058,11 @@ final class PronomMatchContext {
         let leadStart = Int(matcher.leadLiteralStart[element]), leadLength = Int(matcher.leadLiteralLength[element])
         let first = Int(tables.elements[element * 4]), count = Int(tables.elements[element * 4 + 1])
         var position = low
+        // The next step when it starts right where this one ends.
+        let followed = index + 1 < stepCount && matcher.stepHigh[step + 1] == 0
+        let nextElement = followed ? Int(matcher.stepElements[step + 1]) : 0
         while position <= high {
+            var foundByByte = false
             if position >= known, position < backStart {
                 // Bytes that were not read: what is between the front and the back.
                 cutShort = true
@@ -1071,6 +1083,7 @@ final class PronomMatchContext {
                     break
                 }
                 position = next
+                foundByByte = true
             } else if let byte = bytes.byte(at: position), !contains(matcher.firstByteSets, element, byte) {
                 position += 1
                 continue
@@ -1082,7 +1095,11 @@ final class PronomMatchContext {
                     if lead >= 0, lead != here { continue }
                 }
                 guard spend() else { return nil }
-                guard let length = test(alternative, at: position) else { continue }
+                // A lone byte found where it is (`@` of BibTeX's `@article`, at every `@` of a binary file) needs
+                // no test.
+                guard let length = foundByByte && matcher.singleBytes[element] ? 1 : test(alternative, at: position) else { continue }
+                // The next element right after this one (no gap): passed by when it cannot start with the byte there.
+                if followed, let byte = bytes.byte(at: position + length), !contains(matcher.firstByteSets, nextElement, byte) { continue }
                 if index == 0 { outerStart = position }
                 if let end = forward(index + 1, from: position + length) { return end }
             }
