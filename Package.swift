@@ -77,6 +77,8 @@ let package = Package(
         // The built-in type database, compiled from TypeDB/*.plist by `compile-typedb` into a byte array that the
         // library reads in place: nothing is parsed at start-up.
         .target(name: "CTypeDatabase"),
+        // The C library's memmem and memrchr, which Swift's Glibc module leaves out (PRONOM's scans).
+        .target(name: "CByteScan"),
         .target(
             name: "UniformTypeIdentifiers",
             dependencies: ["CTypeDatabase", "SystemCalls", .product(name: "SystemPackage", package: "swift-system")],
@@ -114,7 +116,7 @@ let package = Package(
         .target(
             name: "FileIdentification",
             dependencies: [
-                "UniformTypeIdentifiers", "CTypeDatabase", "SystemCalls", "CMagic", "CPCRE2", "CArchive", "CZlib",
+                "UniformTypeIdentifiers", "CTypeDatabase", "CByteScan", "SystemCalls", "CMagic", "CPCRE2", "CArchive", "CZlib",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .target(name: "CSharedMIMEInfo", condition: .when(traits: ["BuiltInSharedMIMEInfo"])),
             ],

@@ -112,17 +112,5 @@ const char *uti_pronom_strings(size_t *count);
 unsigned uti_pronom_signature_file_version(void);
 unsigned uti_pronom_container_file_version(void);
 
-/// The C library's `memmem` and `memrchr` (GNU extensions, which Swift's Glibc module leaves out): the first
-/// place `needle` occurs in `haystack`, and the last place `byte` does in `bytes`; NULL for none. PRONOM's scans
-/// of a file's first 64 KiB for a literal and of its last bytes for a gate's last byte use them.
-void *memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
-void *memrchr(const void *bytes, int byte, size_t length);
-static inline const void *uti_find_bytes(const void *haystack, size_t haystack_length, const void *needle,
-                                         size_t needle_length) {
-    return memmem(haystack, haystack_length, needle, needle_length);
-}
-static inline const void *uti_find_last_byte(const void *bytes, int byte, size_t length) {
-    return memrchr(bytes, byte, length);
-}
 
 #endif

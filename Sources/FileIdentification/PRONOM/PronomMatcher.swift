@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CTypeDatabase
+internal import CByteScan
 
 /// The bytes of a file PRONOM's signatures are matched against: its first bytes and its last, as far as they were
 /// read (a byte between the two is unknown, and a pattern that needs it is "cut short", never assumed). Owned
