@@ -78,6 +78,7 @@ public final class FileIdentifier: Sendable {
     /// not opened until content first needs it, so making one is cheap.
     public init(options: Options = Options()) {
         self.options = options
+        if options.pronom { PronomIdentifier.prepare() }
         self.magic = (options.magicDatabase ?? Magic.defaultDatabasePath).map { Magic(databasePath: $0) }
         self.sharedMIMEInfo = SharedMIMEInfo.database(for: .init(dataDirectories: options.sharedMIMEInfoDirectories,
                                                                  includesBuiltIn: options.usesBuiltInSharedMIMEInfo))
@@ -100,6 +101,7 @@ public final class FileIdentifier: Sendable {
     /// This identifier with `pronom` on, sharing its libmagic handles and databases: for a caller that asks for
     /// PRONOM's formats on some requests only (a service's `?pronom=true`).
     package var withPronom: FileIdentifier {
+        PronomIdentifier.prepare()
         var options = options
         options.pronom = true
         return FileIdentifier(options: options, magic: magic, sharedMIMEInfo: sharedMIMEInfo)
