@@ -1268,10 +1268,14 @@ struct NearLiterals: @unchecked Sendable {
     /// by its prefix alone opened gates that its next bytes would have kept shut (`http` for
     /// `http://isds.czechpoint.cz/`, in every text with a link).
     private let checks: UnsafeBufferPointer<PronomMatcher.ByteCheck>
-    /// Literals of one to three bytes (few), each looked for by its least likely byte (`memchr`), and that
-    /// byte's place in the literal.
+    /// Literals of one to three bytes (few), in groups (`byByte[groupStarts[g] ..< groupStarts[g + 1]]`), each
+    /// group looked for by one byte (`memchr`) at one place in its literals (`groupPlaces`): a literal alone by
+    /// its least likely byte, literals that share their window and first byte by that byte (MPEG audio's five
+    /// frame headers, `FF FB` to `FF E3`, each stopped at every fourth of compressed data's bytes, as often as
+    /// the five together do now).
     private let byByte: UnsafeBufferPointer<Int32>
-    private let rare: UnsafeBufferPointer<Int>
+    private let groupStarts: UnsafeBufferPointer<Int32>
+    private let groupPlaces: UnsafeBufferPointer<Int>
     /// The literals of four bytes, through a filter on pairs of bytes that looks at every third place (each
     /// literal filed under its first three pairs).
     private let filter: PairFilter
@@ -1288,9 +1292,22 @@ struct NearLiterals: @unchecked Sendable {
         self.highs = immortal(highs)
         self.signatures = immortal(signatures)
         checks = immortal(literals.map { PronomMatcher.ByteCheck($0.prefix(8)) })
-        byByte = immortal(prefixes.indices.filter { prefixes[$0].count < PronomMatcher.literalPrefixLength }.map { Int32($0) })
-        rare = immortal(prefixes.map { prefix in
-            prefix.indices.min { PronomMatcher.likelihood(prefix[$0]) < PronomMatcher.likelihood(prefix[$1]) } ?? 0
+        let short = prefixes.indices.filter { !prefixes[$0].isEmpty && prefixes[$0].count < PronomMatcher.literalPrefixLength }
+        var groups: [[Int]] = [], groupOf: [[Int]: Int] = [:]
+        for literal in short {
+            let key = [Int(prefixes[literal][0]), lows[literal], highs[literal]]
+            if let group = groupOf[key], groups[group].count < 64 {
+                groups[group].append(literal)
+            } else {
+                groupOf[key] = groups.count
+                groups.append([literal])
+            }
+        }
+        byByte = immortal(groups.flatMap { $0.map { Int32($0) } })
+        groupStarts = immortal(groups.reduce(into: [Int32(0)]) { $0.append($0[$0.count - 1] + Int32($1.count)) })
+        groupPlaces = immortal(groups.map { group in
+            guard group.count == 1, let prefix = group.first.map({ prefixes[$0] }) else { return 0 }
+            return prefix.indices.min { PronomMatcher.likelihood(prefix[$0]) < PronomMatcher.likelihood(prefix[$1]) } ?? 0
         })
         let length = PronomMatcher.literalPrefixLength
         let members = prefixes.indices.filter { prefixes[$0].count == length }
@@ -1316,18 +1333,25 @@ struct NearLiterals: @unchecked Sendable {
     /// first bytes), looking at the places from `from` on; a signature may be given more than once.
     @inline(__always) func search(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ found: (Int32) -> Void) {
         guard let base = bytes.baseAddress else { return }
-        for literal in byByte {
-            let literal = Int(literal)
-            let rare = rare[literal], length = lengths[literal]
-            var start = max(lows[literal], from)
-            let last = min(highs[literal], bytes.count - length)
-            let byte = Int32(truncatingIfNeeded: values[literal] >> UInt32(rare * 8))
-            while start <= last {
-                guard let hit = memchr(base + start + rare, byte, last - start + 1) else { break }
-                start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - rare
-                if holds(literal, at: start, in: bytes) {
-                    found(signatures[literal])
-                    break
+        for group in 0..<groupPlaces.count {
+            let first = Int(groupStarts[group]), end = Int(groupStarts[group + 1])
+            let lead = Int(byByte[first]), place = groupPlaces[group]
+            var shortest = lengths[lead]
+            for member in first..<end { shortest = min(shortest, lengths[Int(byByte[member])]) }
+            var start = max(lows[lead], from)
+            let last = min(highs[lead], bytes.count - shortest)
+            let byte = Int32(truncatingIfNeeded: values[lead] >> UInt32(place * 8))
+            // The members not found yet, a bit each.
+            var open: UInt64 = end - first >= 64 ? .max : (1 << UInt64(end - first)) - 1
+            while start <= last, open != 0 {
+                guard let hit = memchr(base + start + place, byte, last - start + 1) else { break }
+                start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - place
+                for member in first..<end where open & (1 << UInt64(member - first)) != 0 {
+                    let literal = Int(byByte[member])
+                    if holds(literal, at: start, in: bytes) {
+                        found(signatures[literal])
+                        open &= ~(1 << UInt64(member - first))
+                    }
                 }
                 start += 1
             }
