@@ -345,8 +345,11 @@ public final class FileIdentifier: Sendable {
         let catalog = PronomFormats.shared, format = Int(best.format)
         let current = catalog.carriers.indices.contains(format) && TypeDatabase.shared.generation == catalog.generation
         guard let version = current ? catalog.carriers[format].first : best.type else { return }
-        let detail = (current ? catalog.details[format] : "PRONOM \(best.puid): \(best.name)\(best.version.isEmpty ? "" : " " + best.version)")
-            + " (" + best.basis + ")"
+        var detail = current ? catalog.details[format] : "PRONOM \(best.puid): \(best.name)\(best.version.isEmpty ? "" : " " + best.version)"
+        detail.reserveCapacity(detail.utf8.count + best.basis.utf8.count + 3)
+        detail += " ("
+        detail += best.basis
+        detail += ")"
         let reading = ContentEvidence(type: version, source: .pronom, mimeType: best.mimeType, isConclusive: true, detail: detail)
         identification.evidence.otherReadings.insert(reading, at: 0)
         guard version != identification.type, version.conforms(to: identification.type) else { return }

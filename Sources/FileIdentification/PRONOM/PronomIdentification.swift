@@ -269,6 +269,30 @@ enum PronomIdentifier {
     static func decide(matched: [(signature: Int, spans: [PronomSpan])], containers: [(container: Int, basis: String)] = [],
                        extension ext: String?, cutShort: Bool, catalog: PronomFormats, tables: PronomTables,
                        type: UTType? = nil) -> PronomIdentification {
+        /// Where a signature matched, as DROID says it: `byte match at 0, 8; 4381, 12`.
+        func describe(_ spans: [PronomSpan]) -> String {
+            var text = "byte match at "
+            for (index, span) in spans.enumerated() {
+                if index > 0 { text += "; " }
+                text += String(span.offset)
+                text += ", "
+                text += String(span.length)
+            }
+            return text
+        }
+        // The common case, one signature of one format matched: the rules below come to that format, with the
+        // extension's warning.
+        if containers.isEmpty, matched.count == 1, case let formats = catalog.formatsOfSignature[matched[0].signature],
+           formats.count == 1, let format = formats.first {
+            var match = catalog.matches[Int(format)]
+            match.method = .signature
+            match.basis = describe(matched[0].spans)
+            var warning: String?
+            if let ext, !catalog.extensions[Int(format)].isEmpty, !(catalog.formatsOfExtension[ext] ?? []).contains(format) {
+                warning = "extension mismatch: PRONOM does not give .\(ext) to this format"
+            }
+            return PronomIdentification(matches: [match], warning: warning, isScanCutShort: cutShort)
+        }
         // Each format found, with where (a few at most: a list).
         var basis: [(format: Int32, text: String)] = []
         func note(_ format: Int32, _ text: String) {
@@ -281,11 +305,7 @@ enum PronomIdentifier {
         let byContainer = !basis.isEmpty
         if !byContainer {
             for (signature, spans) in matched {
-                var text = "byte match at "
-                for (index, span) in spans.enumerated() {
-                    text += index == 0 ? String(span.offset) : "; " + String(span.offset)
-                    text += ", " + String(span.length)
-                }
+                let text = describe(spans)
                 for format in catalog.formatsOfSignature[signature] { note(format, text) }
             }
         }

@@ -980,14 +980,14 @@ final class PronomMatchContext {
     /// Whether every sequence of `signature` matches; a sequence cut short counts only when every other one
     /// matched (then more bytes would decide).
     func match(signature: Int) -> Outcome {
-        var spans: [PronomSpan] = []
+        var spans: [(sequence: Int, span: PronomSpan)] = []
         var needsFront = false, needsBack = false
         let first = Int(matcher.signatureSequenceStart[signature]), end = Int(matcher.signatureSequenceStart[signature + 1])
         for position in first..<end {
             let sequence = Int(matcher.signatureSequences[position])
             cutShort = false
             if let span = match(sequence: sequence) {
-                spans.append(span)
+                spans.append((sequence, span))
             } else if cutShort {
                 if matcher.anchors[sequence] == PronomMatcher.Anchor.end.rawValue { needsBack = true } else { needsFront = true }
             } else {
@@ -995,7 +995,9 @@ final class PronomMatchContext {
             }
         }
         if needsFront || needsBack { return .undecided(front: needsFront, back: needsBack) }
-        return .matched(spans)
+        // In the signature's order of sequences, whichever was matched first (its gate's).
+        if spans.count > 1 { spans.sort { $0.sequence < $1.sequence } }
+        return .matched(spans.map(\.span))
     }
 
     /// Whether every sequence in `sequences` matches (a container entry's); `nil` when one does not.
