@@ -511,7 +511,7 @@ final class PronomMatcher: @unchecked Sendable {
             case .window where high <= Self.nearReach:
                 for literal in Self.leadingLiterals(tables, element) ?? [] where !literal.isEmpty {
                     // A literal's first bytes are enough to narrow the candidates.
-                    literals.append(Array(literal.prefix(8)))
+                    literals.append(Array(literal.prefix(16)))
                     literalSignature.append(Int32(signature))
                     literalLow.append(low)
                     literalHigh.append(high)
@@ -524,7 +524,7 @@ final class PronomMatcher: @unchecked Sendable {
                 let nearHigh = min(high, Self.nearReach - Self.literalPrefixLength)
                 for literal in Self.leadingLiterals(tables, element) ?? [] where !literal.isEmpty {
                     if low <= nearHigh {
-                        literals.append(Array(literal.prefix(8)))
+                        literals.append(Array(literal.prefix(16)))
                         literalSignature.append(Int32(signature))
                         literalLow.append(low)
                         literalHigh.append(nearHigh)
@@ -1281,6 +1281,10 @@ struct NearLiterals: @unchecked Sendable {
     /// The literals of four bytes, through a filter on pairs of bytes that looks at every third place (each
     /// literal filed under its first three pairs).
     private let filter: PairFilter
+    /// Where in each literal the four bytes filed with the filter start: the four least likely together of its
+    /// first sixteen, never four with two NULs side by side (a pair every place of a NUL-padded file holds): a
+    /// literal whose every four do is looked for by its least likely byte instead.
+    private let keyOffsets: UnsafeBufferPointer<Int>
     /// The widest window whose places are filed with the fixed offsets instead.
     static let directWidth = 16
 
@@ -1294,7 +1298,21 @@ struct NearLiterals: @unchecked Sendable {
         self.highs = immortal(highs)
         self.signatures = immortal(signatures)
         checks = immortal(literals.map { PronomMatcher.ByteCheck($0.prefix(8)) })
-        let short = prefixes.indices.filter { !prefixes[$0].isEmpty && prefixes[$0].count < PronomMatcher.literalPrefixLength }
+        let length = PronomMatcher.literalPrefixLength
+        /// Where the four bytes to file a literal under start; `nil` when every four of it hold two NULs side by side.
+        func keyOffset(_ literal: [UInt8]) -> Int? {
+            guard literal.count >= length else { return nil }
+            let candidates = (0...literal.count - length).filter { start in
+                !(0..<length - 1).contains { literal[start + $0] == 0 && literal[start + $0 + 1] == 0 }
+            }
+            return candidates.min { a, b in
+                literal[a..<a + length].reduce(1.0) { $0 * PronomMatcher.likelihood($1) }
+                    < literal[b..<b + length].reduce(1.0) { $0 * PronomMatcher.likelihood($1) }
+            }
+        }
+        let offsets = literals.map(keyOffset)
+        keyOffsets = immortal(offsets.map { $0 ?? 0 })
+        let short = prefixes.indices.filter { !prefixes[$0].isEmpty && offsets[$0] == nil }
         var groups: [[Int]] = [], groupOf: [[Int]: Int] = [:]
         for literal in short {
             let key = [Int(prefixes[literal][0]), lows[literal], highs[literal]]
@@ -1311,9 +1329,10 @@ struct NearLiterals: @unchecked Sendable {
             guard group.count == 1, let prefix = group.first.map({ prefixes[$0] }) else { return 0 }
             return prefix.indices.min { PronomMatcher.likelihood(prefix[$0]) < PronomMatcher.likelihood(prefix[$1]) } ?? 0
         })
-        let length = PronomMatcher.literalPrefixLength
-        let members = prefixes.indices.filter { prefixes[$0].count == length }
-        filter = PairFilter(members.map { ($0, prefixes[$0]) }, stride: length - 1, reach: members.map { highs[$0] + length }.max() ?? 0)
+        let members = prefixes.indices.filter { offsets[$0] != nil }
+        let keys = offsets.map { $0 ?? 0 }
+        filter = PairFilter(members.map { ($0, Array(literals[$0][keys[$0]..<keys[$0] + length])) }, stride: length - 1,
+                            reach: members.map { highs[$0] + keys[$0] + length }.max() ?? 0)
     }
 
     /// Whether literal `literal` lies at `start` in `bytes`, whole.
@@ -1359,7 +1378,8 @@ struct NearLiterals: @unchecked Sendable {
             }
         }
         if filter.reach > 0 {
-            filter.scan(UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, filter.reach)]), from: from) { literal, start in
+            filter.scan(UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, filter.reach)]), from: from) { literal, key in
+                let start = key - keyOffsets[literal]
                 if start >= lows[literal], start <= highs[literal], holds(literal, at: start, in: bytes) { found(signatures[literal]) }
             }
         }
