@@ -124,28 +124,42 @@ enum ZipContainer {
         var stream = z_stream()
         guard uti_inflate_init_raw(&stream) == Z_OK else { return nil }
         defer { inflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: limit)
+        // The output grows as the entry inflates, up to `limit`: most entries are small, and a buffer of the
+        // limit's size, zeroed, cost more than inflating them.
+        var output = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, min(limit, 64 * 1024)))
+        defer { output.deallocate() }
+        func grow() {
+            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: min(limit, output.count * 2))
+            _ = larger.initialize(fromContentsOf: output)
+            output.deallocate()
+            output = larger
+        }
         var produced = 0
         var consumed = 0
-        while produced < limit, consumed < available {
+        var status = Z_OK
+        reading: while produced < limit, consumed < available {
             let chunk = try source.bytes(at: start + consumed, length: min(64 * 1024, available - consumed))
             guard !chunk.isEmpty else { break }
             consumed += chunk.count
-            var status = Z_OK
             chunk.withUnsafeBufferPointer { input in
-                output.withUnsafeMutableBufferPointer { out in
-                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                    stream.avail_in = UInt32(input.count)
-                    stream.next_out = out.baseAddress.map { $0 + produced }
-                    stream.avail_out = UInt32(limit - produced)
+                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                stream.avail_in = UInt32(input.count)
+                // Until this chunk is used up, the limit is reached, or the stream ends or fails; more room
+                // while the output is full (zlib may hold output back with no input left to give).
+                while true {
+                    if produced == output.count, output.count < limit { grow() }
+                    stream.next_out = output.baseAddress.map { $0 + produced }
+                    stream.avail_out = UInt32(output.count - produced)
                     status = inflate(&stream, Z_NO_FLUSH)
-                    produced = limit - Int(stream.avail_out)
+                    produced = output.count - Int(stream.avail_out)
+                    guard status == Z_OK, produced < limit, stream.avail_out == 0 || stream.avail_in > 0 else { break }
                 }
             }
-            if status == Z_STREAM_END { break }
-            guard status == Z_OK || status == Z_BUF_ERROR else { return produced > 0 ? Array(output[0..<produced]) : nil }
+            if status == Z_STREAM_END { break reading }
+            guard status == Z_OK || status == Z_BUF_ERROR else { break reading }
         }
-        return Array(output[0..<produced])
+        guard produced > 0 || status == Z_OK || status == Z_BUF_ERROR || status == Z_STREAM_END else { return nil }
+        return Array(UnsafeBufferPointer(rebasing: output[0..<produced]))
     }
 
     /// The contents of a stored (uncompressed) entry, up to `limit` bytes.
