@@ -1462,16 +1462,31 @@ struct PairFilter: @unchecked Sendable {
         guard let input = bytes.baseAddress, let bits = bits.baseAddress else { return }
         let count = bytes.count
         var index = max(0, from - stride) / stride * stride
-        while index + 1 < count {
+        /// The literals filed under the pair at `index`, whose bit is set.
+        @inline(__always) func report(_ index: Int) {
             let pair = Int(UnsafeRawPointer(input + index).loadUnaligned(as: UInt16.self).littleEndian)
             let word = bits[pair &>> 6], bit = UInt64(1) &<< UInt64(pair & 63)
-            if word & bit != 0 {
-                let slot = Int(ranks[pair &>> 6]) &+ (word & (bit &- 1)).nonzeroBitCount
-                for position in Int(starts[slot])..<Int(starts[slot &+ 1]) {
-                    let entry = Int(entries[position])
-                    found(entry >> 2, index - (entry & 3))
-                }
+            let slot = Int(ranks[pair &>> 6]) &+ (word & (bit &- 1)).nonzeroBitCount
+            for position in Int(starts[slot])..<Int(starts[slot &+ 1]) {
+                let entry = Int(entries[position])
+                found(entry >> 2, index - (entry & 3))
             }
+        }
+        @inline(__always) func set(_ index: Int) -> UInt64 {
+            let pair = Int(UnsafeRawPointer(input + index).loadUnaligned(as: UInt16.self).littleEndian)
+            return (bits[pair &>> 6] &>> UInt64(pair & 63)) & 1
+        }
+        // Four places a round, their bits tested together: most rounds have none.
+        let step = stride
+        while index &+ 3 &* step &+ 1 < count {
+            let any = set(index) | set(index &+ step) | set(index &+ 2 &* step) | set(index &+ 3 &* step)
+            if any != 0 {
+                for place in 0..<4 where set(index &+ place &* step) != 0 { report(index &+ place &* step) }
+            }
+            index &+= 4 &* step
+        }
+        while index + 1 < count {
+            if set(index) != 0 { report(index) }
             index &+= stride
         }
     }
