@@ -347,7 +347,8 @@ public final class TypeDatabase: Sendable {
         guard !tag.isEmpty else { return [] }
         // An ASCII tag that no registration claims, while none replaces a built-in type: the compiled index
         // alone, in its order (the preference order `candidates` would give), with case folded in place.
-        if let builtIn, tagClass.rawValue.utf8.allSatisfy({ $0 < 0x80 }) {
+        if let builtIn, tagClass.rawValue.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } })
+            ?? tagClass.rawValue.utf8.allSatisfy({ $0 < 0x80 }) {
             let probe = builtIn.probe(forTagClass: tagClass.rawValue)
             let found = tag.utf8.withContiguousStorageIfAvailable { utf8 -> [Int]? in
                 let bytes = UnsafeRawBufferPointer(utf8)

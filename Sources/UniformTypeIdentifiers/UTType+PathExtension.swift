@@ -16,6 +16,10 @@ extension UTType {
     /// Like swift-foundation, an extension containing a space or a slash is not one.
     /// - Complexity: O(*n*) in the length of the last path component.
     public static func filenameExtension(ofPath path: some StringProtocol) -> String? {
+        // A native string's bytes in place (every path a walk or a request gives), else through its view.
+        if let found = path.utf8.withContiguousStorageIfAvailable({ bytes -> String?? in .some(filenameExtension(ofPathBytes: bytes)) }) {
+            return found ?? nil
+        }
         var utf8 = Substring(path).utf8[...]
         while utf8.count > 1, utf8.last == UInt8(ascii: "/") { utf8 = utf8.dropLast() }
         let component = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8[utf8.index(after: $0)...] } ?? utf8
@@ -23,5 +27,19 @@ extension UTType {
         let extensionBytes = component[component.index(after: dot)...]
         guard !extensionBytes.isEmpty, !extensionBytes.contains(UInt8(ascii: " ")) else { return nil }
         return String(Substring(extensionBytes))
+    }
+
+    /// `filenameExtension(ofPath:)` over the path's bytes: the same rules, a byte at a time.
+    private static func filenameExtension(ofPathBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var end = bytes.count
+        while end > 1, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        var start = end
+        while start > 0, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
+        var dot = end - 1
+        while dot >= start, bytes[dot] != UInt8(ascii: ".") { dot -= 1 }
+        guard dot > start, dot + 1 < end else { return nil }
+        let extensionBytes = UnsafeBufferPointer(rebasing: bytes[(dot + 1)..<end])
+        guard !extensionBytes.contains(UInt8(ascii: " ")) else { return nil }
+        return String(decoding: extensionBytes, as: UTF8.self)
     }
 }
