@@ -1,4 +1,5 @@
 internal import UniformTypeIdentifiers
+internal import CByteScan
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -541,11 +542,11 @@ enum TextAnalysis {
     /// The namespace the root element's start tag declares for `prefix` (`xmlns:prefix="..."`), or its
     /// default namespace (`xmlns="..."`) when `prefix` is `nil`.
     static func namespaceURI(of text: String, prefix: String?) -> String? {
-        guard let root = rootElement(text), let start = text.firstRange(of: "<" + root) else { return nil }
+        guard let root = rootElement(text), let start = text.firstRange(ofBytes: "<" + root) else { return nil }
         let tag = text[start.upperBound...].prefix(while: { $0 != ">" })
         let attribute = prefix.map { "xmlns:" + $0 } ?? "xmlns"
         var rest = tag[...]
-        while let found = rest.firstRange(of: attribute) {
+        while let found = rest.firstRange(ofBytes: attribute) {
             rest = rest[found.upperBound...]
             let afterName = rest.drop(while: { $0.isWhitespace })
             guard afterName.first == "=" else { continue }
@@ -564,15 +565,15 @@ enum TextAnalysis {
             rest = rest.drop(while: { $0.isWhitespace })
             guard rest.hasPrefix("<") else { return nil }
             if rest.hasPrefix("<?") {
-                guard let end = rest.firstRange(of: "?>") else { return nil }
+                guard let end = rest.firstRange(ofBytes: "?>") else { return nil }
                 rest = rest[end.upperBound...]
             } else if rest.hasPrefix("<!--") {
-                guard let end = rest.firstRange(of: "-->") else { return nil }
+                guard let end = rest.firstRange(ofBytes: "-->") else { return nil }
                 rest = rest[end.upperBound...]
             } else if rest.hasPrefix("<!") {
                 guard let end = rest.firstIndex(of: ">") else { return nil }
                 // A DOCTYPE with an internal subset ends at "]>".
-                if let bracket = rest.firstIndex(of: "["), bracket < end, let close = rest.firstRange(of: "]>") {
+                if let bracket = rest.firstIndex(of: "["), bracket < end, let close = rest.firstRange(ofBytes: "]>") {
                     rest = rest[close.upperBound...]
                 } else {
                     rest = rest[rest.index(after: end)...]
@@ -723,5 +724,25 @@ enum JSONCheck {
             if index == start { return .invalid }
             return index == scalars.count ? .truncated : .valid
         }
+    }
+}
+
+extension StringProtocol {
+    /// The first range of `needle` here, its bytes compared (`memmem`): for a needle of ASCII what
+    /// `firstRange(of:)` finds, without comparing `Character`s one by one (and XML's syntax is one of code
+    /// points, not of grapheme clusters: `?>` before a combining mark still ends a processing instruction).
+    func firstRange(ofBytes needle: String) -> Range<Index>? {
+        let offset = utf8.withContiguousStorageIfAvailable { haystack -> Int? in
+            var needle = needle
+            return needle.withUTF8 { needle -> Int? in
+                guard !needle.isEmpty, needle.count <= haystack.count, let base = haystack.baseAddress,
+                      let hit = uti_find_bytes(base, haystack.count, needle.baseAddress, needle.count) else { return nil }
+                return UnsafeRawPointer(base).distance(to: hit)
+            }
+        }
+        guard let offset else { return firstRange(of: needle) }
+        guard let offset else { return nil }
+        let lower = utf8.index(utf8.startIndex, offsetBy: offset)
+        return lower..<utf8.index(lower, offsetBy: needle.utf8.count)
     }
 }
