@@ -465,7 +465,7 @@ enum TextAnalysis {
         guard let root = rootElement(head) else {
             let lower = head.lowercased()
             for tag in ["<head", "<body", "<script", "<div", "<p>", "<table", "<title", "<meta", "<a href", "<iframe", "<style", "<h1"]
-            where lower.contains(tag) {
+            where lower.firstRange(ofBytes: tag) != nil {
                 return Format(mimeType: "text/html", isConclusive: false, detail: "HTML elements")
             }
             return nil
