@@ -345,7 +345,7 @@ public final class FileIdentifier: Sendable {
         let catalog = PronomFormats.shared, format = Int(best.format)
         let current = catalog.carriers.indices.contains(format) && TypeDatabase.shared.generation == catalog.generation
         guard let version = current ? catalog.carriers[format].first : best.type else { return }
-        var detail = current ? catalog.details[format] : "PRONOM \(best.puid): \(best.name)\(best.version.isEmpty ? "" : " " + best.version)"
+        var detail = current ? catalog.details[format] : best.readingName
         detail.reserveCapacity(detail.utf8.count + best.basis.utf8.count + 3)
         detail += " ("
         detail += best.basis

@@ -16,20 +16,14 @@ extension UTType {
     /// Like swift-foundation, an extension containing a space or a slash is not one.
     /// - Complexity: O(*n*) in the length of the last path component.
     public static func filenameExtension(ofPath path: some StringProtocol) -> String? {
-        // A native string's bytes in place (every path a walk or a request gives), else through its view.
+        // A native string's bytes in place (every path a walk or a request gives), else a copy of them.
         if let found = path.utf8.withContiguousStorageIfAvailable({ bytes -> String?? in .some(filenameExtension(ofPathBytes: bytes)) }) {
             return found ?? nil
         }
-        var utf8 = Substring(path).utf8[...]
-        while utf8.count > 1, utf8.last == UInt8(ascii: "/") { utf8 = utf8.dropLast() }
-        let component = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8[utf8.index(after: $0)...] } ?? utf8
-        guard let dot = component.lastIndex(of: UInt8(ascii: ".")), dot != component.startIndex else { return nil }
-        let extensionBytes = component[component.index(after: dot)...]
-        guard !extensionBytes.isEmpty, !extensionBytes.contains(UInt8(ascii: " ")) else { return nil }
-        return String(Substring(extensionBytes))
+        return Array(path.utf8).withUnsafeBufferPointer { filenameExtension(ofPathBytes: $0) }
     }
 
-    /// `filenameExtension(ofPath:)` over the path's bytes: the same rules, a byte at a time.
+    /// `filenameExtension(ofPath:)` over the path's bytes.
     private static func filenameExtension(ofPathBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var end = bytes.count
         while end > 1, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }

@@ -282,7 +282,7 @@ struct RecordWriter {
         }
         if !entry.path.isValidUTF8 { key(",\"pathEscaped\":true") }
         if pronom {
-            // The fields `pronomFields` gives, written in place.
+            // The fields `pronomFields` gives, under the names of `pronomColumns`, written in place.
             if let pronom = entry.identification?.pronom {
                 let best = pronom.matches.first
                 func field(_ name: StaticString, _ value: String?) {

@@ -36,6 +36,9 @@ public struct PronomIdentification: Sendable, Hashable {
         /// The format's number in uti's tables (`PronomFormats`).
         let format: Int32
 
+        /// The format as a PRONOM reading's detail names it: `PRONOM fmt/12: Portable Network Graphics 1.1`.
+        var readingName: String { "PRONOM \(puid): \(name)\(version.isEmpty ? "" : " " + version)" }
+
         /// The type that carries this PUID (`UTTagClass.pronomPUID`): the format's own type, or the version's.
         public var type: UTType? {
             TypeDatabase.shared.declaredTypes(tag: puid, tagClass: .pronomPUID).first
@@ -121,7 +124,7 @@ struct PronomFormats: Sendable {
         signed = (0..<tables.formatCount).map { !tables.formatList($0, 2).isEmpty }
         generation = TypeDatabase.shared.generation
         carriers = matches.map { TypeDatabase.shared.declaredTypes(tag: $0.puid, tagClass: .pronomPUID) }
-        details = matches.map { "PRONOM \($0.puid): \($0.name)\($0.version.isEmpty ? "" : " " + $0.version)" }
+        details = matches.map(\.readingName)
     }
 }
 
@@ -280,6 +283,11 @@ enum PronomIdentifier {
             }
             return text
         }
+        /// The warning for one format found by its bytes whose record gives extensions, but not this file's.
+        func mismatch(_ format: Int32, named: [Int32]) -> String? {
+            guard let ext, !named.contains(format), !catalog.extensions[Int(format)].isEmpty else { return nil }
+            return "extension mismatch: PRONOM does not give .\(ext) to this format"
+        }
         // The common case, one signature of one format matched: the rules below come to that format, with the
         // extension's warning.
         if containers.isEmpty, matched.count == 1, case let formats = catalog.formatsOfSignature[matched[0].signature],
@@ -287,11 +295,8 @@ enum PronomIdentifier {
             var match = catalog.matches[Int(format)]
             match.method = .signature
             match.basis = describe(matched[0].spans)
-            var warning: String?
-            if let ext, !catalog.extensions[Int(format)].isEmpty, !(catalog.formatsOfExtension[ext] ?? []).contains(format) {
-                warning = "extension mismatch: PRONOM does not give .\(ext) to this format"
-            }
-            return PronomIdentification(matches: [match], warning: warning, isScanCutShort: cutShort)
+            let named = ext.flatMap { catalog.formatsOfExtension[$0] } ?? []
+            return PronomIdentification(matches: [match], warning: mismatch(format, named: named), isScanCutShort: cutShort)
         }
         // Each format found, with where (a few at most: a list).
         var basis: [(format: Int32, text: String)] = []
@@ -340,8 +345,8 @@ enum PronomIdentifier {
             if !formats.isEmpty { warning = "no byte signature matched: by extension only" }
         } else if formats.count > 1 {
             warning = "\(formats.count) formats match; the first is the best"
-        } else if let ext, !named.contains(formats[0]), !catalog.extensions[Int(formats[0])].isEmpty {
-            warning = "extension mismatch: PRONOM does not give .\(ext) to this format"
+        } else {
+            warning = mismatch(formats[0], named: named)
         }
         let matches = formats.map { format in
             // The format's strings made once (`PronomFormats.matches`); the method and basis are this file's.

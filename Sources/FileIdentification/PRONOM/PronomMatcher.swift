@@ -268,12 +268,9 @@ final class PronomMatcher: @unchecked Sendable {
             self.low = low
             self.high = high
             rare = 0
-            rare = Self.rarest(key)
+            rare = PronomMatcher.rarest(key)
         }
 
-        static func rarest(_ bytes: [UInt8]) -> Int {
-            bytes.indices.min { PronomMatcher.likelihood(bytes[$0]) < PronomMatcher.likelihood(bytes[$1]) } ?? 0
-        }
 
         /// Takes `literal` (for `signature`) in when it has this gate's window and its key's first
         /// `longLiteral` bytes; whether it did.
@@ -286,7 +283,7 @@ final class PronomMatcher: @unchecked Sendable {
             let shared = zip(key, literal).prefix { $0 == $1 }.count
             guard shared >= Self.longLiteral, members.count < 64 else { return false }
             key = Array(key.prefix(shared))
-            rare = Self.rarest(key)
+            rare = PronomMatcher.rarest(key)
             members.append(Member(literal: literal, signatures: [signature]))
             return true
         }
@@ -590,8 +587,7 @@ final class PronomMatcher: @unchecked Sendable {
         leadLiteralRare = Self.immortal((0..<elementCount).map { element -> Int in
             let start = Int(leadStarts[element]), length = Int(leadLengths[element])
             guard length > 0, length < 8 else { return -1 }
-            let literal = tables.bytes[start..<start + length]
-            return (literal.indices.min { Self.likelihood(literal[$0]) < Self.likelihood(literal[$1]) } ?? start) - start
+            return Self.rarest(tables.bytes[start..<start + length])
         })
         alternativeFirstBytes = Self.immortal((0..<tables.alternatives.count / 3).map { alternative -> Int16 in
             guard tables.alternatives[alternative * 3 + 1] > 0 else { return -1 }
@@ -651,7 +647,6 @@ final class PronomMatcher: @unchecked Sendable {
     /// whose gate is closed cannot match. `nil` when no element can be indexed.
     private static func gate(_ tables: PronomTables, own: [Int], anchors: [UInt8], stepStart: [Int32], elements: [Int32],
                              lows: [Int], highs: [Int], lastSets: [UInt64], firstOdds: [Double], lastOdds: [Double]) -> GateChoice? {
-        func odds(_ literal: some Collection<UInt8>) -> Double { literal.reduce(1.0) { $0 * likelihood($1) } }
         func add(_ a: Int, _ b: Int) -> Int {
             guard a != Int.max, b != Int.max else { return Int.max }
             let (sum, overflow) = a.addingReportingOverflow(b)
@@ -754,6 +749,19 @@ final class PronomMatcher: @unchecked Sendable {
             sum -= information[start]
         }
         return FixedBytes(offset: places[best].place, bytes: places)
+    }
+
+    /// How likely `bytes` are together at a place, by `likelihood`.
+    static func odds(_ bytes: some Collection<UInt8>) -> Double { bytes.reduce(1.0) { $0 * likelihood($1) } }
+
+    /// The offset in `bytes` of the least likely of them (the first of equals); 0 for none.
+    static func rarest(_ bytes: some Collection<UInt8>) -> Int {
+        var best = 0, bestLikelihood = Double.infinity
+        for (offset, byte) in bytes.enumerated() where likelihood(byte) < bestLikelihood {
+            best = offset
+            bestLikelihood = likelihood(byte)
+        }
+        return best
     }
 
     /// How likely a byte is at a given place in a file, roughly, for choosing gates: NUL most, then the bytes
@@ -1280,9 +1288,10 @@ final class PronomMatchContext {
 }
 
 /// The literals of the gates in windows within the first 4 KiB too wide to file with the fixed offsets (up to
-/// eight bytes of each): the few shorter than four bytes each by its least likely byte (`memchr`), the others by
-/// their first four through a filter on pairs of bytes that tests every third place (each literal under its
-/// first three pairs), so that one pass over the bytes finds them all; the rest of their eight bytes confirm.
+/// sixteen bytes of each): the few shorter than four bytes (or with two NULs side by side in every four) by a
+/// byte with `memchr`, the others by four of their bytes through a filter on pairs of bytes that tests every
+/// third place (each literal under the three pairs of those four), so that one pass over the bytes finds them
+/// all; the first four bytes of a literal found, then its first eight, confirm it.
 struct NearLiterals: @unchecked Sendable {
     private let values: UnsafeBufferPointer<UInt32>
     private let masks: UnsafeBufferPointer<UInt32>
@@ -1294,16 +1303,16 @@ struct NearLiterals: @unchecked Sendable {
     /// by its prefix alone opened gates that its next bytes would have kept shut (`http` for
     /// `http://isds.czechpoint.cz/`, in every text with a link).
     private let checks: UnsafeBufferPointer<PronomMatcher.ByteCheck>
-    /// Literals of one to three bytes (few), in groups (`byByte[groupStarts[g] ..< groupStarts[g + 1]]`), each
-    /// group looked for by one byte (`memchr`) at one place in its literals (`groupPlaces`): a literal alone by
-    /// its least likely byte, literals that share their window and first byte by that byte (MPEG audio's five
-    /// frame headers, `FF FB` to `FF E3`, each stopped at every fourth of compressed data's bytes, as often as
-    /// the five together do now).
+    /// The literals the filter cannot take (shorter than four bytes, or with two NULs side by side in every
+    /// four: few), in groups (`byByte[groupStarts[g] ..< groupStarts[g + 1]]`), each group looked for by one byte
+    /// (`memchr`) at one place in its literals (`groupPlaces`): a literal alone by its least likely byte,
+    /// literals that share their window and first byte by that byte (MPEG audio's five frame headers, `FF FB` to
+    /// `FF E3`: one scan of compressed data instead of five).
     private let byByte: UnsafeBufferPointer<Int32>
     private let groupStarts: UnsafeBufferPointer<Int32>
     private let groupPlaces: UnsafeBufferPointer<Int>
-    /// The literals of four bytes, through a filter on pairs of bytes that looks at every third place (each
-    /// literal filed under its first three pairs).
+    /// The others, by four of their bytes (`keyOffsets`), through a filter on pairs of bytes that looks at every
+    /// third place (each literal filed under the three pairs of its four).
     private let filter: PairFilter
     /// Where in each literal the four bytes filed with the filter start: the four least likely together of its
     /// first sixteen, never four with two NULs side by side (a pair every place of a NUL-padded file holds): a
@@ -1329,10 +1338,7 @@ struct NearLiterals: @unchecked Sendable {
             let candidates = (0...literal.count - length).filter { start in
                 !(0..<length - 1).contains { literal[start + $0] == 0 && literal[start + $0 + 1] == 0 }
             }
-            return candidates.min { a, b in
-                literal[a..<a + length].reduce(1.0) { $0 * PronomMatcher.likelihood($1) }
-                    < literal[b..<b + length].reduce(1.0) { $0 * PronomMatcher.likelihood($1) }
-            }
+            return candidates.min { PronomMatcher.odds(literal[$0..<$0 + length]) < PronomMatcher.odds(literal[$1..<$1 + length]) }
         }
         let offsets = literals.map(keyOffset)
         keyOffsets = immortal(offsets.map { $0 ?? 0 })
@@ -1351,7 +1357,7 @@ struct NearLiterals: @unchecked Sendable {
         groupStarts = immortal(groups.reduce(into: [Int32(0)]) { $0.append($0[$0.count - 1] + Int32($1.count)) })
         groupPlaces = immortal(groups.map { group in
             guard group.count == 1, let prefix = group.first.map({ prefixes[$0] }) else { return 0 }
-            return prefix.indices.min { PronomMatcher.likelihood(prefix[$0]) < PronomMatcher.likelihood(prefix[$1]) } ?? 0
+            return PronomMatcher.rarest(prefix)
         })
         let members = prefixes.indices.filter { offsets[$0] != nil }
         let keys = offsets.map { $0 ?? 0 }
