@@ -144,6 +144,10 @@ final class PronomMatcher: @unchecked Sendable {
     private let fixedOffsets: UnsafeBufferPointer<Int>
     private let fixedRanges: UnsafeBufferPointer<Int32>
     private let fixedList: UnsafeBufferPointer<Int32>
+    /// Per offset, four words: a bit for each byte whose slot (or the offset's slot for any byte) holds
+    /// signatures. Most bytes at most offsets open none: the bits (32 bytes an offset, a few KiB in all, in
+    /// the cache) say so without a load from the slots (2 KiB an offset, most loads missing the cache).
+    private let fixedBits: UnsafeBufferPointer<UInt64>
     /// Gates in windows within the first 4 KiB too wide to file with the fixed offsets, found by their literals.
     private let near: NearLiterals
     /// The furthest byte a near gate may need.
@@ -567,6 +571,15 @@ final class PronomMatcher: @unchecked Sendable {
             list += signatures
         }
 
+        var bits = [UInt64](repeating: 0, count: offsets.count * 4)
+        for index in offsets.indices {
+            let any = ranges[(index * 257 + 256) * 2 + 1] > 0
+            for byte in 0..<256 where any || ranges[(index * 257 + byte) * 2 + 1] > 0 {
+                bits[index * 4 + byte >> 6] |= 1 << UInt64(byte & 63)
+            }
+        }
+        fixedBits = Self.immortal(bits)
+
         self.anchors = Self.immortal(anchors)
         self.stepStart = Self.immortal(stepStart)
         stepElements = Self.immortal(elements)
@@ -850,7 +863,9 @@ final class PronomMatcher: @unchecked Sendable {
                 if offset < bytes.size { gates.needsFront = true }
                 break
             }
-            var slot = (index * 257 + Int(front[offset])) * 2
+            let byte = Int(front[offset])
+            guard fixedBits[index &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0 else { continue }
+            var slot = (index * 257 + byte) * 2
             for _ in 0..<2 {
                 let start = Int(fixedRanges[slot]), count = Int(fixedRanges[slot + 1])
                 for position in start..<start + count {
