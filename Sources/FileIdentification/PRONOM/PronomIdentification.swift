@@ -274,14 +274,26 @@ enum PronomIdentifier {
                        type: UTType? = nil) -> PronomIdentification {
         /// Where a signature matched, as DROID says it: `byte match at 0, 8; 4381, 12`.
         func describe(_ spans: [PronomSpan]) -> String {
-            var text = "byte match at "
-            for (index, span) in spans.enumerated() {
-                if index > 0 { text += "; " }
-                text += String(span.offset)
-                text += ", "
-                text += String(span.length)
+            // Written as bytes, then made a string once (appending to a string grows it a piece at a time).
+            var text: [UInt8] = []
+            text.reserveCapacity(14 + spans.count * 24)
+            text += "byte match at ".utf8
+            func digits(_ value: Int) {
+                let start = text.count
+                var value = value.magnitude
+                repeat {
+                    text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
+                    value /= 10
+                } while value > 0
+                text[start...].reverse()
             }
-            return text
+            for (index, span) in spans.enumerated() {
+                if index > 0 { text += "; ".utf8 }
+                digits(span.offset)
+                text += ", ".utf8
+                digits(span.length)
+            }
+            return String(decoding: text, as: UTF8.self)
         }
         /// The warning for one format found by its bytes whose record gives extensions, but not this file's.
         func mismatch(_ format: Int32, named: [Int32]) -> String? {
@@ -295,8 +307,10 @@ enum PronomIdentifier {
             var match = catalog.matches[Int(format)]
             match.method = .signature
             match.basis = describe(matched[0].spans)
-            let named = ext.flatMap { catalog.formatsOfExtension[$0] } ?? []
-            return PronomIdentification(matches: [match], warning: mismatch(format, named: named), isScanCutShort: cutShort)
+            // Whether the extension names the format, from the format's few extensions (no lookup by string).
+            let extensions = catalog.extensions[Int(format)]
+            let warning = ext.flatMap { ext in extensions.isEmpty || extensions.contains(ext) ? nil : mismatch(format, named: []) }
+            return PronomIdentification(matches: [match], warning: warning, isScanCutShort: cutShort)
         }
         // Each format found, with where (a few at most: a list).
         var basis: [(format: Int32, text: String)] = []
