@@ -141,9 +141,22 @@ enum PronomIdentifier {
     /// `nil` for none), reading at most `scanLimit` bytes from its beginning and as many from its end.
     static func identify(_ source: some ByteSource, head: [UInt8], extension ext: String?, scanLimit: Int,
                          type: UTType? = nil) throws(IdentificationError.Reason) -> PronomIdentification {
+        // The first bytes read where they are (no copy while nothing more is read), and a bit per signature on
+        // the stack.
+        try head.withUnsafeBufferPointer { (head: UnsafeBufferPointer<UInt8>) throws(IdentificationError.Reason) -> PronomIdentification in
+            try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (PronomTables.shared.signatureCount + 63) / 64) {
+                (marks: UnsafeMutableBufferPointer<UInt64>) throws(IdentificationError.Reason) -> PronomIdentification in
+                marks.initialize(repeating: 0)
+                return try identify(source, head: head, marks: marks, extension: ext, scanLimit: scanLimit, type: type)
+            }
+        }
+    }
+
+    private static func identify(_ source: some ByteSource, head: UnsafeBufferPointer<UInt8>, marks: UnsafeMutableBufferPointer<UInt64>,
+                                 extension ext: String?, scanLimit: Int, type: UTType?) throws(IdentificationError.Reason) -> PronomIdentification {
         let tables = PronomTables.shared, matcher = PronomMatcher.shared, catalog = PronomFormats.shared
         let size = source.count
-        let bytes = PronomBytes(front: head, size: size)
+        let bytes = PronomBytes(borrowing: head, size: size)
         var frontRead = bytes.known >= min(size, max(scanLimit, head.count))
         // The end is read in two steps: its last 4 KiB (where the patterns anchored there lie), then, only if a
         // pattern needs more, up to the scan limit.
@@ -170,14 +183,13 @@ enum PronomIdentifier {
             }
             return more
         }
-        var marks = [UInt64](repeating: 0, count: (tables.signatureCount + 63) / 64)
         var candidates: [Int32] = []
-        var gates = matcher.candidates(bytes, marks: &marks, list: &candidates)
+        var gates = matcher.candidates(bytes, marks: marks, list: &candidates)
         // Gates past the bytes read: the beginning up to the scan limit, the end's last 4 KiB; the gates again.
         if gates.needsFront || gates.needsBack, try read(front: gates.needsFront, back: gates.needsBack) {
-            gates = matcher.candidates(bytes, marks: &marks, list: &candidates, after: gates)
+            gates = matcher.candidates(bytes, marks: marks, list: &candidates, after: gates)
         }
-        matcher.openPending(gates, marks: &marks, list: &candidates)
+        matcher.openPending(gates, marks: marks, list: &candidates)
         let context = PronomMatchContext(tables: tables, matcher: matcher, bytes: bytes)
         var cutShort = false
         var matched: [(signature: Int, spans: [PronomSpan])] = []
@@ -205,7 +217,7 @@ enum PronomIdentifier {
 
     /// The container signatures that match: for a ZIP file its entries' paths (and their contents, inflated), for
     /// an OLE2 file its streams' names (and contents); each with where it matched.
-    static func containerMatches(_ source: some ByteSource, head: [UInt8], limit: Int, tables: PronomTables,
+    static func containerMatches(_ source: some ByteSource, head: some Collection<UInt8>, limit: Int, tables: PronomTables,
                                  matcher: PronomMatcher) throws(IdentificationError.Reason) -> [(container: Int, basis: String)] {
         let isZip = head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06])
         let isOLE2 = head.starts(with: OLE2Container.signature)

@@ -9,6 +9,8 @@ internal import CByteScan
 final class PronomBytes {
     /// The file's bytes from offset 0.
     private(set) var front: UnsafeMutableBufferPointer<UInt8>
+    /// Whether `front` is this object's own (else the caller's, read in place: never written).
+    private var ownsFront = true
     /// The file's last bytes: offsets `backStart ..< size`.
     private(set) var back: UnsafeMutableBufferPointer<UInt8>
     let size: Int
@@ -19,8 +21,16 @@ final class PronomBytes {
         back = UnsafeMutableBufferPointer(start: nil, count: 0)
     }
 
+    /// The caller's first bytes, read in place: the object must not outlive them.
+    init(borrowing bytes: UnsafeBufferPointer<UInt8>, size: Int) {
+        self.size = size
+        front = UnsafeMutableBufferPointer(mutating: UnsafeBufferPointer(rebasing: bytes.prefix(size)))
+        ownsFront = false
+        back = UnsafeMutableBufferPointer(start: nil, count: 0)
+    }
+
     deinit {
-        front.deallocate()
+        if ownsFront { front.deallocate() }
         back.deallocate()
     }
 
@@ -44,8 +54,9 @@ final class PronomBytes {
             buffer.deallocate()
             throw error
         }
-        front.deallocate()
+        if ownsFront { front.deallocate() }
         front = UnsafeMutableBufferPointer(rebasing: buffer[0..<kept + read])
+        ownsFront = true
     }
 
     /// Reads the last `count` bytes.
@@ -846,7 +857,7 @@ final class PronomMatcher: @unchecked Sendable {
     /// The signatures whose gates open on `bytes`, each once (`marks` has a bit per signature), and what more
     /// bytes would decide. After more was read (`previous`, what the gates said before), only the gates that
     /// needed it are looked at again.
-    func candidates(_ bytes: PronomBytes, marks: inout [UInt64], list: inout [Int32], after previous: Gates? = nil) -> Gates {
+    func candidates(_ bytes: PronomBytes, marks: UnsafeMutableBufferPointer<UInt64>, list: inout [Int32], after previous: Gates? = nil) -> Gates {
         var gates = Gates()
         gates.frontChecked = bytes.front.count
         let checked = previous?.frontChecked ?? 0
@@ -968,7 +979,7 @@ final class PronomMatcher: @unchecked Sendable {
 
     /// Opens the gates from the end that still reach bytes not read: their signatures are tried, and say
     /// whether more bytes would have decided.
-    func openPending(_ gates: Gates, marks: inout [UInt64], list: inout [Int32]) {
+    func openPending(_ gates: Gates, marks: UnsafeMutableBufferPointer<UInt64>, list: inout [Int32]) {
         for index in gates.pendingEnd {
             let gate = endGates[index]
             for signature in endMemberSignatures[gate.first..<gate.first + gate.count] {
