@@ -235,7 +235,7 @@ def main():
     print(f"\nOverhead on {args.roots[0]}: `uti classify --format ndjson` {wall[0]:.3f} s, with `--pronom` "
           f"{wall[1]:.3f} s (medians of {args.runs} alternated runs): **+{100 * (wall[1] / wall[0] - 1):.0f}%**; "
           f"CPU time {cpu[0]:.2f} s and {cpu[1]:.2f} s, +{100 * (cpu[1] / cpu[0] - 1):.0f}%; "
-          f"each round's ratio from +{rounds[0]:.0f}% to +{rounds[-1]:.0f}%.")
+          f"each round's ratio from {rounds[0]:+.0f}% to {rounds[-1]:+.0f}%.")
 
 
 if __name__ == "__main__":

@@ -290,26 +290,19 @@ enum PronomIdentifier {
             var text: [UInt8] = []
             text.reserveCapacity(14 + spans.count * 24)
             text += "byte match at ".utf8
-            func digits(_ value: Int) {
-                let start = text.count
-                var value = value.magnitude
-                repeat {
-                    text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
-                    value /= 10
-                } while value > 0
-                text[start...].reverse()
-            }
             for (index, span) in spans.enumerated() {
                 if index > 0 { text += "; ".utf8 }
-                digits(span.offset)
+                text += String(span.offset).utf8
                 text += ", ".utf8
-                digits(span.length)
+                text += String(span.length).utf8
             }
             return String(decoding: text, as: UTF8.self)
         }
-        /// The warning for one format found by its bytes whose record gives extensions, but not this file's.
-        func mismatch(_ format: Int32, named: [Int32]) -> String? {
-            guard let ext, !named.contains(format), !catalog.extensions[Int(format)].isEmpty else { return nil }
+        /// The warning for one format found by its bytes whose record gives extensions, but not this file's (the
+        /// format's own few extensions asked, not the catalog's lookup by string).
+        func mismatch(_ format: Int32) -> String? {
+            let extensions = catalog.extensions[Int(format)]
+            guard let ext, !extensions.isEmpty, !extensions.contains(ext) else { return nil }
             return "extension mismatch: PRONOM does not give .\(ext) to this format"
         }
         // The common case, one signature of one format matched: the rules below come to that format, with the
@@ -319,10 +312,7 @@ enum PronomIdentifier {
             var match = catalog.matches[Int(format)]
             match.method = .signature
             match.basis = describe(matched[0].spans)
-            // Whether the extension names the format, from the format's few extensions (no lookup by string).
-            let extensions = catalog.extensions[Int(format)]
-            let warning = ext.flatMap { ext in extensions.isEmpty || extensions.contains(ext) ? nil : mismatch(format, named: []) }
-            return PronomIdentification(matches: [match], warning: warning, isScanCutShort: cutShort)
+            return PronomIdentification(matches: [match], warning: mismatch(format), isScanCutShort: cutShort)
         }
         // Each format found, with where (a few at most: a list).
         var basis: [(format: Int32, text: String)] = []
@@ -372,7 +362,7 @@ enum PronomIdentifier {
         } else if formats.count > 1 {
             warning = "\(formats.count) formats match; the first is the best"
         } else {
-            warning = mismatch(formats[0], named: named)
+            warning = mismatch(formats[0])
         }
         let matches = formats.map { format in
             // The format's strings made once (`PronomFormats.matches`); the method and basis are this file's.
