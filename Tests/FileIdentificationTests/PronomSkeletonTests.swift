@@ -205,6 +205,53 @@ struct PronomSkeletonTests {
         #expect(result.topOne * 100 >= result.count * 90, "top-1 \(result.topOne) of \(result.count)")
     }
 
+    @Test("the shortcuts take nothing away: a signature its fixed bytes decide matches as its search would, and a second gate shuts only signatures that fail")
+    func shortcuts() throws {
+        let table = try Self.load()
+        let matcher = PronomMatcher.shared, tables = PronomTables.shared
+        // XML of a few vocabularies, the files second gates are for (their signatures share `<?xml version=`).
+        let xml = [
+            #"<?xml version="1.0" encoding="UTF-8"?>\#n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\#n<plist version="1.0">\#n<dict/>\#n</plist>\#n"#,
+            #"<?xml version="1.0" encoding="UTF-8"?>\#n<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader/></TEI>\#n"#,
+            #"<?xml version="1.0" encoding="UTF-8"?>\#n<svg xmlns="http://www.w3.org/2000/svg" version="1.1"></svg>\#n"#,
+            #"<?xml version='1.0'?>\#n<kml xmlns="http://www.opengis.net/kml/2.2"><Document/></kml>\#n"#,
+            #"<?xml version="1.0"?>\#n<catalog><book id="1"/></catalog>\#n"#,
+        ].map { Array($0.utf8) }
+        let samples = table.signatures.compactMap { Self.skeleton(of: $0, filler: 0x00) } + xml
+        var decided = 0, shut = 0, shutInXML = 0
+        for (number, sample) in samples.enumerated() {
+            let bytes = PronomBytes(front: sample, size: sample.count)
+            let context = PronomMatchContext(tables: tables, matcher: matcher, bytes: bytes)
+            for signature in 0..<tables.signatureCount where matcher.decided(signature, in: bytes.front) {
+                decided += 1
+                let quick = context.match(signature: signature)
+                #expect(quick == context.match(signature: signature, shortcut: false), "signature \(signature), sample \(number)")
+            }
+            var marks = [UInt64](repeating: 0, count: (tables.signatureCount + 63) / 64)
+            var opened: [Int32] = []
+            _ = marks.withUnsafeMutableBufferPointer { matcher.candidates(bytes, marks: $0, list: &opened) }
+            var kept = opened
+            matcher.closeSecondGates(bytes, list: &kept)
+            for signature in Set(opened).subtracting(kept) {
+                shut += 1
+                if number >= samples.count - xml.count { shutInXML += 1 }
+                #expect(context.match(signature: Int(signature), shortcut: false) == .failed, "signature \(signature) shut on sample \(number)")
+            }
+        }
+        print("PRONOM shortcuts: \(decided) matches decided by fixed bytes, \(shut) tries shut by second gates (\(shutInXML) on the XML)")
+        #expect(decided > 500)
+        #expect(shutInXML > 5 * 20)
+        // And the formats of the XML still found, through the whole identification.
+        var options = FileIdentifier.Options()
+        options.pronom = true
+        let identifier = FileIdentifier(options: options)
+        let expected = ["fmt/979", "fmt/1476", "fmt/92", "fmt/244", "fmt/101"]
+        for (sample, puid) in zip(xml, expected) {
+            let found = try identifier.identify(data: sample).pronom?.matches.map(\.puid) ?? []
+            #expect(found.contains(puid), "\(puid): \(found)")
+        }
+    }
+
     @Test("the parts of DROID's patterns: ranges, negations and masks, fragments at their gaps, windows from the end")
     func parts() throws {
         var options = FileIdentifier.Options()

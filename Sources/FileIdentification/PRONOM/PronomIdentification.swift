@@ -190,6 +190,7 @@ enum PronomIdentifier {
             gates = matcher.candidates(bytes, marks: marks, list: &candidates, after: gates)
         }
         matcher.openPending(gates, marks: marks, list: &candidates)
+        matcher.closeSecondGates(bytes, list: &candidates)
         let context = PronomMatchContext(tables: tables, matcher: matcher, bytes: bytes)
         var cutShort = false
         var matched: [(signature: Int, spans: [PronomSpan])] = []

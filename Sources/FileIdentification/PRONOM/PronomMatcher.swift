@@ -183,6 +183,55 @@ final class PronomMatcher: @unchecked Sendable {
     /// Per signature: sixteen bytes its sequences anchored at the beginning require at fixed offsets, checked
     /// before it is tried, whatever its gate.
     private let fixedChecks: UnsafeBufferPointer<FixedBytes>
+    /// Per signature whose fixed bytes are all it asks (every sequence anchored at the beginning, each element
+    /// one literal at one place, every byte within the sixteen `fixedChecks` compares: gzip's `1F 8B 08`, most
+    /// magic numbers): its spans (`decidedSpans[decidedStart[s] ..< decidedStart[s + 1]]`), how many bytes from
+    /// the beginning they need read, and how many tests the search would have spent on them. Such a signature,
+    /// once its fixed bytes are there, matched without a search (`decidedNeeds` 0: any other signature).
+    let decidedStart: UnsafeBufferPointer<Int32>
+    let decidedSpans: UnsafeBufferPointer<PronomSpan>
+    let decidedNeeds: UnsafeBufferPointer<Int>
+    let decidedTests: UnsafeBufferPointer<Int>
+
+    /// Second gates: for each signature whose gate many others share (every XML signature's opens on
+    /// `<?xml version=`, so that each XML file tried some sixty), another of its literals in a window within the
+    /// first 4 KiB, the one least likely there by chance of those the others do not share; looked for together,
+    /// once, where such a gate opened (`secondReach`: how far into the file that literal's window and first
+    /// bytes reach, `Int.max` for a window without end; 0 for a signature without; `secondCovered`: how far the
+    /// one look reaches, at most the first 4 KiB).
+    private let second: NearLiterals
+    let secondReach: UnsafeBufferPointer<Int>
+    let secondCovered: UnsafeBufferPointer<Int>
+    /// The furthest place a second gate's literal is looked for.
+    static let secondCover = nearReach - 16
+    /// How many signatures share a gate's literal before they get second gates, and the part of them (one in
+    /// four) that holding a literal makes it tell none apart.
+    static let sharedGate = 8
+    static let sharedLiteral = 4
+
+    /// Drops from `list` the signatures whose second gates are shut: none of the literals lies in its window
+    /// where it was looked for, and that was all the window (or all the file).
+    func closeSecondGates(_ bytes: PronomBytes, list: inout [Int32]) {
+        guard list.contains(where: { secondReach[Int($0)] > 0 }) else { return }
+        let front = bytes.front
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (secondReach.count + 63) / 64) { open in
+            open.initialize(repeating: 0)
+            second.search(UnsafeBufferPointer(front), from: 0) { signature in
+                open[Int(signature) >> 6] |= 1 << UInt64(Int(signature) & 63)
+            }
+            list.removeAll { signature in
+                let reach = secondReach[Int(signature)]
+                guard reach > 0, min(reach, bytes.size) <= min(front.count, secondCovered[Int(signature)]) else { return false }
+                return open[Int(signature) >> 6] & (1 << UInt64(Int(signature) & 63)) == 0
+            }
+        }
+    }
+
+    /// Whether signature `signature` is decided by its fixed bytes and they are there in `front`, read.
+    @inline(__always) func decided(_ signature: Int, in front: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        let needs = decidedNeeds[signature]
+        return needs > 0 && needs <= front.count && fixedChecks[signature].holds(front)
+    }
 
     /// Bytes a signature requires at fixed offsets from the beginning: sixteen from `offset`, compared in two
     /// loads where they were read (a byte not read passes).
@@ -490,14 +539,24 @@ final class PronomMatcher: @unchecked Sendable {
         var fixedChecks = [FixedBytes](repeating: FixedBytes(), count: tables.signatureCount)
         var fixedLiterals: [ByteCheck] = [], fixedLiteralSignature: [Int32] = []
         var nearLimit = 0
+        var choices: [GateChoice?] = []
+        var decidedStart: [Int32] = [0], decidedSpans: [PronomSpan] = [], decidedNeeds: [Int] = [], decidedTests: [Int] = []
         for signature in 0..<tables.signatureCount {
             let first = Int(tables.signatures[signature * 3]), count = Int(tables.signatures[signature * 3 + 1])
             let own = Array(first..<first + count)
             signatureStart.append(Int32(signatureList.count))
             fixedChecks[signature] = Self.fixedBytes(tables, own: own, anchors: anchors, stepStart: stepStart,
                                                      elements: elements, lows: lows, highs: highs)
-            guard let gate = Self.gate(tables, own: own, anchors: anchors, stepStart: stepStart, elements: elements,
-                                       lows: lows, highs: highs, lastSets: lastSets, firstOdds: firstOdds, lastOdds: lastOdds) else {
+            let decision = Self.decision(tables, own: own, anchors: anchors, stepStart: stepStart, elements: elements,
+                                         lows: lows, highs: highs, check: fixedChecks[signature])
+            decidedSpans += decision?.spans ?? []
+            decidedStart.append(Int32(decidedSpans.count))
+            decidedNeeds.append(decision?.needs ?? 0)
+            decidedTests.append(decision?.tests ?? 0)
+            let choice = Self.gate(tables, own: own, anchors: anchors, stepStart: stepStart, elements: elements,
+                                   lows: lows, highs: highs, lastSets: lastSets, firstOdds: firstOdds, lastOdds: lastOdds)
+            choices.append(choice)
+            guard let gate = choice else {
                 signatureList += own.map { Int32($0) }
                 others.append(Int32(signature))
                 continue
@@ -569,6 +628,60 @@ final class PronomMatcher: @unchecked Sendable {
         }
         signatureStart.append(Int32(signatureList.count))
 
+        // Second gates for the signatures whose gate many share (XML's `<?xml version=` at the beginning).
+        var secondLiterals: [[UInt8]] = [], secondSignature: [Int32] = [], secondLow: [Int] = [], secondHigh: [Int] = []
+        var secondReach = [Int](repeating: 0, count: tables.signatureCount), secondCovered = secondReach
+        var sharing: [[UInt8]: [Int]] = [:]
+        for (signature, choice) in choices.enumerated() {
+            guard let choice, choice.kind != .end else { continue }
+            let literal = Self.literalPrefix(tables, choice.element, atEnd: false)
+            if literal.count >= Self.literalPrefixLength { sharing[Array(literal), default: []].append(signature) }
+        }
+        for members in sharing.values where members.count >= Self.sharedGate {
+            // Literals that several of them hold (a quote, `1.0`, `encoding=`) tell them apart no better.
+            var holders: [[UInt8]: Set<Int>] = [:]
+            for signature in members {
+                let first = Int(tables.signatures[signature * 3]), count = Int(tables.signatures[signature * 3 + 1])
+                for sequence in first..<first + count {
+                    for step in Int(stepStart[sequence])..<Int(stepStart[sequence + 1]) {
+                        for literal in Self.leadingLiterals(tables, Int(elements[step])) ?? [] {
+                            holders[Array(literal.prefix(16)), default: []].insert(signature)
+                        }
+                    }
+                }
+            }
+            func common(_ element: Int) -> Bool {
+                guard let literals = Self.leadingLiterals(tables, element) else { return false }
+                return literals.contains { (holders[Array($0.prefix(16))]?.count ?? 0) * Self.sharedLiteral >= members.count }
+            }
+            for signature in members {
+                guard let primary = choices[signature] else { continue }
+                let first = Int(tables.signatures[signature * 3]), count = Int(tables.signatures[signature * 3 + 1])
+                guard let second = Self.gate(tables, own: Array(first..<first + count), anchors: anchors, stepStart: stepStart,
+                                             elements: elements, lows: lows, highs: highs, lastSets: lastSets,
+                                             firstOdds: firstOdds, lastOdds: lastOdds,
+                                             skip: { $0 == primary.element || common($0) }),
+                      second.kind == .window, second.low <= Self.secondCover,
+                      let literals = Self.leadingLiterals(tables, second.element),
+                      literals.allSatisfy({ $0.count >= Self.literalPrefixLength }) else { continue }
+                // A window reaching past the first 4 KiB (or without end) is looked at up to there: it says no
+                // only for a file no longer than that.
+                let high = min(second.high, Self.secondCover)
+                for literal in literals {
+                    secondLiterals.append(Array(literal.prefix(16)))
+                    secondSignature.append(Int32(signature))
+                    secondLow.append(second.low)
+                    secondHigh.append(high)
+                    let end = second.high == Int.max ? Int.max : second.high + min(literal.count, 8)
+                    secondReach[signature] = max(secondReach[signature], end)
+                    secondCovered[signature] = max(secondCovered[signature], high + min(literal.count, 8))
+                }
+            }
+        }
+        self.second = NearLiterals(literals: secondLiterals, signatures: secondSignature, lows: secondLow, highs: secondHigh)
+        self.secondReach = Self.immortal(secondReach)
+        self.secondCovered = Self.immortal(secondCovered)
+
         let offsets = Set(fixed.keys.map { $0 / 257 }).sorted()
         var offsetIndex: [Int: Int] = [:]
         for (index, offset) in offsets.enumerated() { offsetIndex[offset] = index }
@@ -634,6 +747,10 @@ final class PronomMatcher: @unchecked Sendable {
         fixedRanges = Self.immortal(ranges)
         fixedList = Self.immortal(list)
         self.fixedChecks = Self.immortal(fixedChecks)
+        self.decidedStart = Self.immortal(decidedStart)
+        self.decidedSpans = Self.immortal(decidedSpans)
+        self.decidedNeeds = Self.immortal(decidedNeeds)
+        self.decidedTests = Self.immortal(decidedTests)
         self.fixedLiterals = Self.immortal(fixedLiterals)
         self.fixedLiteralSignature = Self.immortal(fixedLiteralSignature)
         near = NearLiterals(literals: literals, signatures: literalSignature, lows: literalLow, highs: literalHigh)
@@ -670,7 +787,8 @@ final class PronomMatcher: @unchecked Sendable {
     /// scan of their own. Its window holds every place the element can take in a match, so that a signature
     /// whose gate is closed cannot match. `nil` when no element can be indexed.
     private static func gate(_ tables: PronomTables, own: [Int], anchors: [UInt8], stepStart: [Int32], elements: [Int32],
-                             lows: [Int], highs: [Int], lastSets: [UInt64], firstOdds: [Double], lastOdds: [Double]) -> GateChoice? {
+                             lows: [Int], highs: [Int], lastSets: [UInt64], firstOdds: [Double], lastOdds: [Double],
+                             skip: (Int) -> Bool = { _ in false }) -> GateChoice? {
         func add(_ a: Int, _ b: Int) -> Int {
             guard a != Int.max, b != Int.max else { return Int.max }
             let (sum, overflow) = a.addingReportingOverflow(b)
@@ -692,6 +810,7 @@ final class PronomMatcher: @unchecked Sendable {
                 }
                 previous = element
                 guard low != Int.max else { break }
+                guard !skip(element) else { continue }
                 let width = high == Int.max ? Double.infinity : Double(high - low + 1)
                 var choice = GateChoice(sequence: sequence, element: element, low: low, high: high, kind: .fixed)
                 var chance: Double
@@ -773,6 +892,45 @@ final class PronomMatcher: @unchecked Sendable {
             sum -= information[start]
         }
         return FixedBytes(offset: places[best].place, bytes: places)
+    }
+
+    /// What a signature's fixed bytes decide (see `decidedStart`): its spans in the order of its sequences, how
+    /// many bytes from the beginning they need, and the tests its search spends; `nil` when they do not decide it.
+    private static func decision(_ tables: PronomTables, own: [Int], anchors: [UInt8], stepStart: [Int32], elements: [Int32],
+                                 lows: [Int], highs: [Int], check: FixedBytes) -> (spans: [PronomSpan], needs: Int, tests: Int)? {
+        guard check.mask.0 | check.mask.1 != 0, !own.isEmpty else { return nil }
+        var spans: [PronomSpan] = [], needs = 0, tests = 0
+        var places: [Int: UInt8] = [:]
+        for sequence in own.sorted() {
+            guard anchors[sequence] == Anchor.beginning.rawValue else { return nil }
+            var offset = 0, start: Int?
+            for step in Int(stepStart[sequence])..<Int(stepStart[sequence + 1]) {
+                guard lows[step] == highs[step] else { return nil }
+                offset += lows[step]
+                if start == nil { start = offset }
+                let element = Int(elements[step])
+                guard tables.elements[element * 4 + 1] == 1 else { return nil }
+                let alternative = Int(tables.elements[element * 4])
+                let firstTest = Int(tables.alternatives[alternative * 3]), testCount = Int(tables.alternatives[alternative * 3 + 1])
+                guard testCount > 0 else { return nil }
+                for test in firstTest..<firstTest + testCount {
+                    let kind = tables.tests[test * 3], length = Int(tables.tests[test * 3 + 1]), pool = Int(tables.tests[test * 3 + 2])
+                    guard kind == 0, length > 0 else { return nil }
+                    for index in 0..<length {
+                        let byte = tables.bytes[pool + index]
+                        // Two sequences asking for different bytes at one place: no file matches; left to the search.
+                        if let asked = places.updateValue(byte, forKey: offset + index), asked != byte { return nil }
+                    }
+                    offset += length
+                }
+                tests += 1
+            }
+            guard let start else { return nil }
+            spans.append(PronomSpan(offset: start, length: offset - start))
+            needs = max(needs, offset)
+        }
+        guard places.keys.allSatisfy({ $0 >= check.offset && $0 < check.offset + 16 }) else { return nil }
+        return (spans, needs, tests)
     }
 
     /// How likely `bytes` are together at a place, by `likelihood`.
@@ -1015,7 +1173,7 @@ final class PronomMatchContext {
     }
 
     /// The result of matching a signature.
-    enum Outcome {
+    enum Outcome: Equatable {
         case matched([PronomSpan])
         case failed
         /// A sequence needed bytes that were not read (from the beginning or the end), every other one matched.
@@ -1024,7 +1182,14 @@ final class PronomMatchContext {
 
     /// Whether every sequence of `signature` matches; a sequence cut short counts only when every other one
     /// matched (then more bytes would decide).
-    func match(signature: Int) -> Outcome {
+    /// (`shortcut` false: searched even where the fixed bytes decide, for the tests that compare the two.)
+    func match(signature: Int, shortcut: Bool = true) -> Outcome {
+        // Decided by its fixed bytes: matched as the search would have, spending what it would have spent.
+        if shortcut, matcher.decided(signature, in: bytes.front), budget - matcher.decidedTests[signature] > 0 {
+            budget -= matcher.decidedTests[signature]
+            let first = Int(matcher.decidedStart[signature]), end = Int(matcher.decidedStart[signature + 1])
+            return .matched(Array(matcher.decidedSpans[first..<end]))
+        }
         var spans: [(sequence: Int, span: PronomSpan)] = []
         var needsFront = false, needsBack = false
         let first = Int(matcher.signatureSequenceStart[signature]), end = Int(matcher.signatureSequenceStart[signature + 1])
