@@ -252,6 +252,27 @@ struct PronomSkeletonTests {
         }
     }
 
+    @Test("windows that overlap six deep are searched from each place once: Wavefront OBJ's numbers without their line's end")
+    func overlappingWindows() throws {
+        let tables = PronomTables.shared
+        let format = try #require((0..<tables.formatCount).first { tables.puid($0) == "fmt/1210" })
+        let signature = try #require(tables.formatList(format, 2).first.map { Int($0) })
+        // `v ` and numbers, never the line's end within 64 bytes: every way through the six windows fails, and
+        // a search that tried again from each place it reached by another way spends some 70,000 tests here.
+        let line = Array("v ".utf8) + Array(repeating: Array("1.1 ".utf8), count: 16).joined()
+        let bytes = Array(Array(repeating: line, count: 20).joined().prefix(1_100))
+        let context = PronomMatchContext(tables: tables, matcher: PronomMatcher.shared,
+                                         bytes: PronomBytes(front: bytes, size: bytes.count))
+        #expect(context.match(signature: signature) == .failed)
+        #expect(PronomMatcher.testBudget - context.budget < 10_000, "\(PronomMatcher.testBudget - context.budget) tests")
+        // Lines that end, and faces: OBJ.
+        var options = FileIdentifier.Options()
+        options.pronom = true
+        let obj = Array("v 1.0 2.0 3.0\nv 1.5 2.5 3.5\nv 0.5 0.5 0.5\nf 1 2 3\n".utf8)
+        let found = try FileIdentifier(options: options).identify(data: obj).pronom?.matches.map(\.puid) ?? []
+        #expect(found.contains("fmt/1210"), "\(found)")
+    }
+
     @Test("the parts of DROID's patterns: ranges, negations and masks, fragments at their gaps, windows from the end")
     func parts() throws {
         var options = FileIdentifier.Options()

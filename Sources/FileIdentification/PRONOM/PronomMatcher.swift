@@ -1165,11 +1165,41 @@ final class PronomMatchContext {
     /// The first step's place (where the sequence starts; from the end, where it ends).
     private var outerStart = 0
     private var outerEnd = 0
+    /// Places from which the steps after them were found not to match, in the sequence being matched: its
+    /// windows overlap (Wavefront OBJ's digits and spaces, six windows deep), so that a search without them
+    /// reaches the same place by many paths and tries what follows it again each time. A table made once the
+    /// sequence has spent `memoAfter` tests, direct-mapped (an entry lost to another costs only time), each
+    /// entry the step, the place and the match it belongs to (`memoRound`).
+    private var memo: UnsafeMutablePointer<UInt64>?
+    private var memoRound: UInt64 = 0
+    private var memoActive = false
+    private var sequenceBudget = 0
+    static let memoSize = 4096
+    static let memoAfter = 256
 
     init(tables: PronomTables, matcher: PronomMatcher, bytes: PronomBytes) {
         self.tables = tables
         self.matcher = matcher
         self.bytes = bytes
+    }
+
+    deinit { memo?.deallocate() }
+
+    /// The memo's entry for step `index` placed after `from`; `nil` where the memo does not apply.
+    @inline(__always) private func memoKey(_ index: Int, _ from: Int) -> (slot: Int, key: UInt64)? {
+        guard index > 0, from >= 0, from < 1 << 32, index < 1 << 15 else { return nil }
+        if !memoActive {
+            guard sequenceBudget - budget > Self.memoAfter else { return nil }
+            if memo == nil {
+                let table = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.memoSize)
+                table.initialize(repeating: 0, count: Self.memoSize)
+                memo = table
+            }
+            memoActive = true
+        }
+        let key = memoRound << 47 | UInt64(index) << 32 | UInt64(from)
+        let slot = Int(truncatingIfNeeded: ((UInt64(index) << 32 | UInt64(from)) &* 0x9E37_79B9_7F4A_7C15) >> 52)
+        return (slot, key)
     }
 
     /// The result of matching a signature.
@@ -1233,6 +1263,16 @@ final class PronomMatchContext {
     }
 
     private func match(sequence: Int) -> PronomSpan? {
+        // A new match: the memo's entries from the last are another round's.
+        if memoActive {
+            memoActive = false
+            memoRound += 1
+            if memoRound >= 1 << 17, let memo {
+                memo.update(repeating: 0, count: Self.memoSize)
+                memoRound = 1
+            }
+        }
+        sequenceBudget = budget
         stepBase = Int(matcher.stepStart[sequence])
         stepCount = Int(matcher.stepStart[sequence + 1]) - stepBase
         if matcher.anchors[sequence] == PronomMatcher.Anchor.end.rawValue {
@@ -1259,6 +1299,8 @@ final class PronomMatchContext {
     /// returns the end of the last.
     private func forward(_ index: Int, from: Int) -> Int? {
         guard index < stepCount else { return from }
+        let entry = memoKey(index, from)
+        if let entry, let memo, memo[entry.slot] == entry.key { return nil }
         let step = stepBase + index
         let element = Int(matcher.stepElements[step])
         let low = from &+ matcher.stepLow[step]
@@ -1297,6 +1339,26 @@ final class PronomMatchContext {
                 }
                 position = next
                 foundByByte = true
+                if followed, count == 1, matcher.singleBytes[element] {
+                    // A lone byte the next element must follow at once (BibTeX's `@` before its entry's type, at
+                    // every `@` of compressed data): the places where the byte after it cannot start that element
+                    // passed by here, a test spent on each as below.
+                    let front = bytes.front
+                    var handBack = false
+                    while position + 1 < front.count, !contains(matcher.firstByteSets, nextElement, front[position + 1]) {
+                        guard spend() else { return nil }
+                        let start = position + 1, last = min(high, front.count - 1)
+                        guard high - start > 8, let base = front.baseAddress,
+                              let hit = memchr(base + start, Int32(firstByte), last - start + 1) else {
+                            // Near the window's end, or not there: the search below goes on from the next place.
+                            position = start
+                            handBack = true
+                            break
+                        }
+                        position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    }
+                    if handBack { continue }
+                }
             } else if let byte = bytes.byte(at: position), !contains(matcher.firstByteSets, element, byte) {
                 position += 1
                 continue
@@ -1318,6 +1380,7 @@ final class PronomMatchContext {
             }
             position += 1
         }
+        if let entry, let memo, budget > 0 { memo[entry.slot] = entry.key }
         return nil
     }
 
