@@ -145,18 +145,37 @@ def run_uti(uti, listing, jobs=None):
     return answers, seconds
 
 
-def overhead(uti, root, runs):
-    """Wall seconds and CPU seconds (user and system, the process's) of `uti classify --format ndjson ROOT`
-    without and with --pronom, alternated: ([(wall, cpu)] plain, [(wall, cpu)] with --pronom)."""
-    plain, pronom = [], []
-    for _ in range(runs):
-        for arguments, times in (([], plain), (["--pronom"], pronom)):
-            before, started = os.times(), time.monotonic()
-            subprocess.run([uti, "classify", "--include-hidden", "--format", "ndjson", *arguments, root],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            wall, after = time.monotonic() - started, os.times()
-            times.append((wall, after.children_user - before.children_user + after.children_system - before.children_system))
-    return plain, pronom
+def timed(command):
+    """The wall seconds and CPU seconds (user and system, the child's) of a command, its output discarded."""
+    before, started = os.times(), time.monotonic()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall, after = time.monotonic() - started, os.times()
+    return wall, after.children_user - before.children_user + after.children_system - before.children_system
+
+
+def overhead(uti, root, runs, earlier=None):
+    """Wall seconds and CPU seconds of `uti classify --format ndjson ROOT` without and with --pronom, alternated:
+    ([(wall, cpu)] plain, [(wall, cpu)] with --pronom); with `earlier` (another build), its --pronom runs too, in
+    the same rounds (each round in the other order from the last), as a third list."""
+    plain, pronom, before = [], [], []
+    for round in range(runs):
+        order = [(uti, [], plain), (uti, ["--pronom"], pronom)] + ([(earlier, ["--pronom"], before)] if earlier else [])
+        for binary, arguments, times in (order if round % 2 == 0 else order[::-1]):
+            times.append(timed([binary, "classify", "--include-hidden", "--format", "ndjson", *arguments, root]))
+    return (plain, pronom, before) if earlier else (plain, pronom)
+
+
+def print_overhead(root, runs, plain, *builds):
+    """The medians of `overhead`'s lists, each build's --pronom runs against the plain ones."""
+    wall, cpu = (statistics.median(run[i] for run in plain) for i in (0, 1))
+    print(f"Overhead on {root}: `uti classify --format ndjson` {wall:.3f} s, CPU {cpu:.2f} s (medians of {runs} alternated rounds)")
+    for name, runs_of in builds:
+        w, c = (statistics.median(run[i] for run in runs_of) for i in (0, 1))
+        # Each round's own ratio too: on a shared machine the same run's time moves by a third from one round to the next.
+        rounds = sorted(100 * (b[0] / a[0] - 1) for a, b in zip(plain, runs_of))
+        print(f"- {name} with `--pronom`: {w:.3f} s, **+{100 * (w / wall - 1):.0f}%**; CPU {c:.2f} s, "
+              f"+{100 * (c / cpu - 1):.0f}%; the rounds' own ratios from {rounds[0]:+.0f}% to {rounds[-1]:+.0f}%, "
+              f"median {statistics.median(rounds):+.0f}%")
 
 
 def main():
@@ -169,7 +188,15 @@ def main():
     parser.add_argument("--examples", type=int, default=40, help="how many disagreements to list")
     parser.add_argument("--documents", action="store_true",
                         help="instead: files made with Python's standard library, each with FIDO's and uti's PUIDs")
+    parser.add_argument("--overhead", type=int, metavar="ROUNDS",
+                        help="instead: only what --pronom adds to classify over the first root, in this many rounds")
+    parser.add_argument("--before", help="with --overhead: another build of uti, its --pronom runs in the same rounds")
     args = parser.parse_args()
+    if args.overhead:
+        lists = overhead(args.uti, args.roots[0], args.overhead, args.before)
+        print_overhead(args.roots[0], args.overhead, lists[0], ("this build", lists[1]),
+                       *([("the build before", lists[2])] if args.before else []))
+        return
     fido = fido_binary(args.fido)
     if args.documents:
         with tempfile.TemporaryDirectory() as directory:
@@ -227,15 +254,9 @@ def main():
     for (fido_best, uti_best), count in pairs.most_common(args.examples):
         print(f"| {fido_best or '-'} | {uti_best or '-'} | {count} | `{example[(fido_best, uti_best)]}` |")
 
+    print()
     plain, pronom = overhead(args.uti, args.roots[0], args.runs)
-    wall = [statistics.median(run[0] for run in runs) for runs in (plain, pronom)]
-    cpu = [statistics.median(run[1] for run in runs) for runs in (plain, pronom)]
-    # Each round's own ratio too: on a shared machine the same run's time moves by a third from one round to the next.
-    rounds = sorted(100 * (b[0] / a[0] - 1) for a, b in zip(plain, pronom))
-    print(f"\nOverhead on {args.roots[0]}: `uti classify --format ndjson` {wall[0]:.3f} s, with `--pronom` "
-          f"{wall[1]:.3f} s (medians of {args.runs} alternated runs): **+{100 * (wall[1] / wall[0] - 1):.0f}%**; "
-          f"CPU time {cpu[0]:.2f} s and {cpu[1]:.2f} s, +{100 * (cpu[1] / cpu[0] - 1):.0f}%; "
-          f"each round's ratio from {rounds[0]:+.0f}% to {rounds[-1]:+.0f}%.")
+    print_overhead(args.roots[0], args.runs, plain, ("this build", pronom))
 
 
 if __name__ == "__main__":
