@@ -89,6 +89,12 @@ struct FramedCommandTests {
         process.executableURL = UTIBinary.url
         process.arguments = ["identify", "--framed", "-"]
         let input = Pipe(), output = Pipe()
+        // Close-on-exec at once: a process another test starts meanwhile by other means than Foundation's
+        // (which closes what it does not pass on) must not hold standard input's write end open, or uti never
+        // sees its end and this test waits out its time limit (seen once in the whole suite, never alone).
+        for handle in [input.fileHandleForWriting, input.fileHandleForReading, output.fileHandleForWriting, output.fileHandleForReading] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
