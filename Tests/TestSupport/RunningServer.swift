@@ -10,7 +10,7 @@ public final class RunningServer {
     public let port: Int
     /// The first line it printed: where it listens.
     public let firstLine: String
-    private let output = Pipe()
+    private let output = Pipe.closingOnExec()
 
     public static let binary = Tools.builtProduct("uti-server")
 
@@ -80,7 +80,7 @@ public final class RunningServer {
         process.executableURL = URL(filePath: "/usr/bin/curl")
         let headers = try TemporaryDirectory()
         process.arguments = ["-s", "-D", headers.file("h"), "-w", "\n%{http_code}"] + arguments + [base + path]
-        let pipe = Pipe()
+        let pipe = Pipe.closingOnExec()
         process.standardOutput = pipe
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()

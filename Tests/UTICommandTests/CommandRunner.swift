@@ -47,7 +47,7 @@ enum UTIBinary {
         merged.removeValue(forKey: "UTI_TYPES_PATH")
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
-        let output = Pipe(), error = Pipe(), standardInput = Pipe()
+        let output = Pipe.closingOnExec(), error = Pipe.closingOnExec(), standardInput = Pipe.closingOnExec()
         process.standardOutput = output
         process.standardError = error
         process.standardInput = standardInput

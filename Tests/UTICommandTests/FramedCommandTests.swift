@@ -88,13 +88,9 @@ struct FramedCommandTests {
         let process = Process()
         process.executableURL = UTIBinary.url
         process.arguments = ["identify", "--framed", "-"]
-        let input = Pipe(), output = Pipe()
-        // Close-on-exec at once: a process another test starts meanwhile by other means than Foundation's
-        // (which closes what it does not pass on) must not hold standard input's write end open, or uti never
-        // sees its end and this test waits out its time limit (seen once in the whole suite, never alone).
-        for handle in [input.fileHandleForWriting, input.fileHandleForReading, output.fileHandleForWriting, output.fileHandleForReading] {
-            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        }
+        // Close-on-exec (see `closingOnExec`): a child another test starts must not hold standard input open, or uti
+        // never sees its end and this test waits out its time limit (seen once in the whole suite, never alone).
+        let input = Pipe.closingOnExec(), output = Pipe.closingOnExec()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -209,7 +209,7 @@ struct PurgeCommandTests {
 /// standard input closes): known to hold it once it has said so, with no sleeping and no polling.
 final class RunLockHolder {
     let process = Process()
-    private let input = Pipe(), output = Pipe()
+    private let input = Pipe.closingOnExec(), output = Pipe.closingOnExec()
     /// The line it printed once the lock was held.
     private(set) var announcement = ""
 

@@ -58,7 +58,7 @@ struct BlockingTests {
     /// A curl started in the background; `finish()` waits for it and gives the status and body.
     final class PendingRequest {
         let process = Process()
-        private let output = Pipe()
+        private let output = Pipe.closingOnExec()
 
         init(_ url: String, _ arguments: [String]) throws {
             process.executableURL = URL(filePath: "/usr/bin/curl")
@@ -196,7 +196,7 @@ struct BlockingTests {
     @Test("a log nobody reads (standard error a full pipe) holds no event loop: a thousand requests, each logged, are all answered")
     func unreadLog() throws {
         let files = try TemporaryDirectory()
-        let stderr = Pipe()  // never read: it fills after some 64 KiB of lines
+        let stderr = Pipe.closingOnExec()  // never read: it fills after some 64 KiB of lines
         let server = try RunningServer([], standardError: stderr.fileHandleForWriting)
         // One curl, one connection, a thousand requests: some 230 KiB of request lines.
         let urls = (0..<1000).map { _ in "url = \"\(server.base)/healthz\"\noutput = \"/dev/null\"\n" }.joined()
@@ -204,7 +204,7 @@ struct BlockingTests {
         let curl = Process()
         curl.executableURL = URL(filePath: "/usr/bin/curl")
         curl.arguments = ["-s", "--max-time", "60", "-w", "%{http_code}\n", "-K", config]
-        let output = Pipe()
+        let output = Pipe.closingOnExec()
         curl.standardOutput = output
         try curl.run()
         // --max-time bounds each transfer; the whole run is bounded here (a server waiting for its log never answers).

@@ -15,7 +15,7 @@ struct PageTests {
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
         process.arguments = ["python3", Chromium.driver, "--server", RunningServer.binary.path, "--chromium", Chromium.path ?? "chromium"]
-        let output = Pipe()
+        let output = Pipe.closingOnExec()
         process.standardOutput = output
         process.standardError = output
         try process.run()

@@ -85,7 +85,7 @@ struct SystemdUnitTests {
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/systemd-analyze")
         process.arguments = arguments + [copy]
-        let pipe = Pipe()
+        let pipe = Pipe.closingOnExec()
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
@@ -205,7 +205,7 @@ struct ServerRoutingTests {
         let process = Process()
         process.executableURL = RunningServer.binary
         process.arguments = ["--routing", "--token-file", setup.tokenFile, "--root", setup.root, "--port", "0"]
-        let error = Pipe()
+        let error = Pipe.closingOnExec()
         process.standardError = error
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -268,7 +268,7 @@ struct ServerRoutingTests {
         let process = Process()
         process.executableURL = RunningServer.binary
         process.arguments = ["--max-body", "10Q", "--port", "0"]
-        let error = Pipe()
+        let error = Pipe.closingOnExec()
         process.standardError = error
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -483,7 +483,7 @@ struct TikaClientTests {
         let process = Process()
         process.executableURL = URL(filePath: TikaClient.python)
         process.arguments = ["-c", script, server.base, pdf, image]
-        let output = Pipe()
+        let output = Pipe.closingOnExec()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
