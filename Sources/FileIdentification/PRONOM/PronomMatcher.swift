@@ -545,10 +545,15 @@ final class PronomMatcher: @unchecked Sendable {
             let first = Int(tables.signatures[signature * 3]), count = Int(tables.signatures[signature * 3 + 1])
             let own = Array(first..<first + count)
             signatureStart.append(Int32(signatureList.count))
-            fixedChecks[signature] = Self.fixedBytes(tables, own: own, anchors: anchors, stepStart: stepStart,
-                                                     elements: elements, lows: lows, highs: highs)
-            let decision = Self.decision(tables, own: own, anchors: anchors, stepStart: stepStart, elements: elements,
-                                         lows: lows, highs: highs, check: fixedChecks[signature])
+            // Each sequence anchored at the beginning walked once, for the bytes checked before any try and for
+            // whether they decide the signature.
+            let walks = own.map { sequence in
+                anchors[sequence] == Anchor.beginning.rawValue
+                    ? Self.fixedPlaces(tables, sequence, stepStart: stepStart, elements: elements, lows: lows, highs: highs) : nil
+            }
+            let places = walks.flatMap { $0?.places ?? [] }.sorted { $0.place < $1.place }
+            fixedChecks[signature] = Self.fixedBytes(places)
+            let decision = Self.decision(walks, places: places, check: fixedChecks[signature])
             decidedSpans += decision?.spans ?? []
             decidedStart.append(Int32(decidedSpans.count))
             decidedNeeds.append(decision?.needs ?? 0)
@@ -847,35 +852,13 @@ final class PronomMatcher: @unchecked Sendable {
         return best?.choice
     }
 
-    /// The bytes a signature's sequences anchored at the beginning require at fixed offsets (literal tests of
-    /// elements with one alternative, while each element's place is fixed), the sixteen from the offset where
-    /// they are least likely by chance.
-    private static func fixedBytes(_ tables: PronomTables, own: [Int], anchors: [UInt8], stepStart: [Int32],
-                                   elements: [Int32], lows: [Int], highs: [Int]) -> FixedBytes {
-        var places: [(place: Int, byte: UInt8)] = []
-        for sequence in own where anchors[sequence] == Anchor.beginning.rawValue {
-            var offset = 0
-            for step in Int(stepStart[sequence])..<Int(stepStart[sequence + 1]) {
-                guard lows[step] == highs[step] else { break }
-                offset += lows[step]
-                let element = Int(elements[step])
-                let first = Int(tables.elements[element * 4])
-                guard tables.elements[element * 4 + 1] == 1, offset < 1 << 20 else { break }
-                let firstTest = Int(tables.alternatives[first * 3]), testCount = Int(tables.alternatives[first * 3 + 1])
-                for test in firstTest..<firstTest + testCount {
-                    let kind = tables.tests[test * 3], length = Int(tables.tests[test * 3 + 1]), pool = Int(tables.tests[test * 3 + 2])
-                    if kind == 0 {
-                        for index in 0..<length { places.append((offset + index, tables.bytes[pool + index])) }
-                    }
-                    offset += length
-                }
-            }
-        }
+    /// The bytes a signature's sequences anchored at the beginning require at fixed offsets (`places`, all their
+    /// `fixedPlaces`, in order of place), the sixteen from the offset where they are least likely by chance.
+    private static func fixedBytes(_ places: [(place: Int, byte: UInt8)]) -> FixedBytes {
         guard !places.isEmpty else { return FixedBytes() }
         // One byte per place (where two sequences ask for different bytes at one place, no file matches both:
-        // either may stand), in order.
-        places.sort { $0.place < $1.place }
-        places = places.indices.filter { $0 + 1 == places.count || places[$0 + 1].place != places[$0].place }.map { places[$0] }
+        // either may stand).
+        let places = places.indices.filter { $0 + 1 == places.count || places[$0 + 1].place != places[$0].place }.map { places[$0] }
         // The window of sixteen whose bytes are least likely together: the most information, summed over a
         // window that slides from place to place.
         let information = places.map { -log2(likelihood($0.byte)) }
@@ -894,42 +877,61 @@ final class PronomMatcher: @unchecked Sendable {
         return FixedBytes(offset: places[best].place, bytes: places)
     }
 
-    /// What a signature's fixed bytes decide (see `decidedStart`): its spans in the order of its sequences, how
-    /// many bytes from the beginning they need, and the tests its search spends; `nil` when they do not decide it.
-    private static func decision(_ tables: PronomTables, own: [Int], anchors: [UInt8], stepStart: [Int32], elements: [Int32],
-                                 lows: [Int], highs: [Int], check: FixedBytes) -> (spans: [PronomSpan], needs: Int, tests: Int)? {
-        guard check.mask.0 | check.mask.1 != 0, !own.isEmpty else { return nil }
-        var spans: [PronomSpan] = [], needs = 0, tests = 0
-        var places: [Int: UInt8] = [:]
-        for sequence in own.sorted() {
-            guard anchors[sequence] == Anchor.beginning.rawValue else { return nil }
-            var offset = 0, start: Int?
-            for step in Int(stepStart[sequence])..<Int(stepStart[sequence + 1]) {
-                guard lows[step] == highs[step] else { return nil }
-                offset += lows[step]
-                if start == nil { start = offset }
-                let element = Int(elements[step])
-                guard tables.elements[element * 4 + 1] == 1 else { return nil }
-                let alternative = Int(tables.elements[element * 4])
-                let firstTest = Int(tables.alternatives[alternative * 3]), testCount = Int(tables.alternatives[alternative * 3 + 1])
-                guard testCount > 0 else { return nil }
-                for test in firstTest..<firstTest + testCount {
-                    let kind = tables.tests[test * 3], length = Int(tables.tests[test * 3 + 1]), pool = Int(tables.tests[test * 3 + 2])
-                    guard kind == 0, length > 0 else { return nil }
-                    for index in 0..<length {
-                        let byte = tables.bytes[pool + index]
-                        // Two sequences asking for different bytes at one place: no file matches; left to the search.
-                        if let asked = places.updateValue(byte, forKey: offset + index), asked != byte { return nil }
-                    }
-                    offset += length
-                }
-                tests += 1
+    /// The bytes a sequence anchored at the beginning requires at fixed offsets, while each of its steps has one
+    /// place and one alternative (its literal tests' bytes; other tests passed by their length); and whether that
+    /// is all it asks (every step so, its tests all literals), with its span and its steps (one test each).
+    private static func fixedPlaces(_ tables: PronomTables, _ sequence: Int, stepStart: [Int32], elements: [Int32],
+                                    lows: [Int], highs: [Int]) -> (places: [(place: Int, byte: UInt8)], whole: Bool, span: PronomSpan, steps: Int) {
+        var places: [(place: Int, byte: UInt8)] = [], whole = true, offset = 0, start: Int?, steps = 0
+        for step in Int(stepStart[sequence])..<Int(stepStart[sequence + 1]) {
+            guard lows[step] == highs[step] else {
+                whole = false
+                break
             }
-            guard let start else { return nil }
-            spans.append(PronomSpan(offset: start, length: offset - start))
-            needs = max(needs, offset)
+            offset += lows[step]
+            let element = Int(elements[step])
+            let first = Int(tables.elements[element * 4])
+            guard tables.elements[element * 4 + 1] == 1, offset < 1 << 20 else {
+                whole = false
+                break
+            }
+            if start == nil { start = offset }
+            let firstTest = Int(tables.alternatives[first * 3]), testCount = Int(tables.alternatives[first * 3 + 1])
+            if testCount == 0 { whole = false }
+            for test in firstTest..<firstTest + testCount {
+                let kind = tables.tests[test * 3], length = Int(tables.tests[test * 3 + 1]), pool = Int(tables.tests[test * 3 + 2])
+                if kind == 0, length > 0 {
+                    for index in 0..<length { places.append((offset + index, tables.bytes[pool + index])) }
+                } else {
+                    whole = false
+                }
+                offset += length
+            }
+            steps += 1
         }
-        guard places.keys.allSatisfy({ $0 >= check.offset && $0 < check.offset + 16 }) else { return nil }
+        let from = start ?? 0
+        return (places, whole && start != nil, PronomSpan(offset: from, length: offset - from), steps)
+    }
+
+    /// What a signature's fixed bytes decide (see `decidedStart`), from each of its sequences' `fixedPlaces`
+    /// (`nil`: not anchored at the beginning) and all their places in order: its spans in the order of its
+    /// sequences, how many bytes from the beginning they need, and the tests its search spends; `nil` when they
+    /// do not decide it.
+    private static func decision(_ walks: [(places: [(place: Int, byte: UInt8)], whole: Bool, span: PronomSpan, steps: Int)?],
+                                 places: [(place: Int, byte: UInt8)], check: FixedBytes) -> (spans: [PronomSpan], needs: Int, tests: Int)? {
+        guard check.mask.0 | check.mask.1 != 0, !walks.isEmpty else { return nil }
+        var spans: [PronomSpan] = [], needs = 0, tests = 0
+        for walk in walks {
+            guard let walk, walk.whole else { return nil }
+            spans.append(walk.span)
+            needs = max(needs, walk.span.offset + walk.span.length)
+            tests += walk.steps
+        }
+        // Two sequences asking for different bytes at one place: no file matches; left to the search.
+        for index in places.indices.dropFirst() where places[index].place == places[index - 1].place {
+            guard places[index].byte == places[index - 1].byte else { return nil }
+        }
+        guard places.allSatisfy({ $0.place >= check.offset && $0.place < check.offset + 16 }) else { return nil }
         return (spans, needs, tests)
     }
 
@@ -1339,26 +1341,6 @@ final class PronomMatchContext {
                 }
                 position = next
                 foundByByte = true
-                if followed, count == 1, matcher.singleBytes[element] {
-                    // A lone byte the next element must follow at once (BibTeX's `@` before its entry's type, at
-                    // every `@` of compressed data): the places where the byte after it cannot start that element
-                    // passed by here, a test spent on each as below.
-                    let front = bytes.front
-                    var handBack = false
-                    while position + 1 < front.count, !contains(matcher.firstByteSets, nextElement, front[position + 1]) {
-                        guard spend() else { return nil }
-                        let start = position + 1, last = min(high, front.count - 1)
-                        guard high - start > 8, let base = front.baseAddress,
-                              let hit = memchr(base + start, Int32(firstByte), last - start + 1) else {
-                            // Near the window's end, or not there: the search below goes on from the next place.
-                            position = start
-                            handBack = true
-                            break
-                        }
-                        position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    }
-                    if handBack { continue }
-                }
             } else if let byte = bytes.byte(at: position), !contains(matcher.firstByteSets, element, byte) {
                 position += 1
                 continue
