@@ -340,4 +340,62 @@ struct PronomSkeletonTests {
         #expect(!cut.matches.contains { $0.puid == "fmt/334" })
         #expect(cut.isScanCutShort)
     }
+
+    /// Whether the gate of a signature of `puid` opens on `bytes` (the whole file in memory).
+    private func opens(_ puid: String, _ bytes: [UInt8]) throws -> Bool {
+        let tables = PronomTables.shared
+        let format = try #require((0..<tables.formatCount).first { tables.puid($0) == puid })
+        let own = Set(tables.formatList(format, 2).map { Int32($0) })
+        var marks = [UInt64](repeating: 0, count: (tables.signatureCount + 63) / 64), list: [Int32] = []
+        let front = PronomBytes(front: bytes, size: bytes.count)
+        marks.withUnsafeMutableBufferPointer { _ = PronomMatcher.shared.candidates(front, marks: $0, list: &list) }
+        return !own.isDisjoint(with: list)
+    }
+
+    @Test("long literals past the first 4 KiB, looked for together, are found at every place of their windows and nowhere past them")
+    func farLiterals() throws {
+        // Text that holds none of them: a line of words, repeated.
+        let text = Array(Array(repeating: Array("the quick brown fox http://example.org/ xmlns=\"a\"\n".utf8), count: 2_000).joined())
+        let cases: [(puid: String, literal: String, high: Int)] = [
+            ("fmt/333", "xmlns=\"http://www.xml-cml.org/schema\"", 65_536),
+            ("fmt/334", " _atom_type_scat_dispersion_real", 65_536),
+            ("fmt/1243", "http://isds.czechpoint.cz/v20/message", 20_500),
+        ]
+        for (puid, literal, high) in cases {
+            #expect(try !opens(puid, Array(text.prefix(70_000))), "\(puid) in text without it")
+            // Every place modulo the pass's step, across the end of the first 4 KiB, deep in the window, at its end.
+            for start in Array(4_080..<4_130) + Array(30_000..<30_040) + [high - 1, high] {
+                var bytes = Array(text.prefix(start)) + Array(literal.utf8)
+                bytes += text.prefix(max(0, 70_000 - bytes.count))
+                #expect(try opens(puid, bytes), "\(puid) at \(start)")
+            }
+            // Past the window: not there.
+            var beyond = Array(text.prefix(high + 1)) + Array(literal.utf8)
+            beyond += text.prefix(1_000)
+            #expect(try !opens(puid, beyond), "\(puid) past its window")
+        }
+        // And identified, from disk, where the second read brings them in.
+        var options = FileIdentifier.Options()
+        options.pronom = true
+        let files = try TemporaryDirectory()
+        let cml = Array("<?xml version=\"1.0\"?>\n".utf8) + text.prefix(30_000) + Array("<cml xmlns=\"http://www.xml-cml.org/schema\"/>\n".utf8)
+        let found = try FileIdentifier(options: options).identify(fileAt: files.write(cml, to: "a.cml")).pronom?.matches.map(\.puid) ?? []
+        #expect(found.contains("fmt/333"), "\(found)")
+    }
+
+    @Test("a lone byte's gate opens only where the next element may start: BibTeX's @ before an entry's type, not in an address")
+    func gateFollowers() throws {
+        let addresses = Array(Array(repeating: Array("mail someone@example.org or me@host.net\n".utf8), count: 400).joined())
+        #expect(try !opens("fmt/1616", Array(addresses.prefix(3_000))))
+        #expect(try !opens("fmt/1616", Array(addresses.prefix(14_000))))
+        for (place, entry) in [(0, "@Article{key,"), (1_000, "@Book{key,"), (10_000, "@INPROCEEDINGS{key,"), (14_000, "@Misc{key,")] {
+            let bytes = Array(addresses.prefix(place)) + Array(entry.utf8) + Array("\n  title = {T}\n}\n".utf8)
+            #expect(try opens("fmt/1616", bytes), "\(entry) at \(place)")
+        }
+        var options = FileIdentifier.Options()
+        options.pronom = true
+        let bib = Array(addresses.prefix(10_000)) + Array("@Article{key,\n  title = {T},\n  year = 2024\n}\n".utf8)
+        let found = try FileIdentifier(options: options).identify(data: bib, filename: "refs.bib").pronom?.matches.map(\.puid) ?? []
+        #expect(found.contains("fmt/1616"), "\(found)")
+    }
 }

@@ -176,6 +176,10 @@ final class PronomMatcher: @unchecked Sendable {
     /// The places past the first 4 KiB of gates whose windows reach there: literals looked for on their own
     /// (`memmem`, or `memchr` on a short one's least likely byte), those sharing a window and a prefix together.
     private let farGates: [FarGate]
+    /// The far gates' long literals (Chemical Markup Language's namespace, CIF's
+    /// `_atom_type_scat_dispersion_real`, the Czech data boxes' address), looked for together in one pass that
+    /// moves on by their length, instead of a `memmem` each over the same 60 KiB.
+    private let farLiterals: FarLiterals
     /// Literals filed with the fixed offsets (an entry `-n - 1` in `fixedList`): gates in narrow windows, each
     /// literal at each of its places; its bytes and its signature.
     private let fixedLiterals: UnsafeBufferPointer<ByteCheck>
@@ -299,6 +303,21 @@ final class PronomMatcher: @unchecked Sendable {
         }
     }
 
+    /// The bytes that must follow a gate's literal (`offset` bytes from where it starts), as four words of bits.
+    struct Follow: Sendable, Equatable {
+        var offset: Int
+        var set: [UInt64]
+
+        /// Whether `bytes` allow it where the literal starts at `start`: the byte there is one of the set, or is
+        /// not in `bytes` (more bytes would tell).
+        @inline(__always) func allows(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+            let place = start + offset
+            guard place < bytes.count else { return true }
+            let byte = bytes[place]
+            return set[Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0
+        }
+    }
+
     /// Gates from the end whose elements end with the same byte in the same window, looked for together: the
     /// element of one of them, the window, and the members (`endMemberSignatures[first ..< first + count]`).
     struct EndGate: Sendable {
@@ -315,6 +334,8 @@ final class PronomMatcher: @unchecked Sendable {
     struct FarGate: Sendable {
         struct Member: Sendable {
             var literal: [UInt8]
+            /// What must follow the literal, for these signatures.
+            var follow: Follow?
             /// The signatures waiting on this literal in this window.
             var signatures: [Int32]
         }
@@ -326,8 +347,8 @@ final class PronomMatcher: @unchecked Sendable {
         /// The position in `key` of its least likely byte.
         var rare: Int
 
-        init(signature: Int32, literal: [UInt8], low: Int, high: Int) {
-            members = [Member(literal: literal, signatures: [signature])]
+        init(signature: Int32, literal: [UInt8], follow: Follow?, low: Int, high: Int) {
+            members = [Member(literal: literal, follow: follow, signatures: [signature])]
             key = literal
             self.low = low
             self.high = high
@@ -338,9 +359,9 @@ final class PronomMatcher: @unchecked Sendable {
 
         /// Takes `literal` (for `signature`) in when it has this gate's window and its key's first
         /// `longLiteral` bytes; whether it did.
-        mutating func absorb(signature: Int32, literal: [UInt8], low: Int, high: Int) -> Bool {
+        mutating func absorb(signature: Int32, literal: [UInt8], follow: Follow?, low: Int, high: Int) -> Bool {
             guard low == self.low, high == self.high else { return false }
-            if let same = members.firstIndex(where: { $0.literal == literal }) {
+            if let same = members.firstIndex(where: { $0.literal == literal && $0.follow == follow }) {
                 members[same].signatures.append(signature)
                 return true
             }
@@ -348,7 +369,7 @@ final class PronomMatcher: @unchecked Sendable {
             guard shared >= Self.longLiteral, members.count < 64 else { return false }
             key = Array(key.prefix(shared))
             rare = PronomMatcher.rarest(key)
-            members.append(Member(literal: literal, signatures: [signature]))
+            members.append(Member(literal: literal, follow: follow, signatures: [signature]))
             return true
         }
 
@@ -389,7 +410,8 @@ final class PronomMatcher: @unchecked Sendable {
                     for (index, member) in members.enumerated() where open & ~found & (1 << UInt64(index)) != 0 {
                         let count = member.literal.count
                         if hit <= min(high, size - count), hit + count <= front.count,
-                           memcmp(base + hit, member.literal, count) == 0 {
+                           memcmp(base + hit, member.literal, count) == 0,
+                           member.follow?.allows(UnsafeBufferPointer(front), at: hit) ?? true {
                             found |= 1 << UInt64(index)
                         }
                     }
@@ -530,12 +552,28 @@ final class PronomMatcher: @unchecked Sendable {
         var signatureStart: [Int32] = [], signatureList: [Int32] = []
         var fixed: [Int: [Int32]] = [:]
         var literals: [[UInt8]] = [], literalSignature: [Int32] = [], literalLow: [Int] = [], literalHigh: [Int] = []
+        var literalFollows: [PronomMatcher.Follow?] = []
+        /// What must follow a gate's literal: where its element is that literal alone and the next element of its
+        /// sequence lies right after it, the bytes that element may start with (BibTeX's `@` is followed by
+        /// `ARTICLE`, `Book`...: not by an address's domain).
+        func follow(_ gate: GateChoice, _ literal: [UInt8]) -> Follow? {
+            let steps = Int(stepStart[gate.sequence])..<Int(stepStart[gate.sequence + 1])
+            guard anchors[gate.sequence] == Anchor.beginning.rawValue,
+                  let step = steps.first(where: { Int(elements[$0]) == gate.element }), step + 1 < steps.upperBound,
+                  lows[step + 1] == 0, highs[step + 1] == 0 else { return nil }
+            let (shortest, longest) = Self.elementLengths(tables, gate.element)
+            guard shortest == literal.count, longest == literal.count else { return nil }
+            let next = Int(elements[step + 1])
+            let set = Array(firstSets[next * 4..<next * 4 + 4])
+            return set.allSatisfy({ $0 == .max }) ? nil : Follow(offset: literal.count, set: set)
+        }
         var others: [Int32] = []
         /// Gates from the end by their element's last byte and window (where it has one last byte), each with
         /// its members.
         var endGroups: [(element: Int, low: Int, high: Int, members: [(Int32, ByteCheck)])] = []
         var endGroupIndex: [[Int]: Int] = [:]
         var farGates: [FarGate] = []
+        var farLiterals = FarLiterals.Builder()
         var fixedChecks = [FixedBytes](repeating: FixedBytes(), count: tables.signatureCount)
         var fixedLiterals: [ByteCheck] = [], fixedLiteralSignature: [Int32] = []
         var nearLimit = 0
@@ -593,6 +631,7 @@ final class PronomMatcher: @unchecked Sendable {
                 for literal in Self.leadingLiterals(tables, element) ?? [] where !literal.isEmpty {
                     // A literal's first bytes are enough to narrow the candidates.
                     literals.append(Array(literal.prefix(16)))
+                    literalFollows.append(follow(gate, literal))
                     literalSignature.append(Int32(signature))
                     literalLow.append(low)
                     literalHigh.append(high)
@@ -606,6 +645,7 @@ final class PronomMatcher: @unchecked Sendable {
                 for literal in Self.leadingLiterals(tables, element) ?? [] where !literal.isEmpty {
                     if low <= nearHigh {
                         literals.append(Array(literal.prefix(16)))
+                        literalFollows.append(follow(gate, literal))
                         literalSignature.append(Int32(signature))
                         literalLow.append(low)
                         literalHigh.append(nearHigh)
@@ -613,12 +653,15 @@ final class PronomMatcher: @unchecked Sendable {
                     }
                     let farLow = max(low, nearHigh + 1)
                     guard farLow <= high else { continue }
+                    let follows = follow(gate, literal)
+                    if farLiterals.add(signature: Int32(signature), literal: literal, follow: follows, low: farLow, high: high) { continue }
                     var absorbed = false
-                    for index in farGates.indices where farGates[index].absorb(signature: Int32(signature), literal: literal, low: farLow, high: high) {
+                    for index in farGates.indices
+                    where farGates[index].absorb(signature: Int32(signature), literal: literal, follow: follows, low: farLow, high: high) {
                         absorbed = true
                         break
                     }
-                    if !absorbed { farGates.append(FarGate(signature: Int32(signature), literal: literal, low: farLow, high: high)) }
+                    if !absorbed { farGates.append(FarGate(signature: Int32(signature), literal: literal, follow: follows, low: farLow, high: high)) }
                 }
             case .end:
                 let member = (Int32(signature), ByteCheck(Self.literalPrefix(tables, element, atEnd: true)))
@@ -758,7 +801,7 @@ final class PronomMatcher: @unchecked Sendable {
         self.decidedTests = Self.immortal(decidedTests)
         self.fixedLiterals = Self.immortal(fixedLiterals)
         self.fixedLiteralSignature = Self.immortal(fixedLiteralSignature)
-        near = NearLiterals(literals: literals, signatures: literalSignature, lows: literalLow, highs: literalHigh)
+        near = NearLiterals(literals: literals, signatures: literalSignature, lows: literalLow, highs: literalHigh, follows: literalFollows)
         self.nearLimit = nearLimit
         otherGates = Self.immortal(others)
         var endGates: [EndGate] = [], endSignatures: [Int32] = [], endTails: [ByteCheck] = []
@@ -771,6 +814,7 @@ final class PronomMatcher: @unchecked Sendable {
         endMemberSignatures = Self.immortal(endSignatures)
         endMemberTails = Self.immortal(endTails)
         self.farGates = farGates
+        self.farLiterals = farLiterals.build()
     }
 
     /// Where a gate lies: at a fixed offset from the beginning, in a window from it, or in a window from the end.
@@ -1012,6 +1056,8 @@ final class PronomMatcher: @unchecked Sendable {
         /// to look at again once more is read.
         var pendingFar: [Int] = []
         var pendingEnd: [Int] = []
+        /// The far literals looked for together reach bytes not read.
+        var pendingFarLiterals = false
     }
 
     /// The signatures whose gates open on `bytes`, each once (`marks` has a bit per signature), and what more
@@ -1058,6 +1104,22 @@ final class PronomMatcher: @unchecked Sendable {
         if front.count > checked, checked < nearLimit {
             // After more was read, only the places the first look could not see whole.
             near.search(UnsafeBufferPointer(front), from: max(0, checked - Self.literalPrefixLength)) { add($0) }
+        }
+        if previous?.pendingFarLiterals ?? true {
+            var pending = false
+            farLiterals.search(in: UnsafeBufferPointer(front), size: bytes.size) { signatures, found in
+                switch found {
+                case true?: for signature in signatures { add(signature) }
+                case false?: break
+                case nil:
+                    gates.beyond += signatures
+                    pending = true
+                }
+            }
+            if pending {
+                gates.needsFront = true
+                gates.pendingFarLiterals = true
+            }
         }
         let farPending = previous?.pendingFar
         for position in 0..<(farPending?.count ?? farGates.count) {
@@ -1528,6 +1590,143 @@ final class PronomMatchContext {
 /// byte with `memchr`, the others by four of their bytes through a filter on pairs of bytes that tests every
 /// third place (each literal under the three pairs of those four), so that one pass over the bytes finds them
 /// all; the first four bytes of a literal found, then its first eight, confirm it.
+/// Long literals in windows past the first 4 KiB, looked for together (Wu and Manber's shifts on pairs of bytes):
+/// the pair of bytes at the end of a window of the shortest literal's length says how far no literal can start,
+/// most often that whole length less one; where it ends one of the literals' first bytes, each literal is
+/// compared there.
+struct FarLiterals: @unchecked Sendable {
+    /// Literals of at least this many bytes are taken: the pass moves on by up to one less.
+    static let shortest = 16
+    /// At most this many literals (a bit each).
+    static let capacity = 64
+
+    struct Builder {
+        var literals: [[UInt8]] = [], follows: [PronomMatcher.Follow?] = [], lows: [Int] = [], highs: [Int] = []
+        var signatures: [[Int32]] = []
+
+        /// Takes `literal` in (for `signature`, in its window of starts), with the one of the same bytes, what
+        /// follows and window where there is one; `false` when it is too short, or there are too many.
+        mutating func add(signature: Int32, literal: [UInt8], follow: PronomMatcher.Follow?, low: Int, high: Int) -> Bool {
+            guard literal.count >= FarLiterals.shortest else { return false }
+            if let same = literals.indices.first(where: {
+                literals[$0] == literal && follows[$0] == follow && lows[$0] == low && highs[$0] == high
+            }) {
+                signatures[same].append(signature)
+                return true
+            }
+            guard literals.count < FarLiterals.capacity else { return false }
+            literals.append(literal)
+            follows.append(follow)
+            lows.append(low)
+            highs.append(high)
+            signatures.append([signature])
+            return true
+        }
+
+        func build() -> FarLiterals { FarLiterals(self) }
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let starts: UnsafeBufferPointer<Int>
+    private let lengths: UnsafeBufferPointer<Int>
+    private let lows: UnsafeBufferPointer<Int>
+    private let highs: UnsafeBufferPointer<Int>
+    /// Per literal, where the byte that must follow it lies (-1: none), and the bytes it may be (four words each).
+    private let followOffsets: UnsafeBufferPointer<Int>
+    private let followSets: UnsafeBufferPointer<UInt64>
+    private let signatureStarts: UnsafeBufferPointer<Int>
+    private let signatures: UnsafeBufferPointer<Int32>
+    /// The window's length: the shortest literal's.
+    private let window: Int
+    /// Per pair of bytes (the first the low byte): how far a window that ends with it may move on, its whole
+    /// length less one where no literal's first `window` bytes hold the pair.
+    private let shifts: UnsafeBufferPointer<UInt8>
+
+    private init(_ builder: Builder) {
+        func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
+        bytes = immortal(builder.literals.flatMap { $0 })
+        starts = immortal(builder.literals.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) })
+        lengths = immortal(builder.literals.map(\.count))
+        lows = immortal(builder.lows)
+        highs = immortal(builder.highs)
+        followOffsets = immortal(builder.follows.map { $0?.offset ?? -1 })
+        followSets = immortal(builder.follows.flatMap { $0?.set ?? [.max, .max, .max, .max] })
+        signatureStarts = immortal(builder.signatures.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) })
+        signatures = immortal(builder.signatures.flatMap { $0 })
+        let window = min(builder.literals.map(\.count).min() ?? 2, 256)
+        self.window = window
+        var shifts = [UInt8](repeating: UInt8(window - 1), count: 1 << 16)
+        for literal in builder.literals {
+            for place in 0..<window - 1 {
+                let pair = Int(literal[place]) | Int(literal[place + 1]) << 8
+                shifts[pair] = min(shifts[pair], UInt8(window - 2 - place))
+            }
+        }
+        self.shifts = immortal(builder.literals.isEmpty ? [] : shifts)
+    }
+
+    /// Calls `answer` for each literal with its signatures: it starts within its window in `front` (`true`),
+    /// does not (`false`), or its window reaches bytes not read (`nil`).
+    func search(in front: UnsafeBufferPointer<UInt8>, size: Int, _ answer: (UnsafeBufferPointer<Int32>, Bool?) -> Void) {
+        let count = lengths.count
+        guard count > 0, let base = front.baseAddress, let pool = bytes.baseAddress else { return }
+        // The literals whose windows the file reaches, and of those the ones with places in `front`.
+        var open: UInt64 = 0, searched: UInt64 = 0, found: UInt64 = 0
+        var first = Int.max, last = -1
+        for literal in 0..<count {
+            let lastStart = min(highs[literal], size - lengths[literal])
+            guard lows[literal] <= lastStart else { continue }
+            open |= 1 << UInt64(literal)
+            let furthest = min(lastStart, front.count - lengths[literal])
+            if furthest >= lows[literal] {
+                searched |= 1 << UInt64(literal)
+                first = min(first, lows[literal])
+                last = max(last, furthest)
+            }
+        }
+        if searched != 0 {
+            let window = self.window
+            // The window's last byte; every literal place is looked at by a window ending `window - 1` after it.
+            var end = first + window - 1
+            let stop = last + window - 1
+            while end <= stop {
+                let pair = Int(base[end - 1]) | Int(base[end]) << 8
+                let shift = Int(shifts[pair])
+                if shift > 0 {
+                    end += shift
+                    continue
+                }
+                let start = end - window + 1
+                for literal in 0..<count where (searched & ~found) >> UInt64(literal) & 1 != 0 {
+                    let length = lengths[literal]
+                    guard start >= lows[literal], start <= min(highs[literal], size - length), start + length <= front.count,
+                          memcmp(base + start, pool + starts[literal], length) == 0 else { continue }
+                    let follow = followOffsets[literal]
+                    if follow >= 0, start + follow < front.count {
+                        let byte = Int(base[start + follow])
+                        guard followSets[literal &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0 else { continue }
+                    }
+                    found |= 1 << UInt64(literal)
+                }
+                if found == searched { break }
+                end += 1
+            }
+        }
+        for literal in 0..<count {
+            let own = UnsafeBufferPointer(rebasing: signatures[signatureStarts[literal]..<signatureStarts[literal + 1]])
+            let bit = UInt64(1) << UInt64(literal)
+            if found & bit != 0 {
+                answer(own, true)
+            } else if open & bit == 0 {
+                answer(own, false)
+            } else {
+                let lastStart = min(highs[literal], size - lengths[literal])
+                answer(own, min(lastStart, front.count - lengths[literal]) < lastStart ? nil : false)
+            }
+        }
+    }
+}
+
 struct NearLiterals: @unchecked Sendable {
     private let values: UnsafeBufferPointer<UInt32>
     private let masks: UnsafeBufferPointer<UInt32>
@@ -1539,6 +1738,11 @@ struct NearLiterals: @unchecked Sendable {
     /// by its prefix alone opened gates that its next bytes would have kept shut (`http` for
     /// `http://isds.czechpoint.cz/`, in every text with a link).
     private let checks: UnsafeBufferPointer<PronomMatcher.ByteCheck>
+    /// Per literal, where the byte that must follow it lies (-1: none), and the bytes it may be (four words each):
+    /// checked where a short literal is found by its byte (a lone `@`, in every address), not behind the filter,
+    /// whose literals are long enough to say enough.
+    private let followOffsets: UnsafeBufferPointer<Int>
+    private let followSets: UnsafeBufferPointer<UInt64>
     /// The literals the filter cannot take (shorter than four bytes, or with two NULs side by side in every
     /// four: few), in groups (`byByte[groupStarts[g] ..< groupStarts[g + 1]]`), each group looked for by one byte
     /// (`memchr`) at one place in its literals (`groupPlaces`): a literal alone by its least likely byte,
@@ -1557,8 +1761,11 @@ struct NearLiterals: @unchecked Sendable {
     /// The widest window whose places are filed with the fixed offsets instead.
     static let directWidth = 16
 
-    init(literals: [[UInt8]], signatures: [Int32], lows: [Int], highs: [Int]) {
+    init(literals: [[UInt8]], signatures: [Int32], lows: [Int], highs: [Int], follows: [PronomMatcher.Follow?] = []) {
         func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
+        let follows = literals.indices.map { $0 < follows.count ? follows[$0] : nil }
+        followOffsets = immortal(follows.map { $0?.offset ?? -1 })
+        followSets = immortal(follows.flatMap { $0?.set ?? [.max, .max, .max, .max] })
         let prefixes = literals.map { Array($0.prefix(PronomMatcher.literalPrefixLength)) }
         values = immortal(prefixes.map { prefix in prefix.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32($1.offset * 8) } })
         masks = immortal(prefixes.map { UInt32(truncatingIfNeeded: (UInt64(1) << UInt64($0.count * 8)) - 1) })
@@ -1616,6 +1823,14 @@ struct NearLiterals: @unchecked Sendable {
             && checks[literal].holds(UnsafeMutableBufferPointer(mutating: bytes), at: start)
     }
 
+    /// Whether what follows literal `literal` where it starts at `start` in `bytes` may be what must follow it.
+    @inline(__always) private func followed(_ literal: Int, at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let follow = followOffsets[literal]
+        guard follow >= 0, start + follow < bytes.count else { return true }
+        let byte = Int(bytes[start + follow])
+        return followSets[literal &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0
+    }
+
     /// Calls `found` with the signature of each literal that lies within its window in `bytes` (the file's
     /// first bytes), looking at the places from `from` on; a signature may be given more than once.
     @inline(__always) func search(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ found: (Int32) -> Void) {
@@ -1635,7 +1850,7 @@ struct NearLiterals: @unchecked Sendable {
                 start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - place
                 for member in first..<end where open & (1 << UInt64(member - first)) != 0 {
                     let literal = Int(byByte[member])
-                    if holds(literal, at: start, in: bytes) {
+                    if holds(literal, at: start, in: bytes), followed(literal, at: start, in: bytes) {
                         found(signatures[literal])
                         open &= ~(1 << UInt64(member - first))
                     }
