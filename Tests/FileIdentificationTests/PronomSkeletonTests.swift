@@ -383,11 +383,13 @@ struct PronomSkeletonTests {
         #expect(found.contains("fmt/333"), "\(found)")
     }
 
-    @Test("a lone byte's gate opens only where the next element may start: BibTeX's @ before an entry's type, not in an address")
+    @Test("a lone byte's gate opens only where the next element follows it: BibTeX's @ before an entry's type, not in an address")
     func gateFollowers() throws {
         let addresses = Array(Array(repeating: Array("mail someone@example.org or me@host.net\n".utf8), count: 400).joined())
         #expect(try !opens("fmt/1616", Array(addresses.prefix(3_000))))
         #expect(try !opens("fmt/1616", Array(addresses.prefix(14_000))))
+        // An entry's type must follow, not only a byte one may start with: Perl's @INC is not @INCOLLECTION.
+        #expect(try !opens("fmt/1616", Array("use lib 'x';\npush @INC, 'y';\n".utf8)))
         for (place, entry) in [(0, "@Article{key,"), (1_000, "@Book{key,"), (10_000, "@INPROCEEDINGS{key,"), (14_000, "@Misc{key,")] {
             let bytes = Array(addresses.prefix(place)) + Array(entry.utf8) + Array("\n  title = {T}\n}\n".utf8)
             #expect(try opens("fmt/1616", bytes), "\(entry) at \(place)")

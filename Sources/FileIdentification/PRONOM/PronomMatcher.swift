@@ -277,7 +277,7 @@ final class PronomMatcher: @unchecked Sendable {
     }
 
     /// Up to eight literal bytes an element starts (or ends) with, compared in one load.
-    struct ByteCheck: Sendable {
+    struct ByteCheck: Sendable, Equatable {
         var value: UInt64 = 0
         var mask: UInt64 = 0
         var count = 0
@@ -303,18 +303,22 @@ final class PronomMatcher: @unchecked Sendable {
         }
     }
 
-    /// The bytes that must follow a gate's literal (`offset` bytes from where it starts), as four words of bits.
+    /// What must follow a gate's literal (`offset` bytes from where it starts): a byte of `set` (four words of
+    /// bits), and where the next element's alternatives all start with literals, one of them (`checks`, their
+    /// first eight bytes).
     struct Follow: Sendable, Equatable {
         var offset: Int
         var set: [UInt64]
+        var checks: [ByteCheck]
 
-        /// Whether `bytes` allow it where the literal starts at `start`: the byte there is one of the set, or is
-        /// not in `bytes` (more bytes would tell).
+        /// Whether `bytes` allow it where the literal starts at `start`: what follows is one of them, or is not
+        /// all in `bytes` (more bytes would tell).
         @inline(__always) func allows(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
             let place = start + offset
             guard place < bytes.count else { return true }
             let byte = bytes[place]
-            return set[Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0
+            guard set[Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0 else { return false }
+            return checks.isEmpty || checks.contains { $0.holds(UnsafeMutableBufferPointer(mutating: bytes), at: place) }
         }
     }
 
@@ -565,7 +569,10 @@ final class PronomMatcher: @unchecked Sendable {
             guard shortest == literal.count, longest == literal.count else { return nil }
             let next = Int(elements[step + 1])
             let set = Array(firstSets[next * 4..<next * 4 + 4])
-            return set.allSatisfy({ $0 == .max }) ? nil : Follow(offset: literal.count, set: set)
+            guard !set.allSatisfy({ $0 == .max }) else { return nil }
+            let leading = Self.leadingLiterals(tables, next) ?? []
+            let checks = leading.allSatisfy { $0.count > 1 } ? leading.map { ByteCheck($0[...]) } : []
+            return Follow(offset: literal.count, set: set, checks: checks)
         }
         var others: [Int32] = []
         /// Gates from the end by their element's last byte and window (where it has one last byte), each with
@@ -1743,6 +1750,9 @@ struct NearLiterals: @unchecked Sendable {
     /// whose literals are long enough to say enough.
     private let followOffsets: UnsafeBufferPointer<Int>
     private let followSets: UnsafeBufferPointer<UInt64>
+    /// Per literal, the literals one of which must follow it (`followChecks[followCheckStart[l] ..< [l + 1]]`).
+    private let followCheckStart: UnsafeBufferPointer<Int>
+    private let followChecks: UnsafeBufferPointer<PronomMatcher.ByteCheck>
     /// The literals the filter cannot take (shorter than four bytes, or with two NULs side by side in every
     /// four: few), in groups (`byByte[groupStarts[g] ..< groupStarts[g + 1]]`), each group looked for by one byte
     /// (`memchr`) at one place in its literals (`groupPlaces`): a literal alone by its least likely byte,
@@ -1766,6 +1776,8 @@ struct NearLiterals: @unchecked Sendable {
         let follows = literals.indices.map { $0 < follows.count ? follows[$0] : nil }
         followOffsets = immortal(follows.map { $0?.offset ?? -1 })
         followSets = immortal(follows.flatMap { $0?.set ?? [.max, .max, .max, .max] })
+        followCheckStart = immortal(follows.reduce(into: [0]) { $0.append($0[$0.count - 1] + ($1?.checks.count ?? 0)) })
+        followChecks = immortal(follows.flatMap { $0?.checks ?? [] })
         let prefixes = literals.map { Array($0.prefix(PronomMatcher.literalPrefixLength)) }
         values = immortal(prefixes.map { prefix in prefix.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32($1.offset * 8) } })
         masks = immortal(prefixes.map { UInt32(truncatingIfNeeded: (UInt64(1) << UInt64($0.count * 8)) - 1) })
@@ -1828,7 +1840,9 @@ struct NearLiterals: @unchecked Sendable {
         let follow = followOffsets[literal]
         guard follow >= 0, start + follow < bytes.count else { return true }
         let byte = Int(bytes[start + follow])
-        return followSets[literal &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0
+        guard followSets[literal &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0 else { return false }
+        let checks = followCheckStart[literal]..<followCheckStart[literal + 1]
+        return checks.isEmpty || checks.contains { followChecks[$0].holds(UnsafeMutableBufferPointer(mutating: bytes), at: start + follow) }
     }
 
     /// Calls `found` with the signature of each literal that lies within its window in `bytes` (the file's
