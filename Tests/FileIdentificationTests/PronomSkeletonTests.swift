@@ -383,7 +383,7 @@ struct PronomSkeletonTests {
         #expect(found.contains("fmt/333"), "\(found)")
     }
 
-    @Test("a lone byte's gate opens only where the next element follows it: BibTeX's @ before an entry's type, not in an address")
+    @Test("a short gate opens only where the next element follows it: BibTeX's @ before an entry's type, not in an address; OBJ's v before a number")
     func gateFollowers() throws {
         let addresses = Array(Array(repeating: Array("mail someone@example.org or me@host.net\n".utf8), count: 400).joined())
         #expect(try !opens("fmt/1616", Array(addresses.prefix(3_000))))
@@ -394,6 +394,10 @@ struct PronomSkeletonTests {
             let bytes = Array(addresses.prefix(place)) + Array(entry.utf8) + Array("\n  title = {T}\n}\n".utf8)
             #expect(try opens("fmt/1616", bytes), "\(entry) at \(place)")
         }
+        // Or within a narrow window after it: Wavefront OBJ's `v ` before a number within eight bytes.
+        let manual = Array(Array(repeating: Array("run make -v to see more, or -v -v for all of it\n".utf8), count: 20).joined())
+        #expect(try !opens("fmt/1210", manual))
+        #expect(try opens("fmt/1210", manual + Array("v  0.5 1.5 2.5\n".utf8)))
         var options = FileIdentifier.Options()
         options.pronom = true
         let bib = Array(addresses.prefix(10_000)) + Array("@Article{key,\n  title = {T},\n  year = 2024\n}\n".utf8)

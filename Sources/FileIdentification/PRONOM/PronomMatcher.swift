@@ -303,22 +303,30 @@ final class PronomMatcher: @unchecked Sendable {
         }
     }
 
-    /// What must follow a gate's literal (`offset` bytes from where it starts): a byte of `set` (four words of
-    /// bits), and where the next element's alternatives all start with literals, one of them (`checks`, their
-    /// first eight bytes).
+    /// What must follow a gate's literal, at one of the places `offset ... offset + reach` from where it starts:
+    /// a byte of `set` (four words of bits), and where the next element's alternatives all start with literals,
+    /// one of them (`checks`, their first eight bytes).
     struct Follow: Sendable, Equatable {
         var offset: Int
+        var reach: Int
         var set: [UInt64]
         var checks: [ByteCheck]
 
-        /// Whether `bytes` allow it where the literal starts at `start`: what follows is one of them, or is not
-        /// all in `bytes` (more bytes would tell).
+        /// The widest window of places a gate's follower is looked for in.
+        static let widest = 16
+
+        /// Whether `bytes` allow it where the literal starts at `start`: what follows at one of its places is one
+        /// of them, or is not all in `bytes` (more bytes would tell).
         @inline(__always) func allows(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-            let place = start + offset
-            guard place < bytes.count else { return true }
-            let byte = bytes[place]
-            guard set[Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0 else { return false }
-            return checks.isEmpty || checks.contains { $0.holds(UnsafeMutableBufferPointer(mutating: bytes), at: place) }
+            for place in start + offset...start + offset + reach {
+                guard place < bytes.count else { return true }
+                let byte = bytes[place]
+                guard set[Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0 else { continue }
+                if checks.isEmpty || checks.contains(where: { $0.holds(UnsafeMutableBufferPointer(mutating: bytes), at: place) }) {
+                    return true
+                }
+            }
+            return false
         }
     }
 
@@ -558,13 +566,14 @@ final class PronomMatcher: @unchecked Sendable {
         var literals: [[UInt8]] = [], literalSignature: [Int32] = [], literalLow: [Int] = [], literalHigh: [Int] = []
         var literalFollows: [PronomMatcher.Follow?] = []
         /// What must follow a gate's literal: where its element is that literal alone and the next element of its
-        /// sequence lies right after it, the bytes that element may start with (BibTeX's `@` is followed by
-        /// `ARTICLE`, `Book`...: not by an address's domain).
+        /// sequence lies right after it or in a narrow window after it, that element's first bytes (BibTeX's `@` is
+        /// followed by `ARTICLE`, `Book`...: not by an address's domain; Wavefront OBJ's `v ` by a number within
+        /// eight bytes: not `-v ` in a manual).
         func follow(_ gate: GateChoice, _ literal: [UInt8]) -> Follow? {
             let steps = Int(stepStart[gate.sequence])..<Int(stepStart[gate.sequence + 1])
             guard anchors[gate.sequence] == Anchor.beginning.rawValue,
                   let step = steps.first(where: { Int(elements[$0]) == gate.element }), step + 1 < steps.upperBound,
-                  lows[step + 1] == 0, highs[step + 1] == 0 else { return nil }
+                  highs[step + 1] != Int.max, highs[step + 1] - lows[step + 1] <= Follow.widest else { return nil }
             let (shortest, longest) = Self.elementLengths(tables, gate.element)
             guard shortest == literal.count, longest == literal.count else { return nil }
             let next = Int(elements[step + 1])
@@ -572,7 +581,7 @@ final class PronomMatcher: @unchecked Sendable {
             guard !set.allSatisfy({ $0 == .max }) else { return nil }
             let leading = Self.leadingLiterals(tables, next) ?? []
             let checks = leading.allSatisfy { $0.count > 1 } ? leading.map { ByteCheck($0[...]) } : []
-            return Follow(offset: literal.count, set: set, checks: checks)
+            return Follow(offset: literal.count + lows[step + 1], reach: highs[step + 1] - lows[step + 1], set: set, checks: checks)
         }
         var others: [Int32] = []
         /// Gates from the end by their element's last byte and window (where it has one last byte), each with
@@ -1656,8 +1665,10 @@ struct FarLiterals: @unchecked Sendable {
         lengths = immortal(builder.literals.map(\.count))
         lows = immortal(builder.lows)
         highs = immortal(builder.highs)
-        followOffsets = immortal(builder.follows.map { $0?.offset ?? -1 })
-        followSets = immortal(builder.follows.flatMap { $0?.set ?? [.max, .max, .max, .max] })
+        // A follower at one place only (others are not looked for here: the signature is tried).
+        let follows = builder.follows.map { $0?.reach == 0 ? $0 : nil }
+        followOffsets = immortal(follows.map { $0?.offset ?? -1 })
+        followSets = immortal(follows.flatMap { $0?.set ?? [.max, .max, .max, .max] })
         signatureStarts = immortal(builder.signatures.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) })
         signatures = immortal(builder.signatures.flatMap { $0 })
         let window = min(builder.literals.map(\.count).min() ?? 2, 256)
@@ -1750,6 +1761,8 @@ struct NearLiterals: @unchecked Sendable {
     /// whose literals are long enough to say enough.
     private let followOffsets: UnsafeBufferPointer<Int>
     private let followSets: UnsafeBufferPointer<UInt64>
+    /// Per literal, how many places after the first its follower may lie at.
+    private let followReaches: UnsafeBufferPointer<Int>
     /// Per literal, the literals one of which must follow it (`followChecks[followCheckStart[l] ..< [l + 1]]`).
     private let followCheckStart: UnsafeBufferPointer<Int>
     private let followChecks: UnsafeBufferPointer<PronomMatcher.ByteCheck>
@@ -1775,6 +1788,7 @@ struct NearLiterals: @unchecked Sendable {
         func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
         let follows = literals.indices.map { $0 < follows.count ? follows[$0] : nil }
         followOffsets = immortal(follows.map { $0?.offset ?? -1 })
+        followReaches = immortal(follows.map { $0?.reach ?? 0 })
         followSets = immortal(follows.flatMap { $0?.set ?? [.max, .max, .max, .max] })
         followCheckStart = immortal(follows.reduce(into: [0]) { $0.append($0[$0.count - 1] + ($1?.checks.count ?? 0)) })
         followChecks = immortal(follows.flatMap { $0?.checks ?? [] })
@@ -1838,11 +1852,17 @@ struct NearLiterals: @unchecked Sendable {
     /// Whether what follows literal `literal` where it starts at `start` in `bytes` may be what must follow it.
     @inline(__always) private func followed(_ literal: Int, at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let follow = followOffsets[literal]
-        guard follow >= 0, start + follow < bytes.count else { return true }
-        let byte = Int(bytes[start + follow])
-        guard followSets[literal &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0 else { return false }
+        guard follow >= 0 else { return true }
         let checks = followCheckStart[literal]..<followCheckStart[literal + 1]
-        return checks.isEmpty || checks.contains { followChecks[$0].holds(UnsafeMutableBufferPointer(mutating: bytes), at: start + follow) }
+        for place in start + follow...start + follow + followReaches[literal] {
+            guard place < bytes.count else { return true }
+            let byte = Int(bytes[place])
+            guard followSets[literal &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0 else { continue }
+            if checks.isEmpty || checks.contains(where: { followChecks[$0].holds(UnsafeMutableBufferPointer(mutating: bytes), at: place) }) {
+                return true
+            }
+        }
+        return false
     }
 
     /// Calls `found` with the signature of each literal that lies within its window in `bytes` (the file's
