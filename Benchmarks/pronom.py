@@ -176,6 +176,14 @@ def print_overhead(root, runs, plain, *builds):
         print(f"- {name} with `--pronom`: {w:.3f} s, **+{100 * (w / wall - 1):.0f}%**; CPU {c:.2f} s, "
               f"+{100 * (c / cpu - 1):.0f}%; the rounds' own ratios from {rounds[0]:+.0f}% to {rounds[-1]:+.0f}%, "
               f"median {statistics.median(rounds):+.0f}%")
+    if len(builds) == 2:
+        # The two builds' --pronom runs of each round against each other: the comparison least moved by the
+        # machine's speed from one round to the next.
+        (first, ours), (second, theirs) = builds
+        for i, what in ((0, "wall"), (1, "CPU")):
+            rounds = sorted(a[i] / b[i] for a, b in zip(ours, theirs))
+            print(f"- {first} against {second}, each round's {what} time: median {statistics.median(rounds):.3f}, "
+                  f"from {rounds[0]:.3f} to {rounds[-1]:.3f}; lower in {sum(r < 1 for r in rounds)} of {len(rounds)} rounds")
 
 
 def main():

@@ -1609,7 +1609,9 @@ final class PronomMatchContext {
 /// Long literals in windows past the first 4 KiB, looked for together (Wu and Manber's shifts on pairs of bytes):
 /// the pair of bytes at the end of a window of the shortest literal's length says how far no literal can start,
 /// most often that whole length less one; where it ends one of the literals' first bytes, each literal is
-/// compared there.
+/// compared there. The pairs are hashed to 4,096 shifts (4 KiB, in the first-level cache: each shift read
+/// decides where the next is, so a table of every pair, 64 KiB, waited on the second level at each step through
+/// compressed data); pairs that share a hash share the least shift.
 struct FarLiterals: @unchecked Sendable {
     /// Literals of at least this many bytes are taken: the pass moves on by up to one less.
     static let shortest = 16
@@ -1654,9 +1656,13 @@ struct FarLiterals: @unchecked Sendable {
     private let signatures: UnsafeBufferPointer<Int32>
     /// The window's length: the shortest literal's.
     private let window: Int
-    /// Per pair of bytes (the first the low byte): how far a window that ends with it may move on, its whole
-    /// length less one where no literal's first `window` bytes hold the pair.
+    /// Per hash of a pair of bytes (`hash`): how far a window that ends with the pair may move on, its whole
+    /// length less one where no literal's first `window` bytes hold a pair of that hash.
     private let shifts: UnsafeBufferPointer<UInt8>
+
+    @inline(__always) private static func hash(_ first: UInt8, _ second: UInt8) -> Int {
+        (Int(first) &<< 4 ^ Int(second)) & 0xFFF
+    }
 
     private init(_ builder: Builder) {
         func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
@@ -1673,10 +1679,10 @@ struct FarLiterals: @unchecked Sendable {
         signatures = immortal(builder.signatures.flatMap { $0 })
         let window = min(builder.literals.map(\.count).min() ?? 2, 256)
         self.window = window
-        var shifts = [UInt8](repeating: UInt8(window - 1), count: 1 << 16)
+        var shifts = [UInt8](repeating: UInt8(window - 1), count: 1 << 12)
         for literal in builder.literals {
             for place in 0..<window - 1 {
-                let pair = Int(literal[place]) | Int(literal[place + 1]) << 8
+                let pair = Self.hash(literal[place], literal[place + 1])
                 shifts[pair] = min(shifts[pair], UInt8(window - 2 - place))
             }
         }
@@ -1708,8 +1714,7 @@ struct FarLiterals: @unchecked Sendable {
             var end = first + window - 1
             let stop = last + window - 1
             while end <= stop {
-                let pair = Int(base[end - 1]) | Int(base[end]) << 8
-                let shift = Int(shifts[pair])
+                let shift = Int(shifts[Self.hash(base[end - 1], base[end])])
                 if shift > 0 {
                     end += shift
                     continue
