@@ -175,11 +175,103 @@ final class PronomMatcher: @unchecked Sendable {
     private let endMemberTails: UnsafeBufferPointer<ByteCheck>
     /// The places past the first 4 KiB of gates whose windows reach there: literals looked for on their own
     /// (`memmem`, or `memchr` on a short one's least likely byte), those sharing a window and a prefix together.
-    private let farGates: [FarGate]
+    private let farGates: UnsafeBufferPointer<FarGateSearch>
     /// The far gates' long literals (Chemical Markup Language's namespace, CIF's
     /// `_atom_type_scat_dispersion_real`, the Czech data boxes' address), looked for together in one pass that
     /// moves on by their length, instead of a `memmem` each over the same 60 KiB.
     private let farLiterals: FarLiterals
+    /// A far gate as its search reads it: flat, in place, no reference counted at each place its key is found.
+    struct FarGateSearch: @unchecked Sendable {
+        let low: Int
+        let high: Int
+        private let key: UnsafeBufferPointer<UInt8>
+        private let rare: Int
+        /// Per member, its literal (`literals[literalStart[m] ..< literalStart[m + 1]]`), its signatures
+        /// (`signatures[signatureStart[m] ..< signatureStart[m + 1]]`) and what must follow it.
+        private let literals: UnsafeBufferPointer<UInt8>
+        private let literalStart: UnsafeBufferPointer<Int>
+        private let signatures: UnsafeBufferPointer<Int32>
+        private let signatureStart: UnsafeBufferPointer<Int>
+        private let follows: FollowTable
+
+        init(_ gate: FarGate) {
+            func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
+            low = gate.low
+            high = gate.high
+            key = immortal(gate.key)
+            rare = gate.rare
+            literals = immortal(gate.members.flatMap(\.literal))
+            literalStart = immortal(gate.members.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.literal.count) })
+            signatures = immortal(gate.members.flatMap(\.signatures))
+            signatureStart = immortal(gate.members.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.signatures.count) })
+            follows = FollowTable(gate.members.map(\.follow))
+        }
+
+        /// Calls `answer` for each member with its signatures: its literal starts within the window in `front`
+        /// (`true`), does not (`false`), or its window reaches bytes not read (`nil`). The key through `memmem`
+        /// when long (it skips by its length), else by its least likely byte (`memchr`), the byte beside it
+        /// compared first.
+        func search(in front: UnsafeMutableBufferPointer<UInt8>, size: Int, _ answer: (UnsafeBufferPointer<Int32>, Bool?) -> Void) {
+            let count = literalStart.count - 1
+            guard let pool = literals.baseAddress, let keyBase = key.baseAddress else { return }
+            var found: UInt64 = 0, open: UInt64 = 0
+            var furthest = -1
+            for member in 0..<count {
+                let length = literalStart[member + 1] - literalStart[member]
+                let lastStart = min(high, size - length)
+                if low <= lastStart {
+                    open |= 1 << UInt64(member)
+                    furthest = max(furthest, min(lastStart, front.count - length))
+                }
+            }
+            if let base = front.baseAddress, furthest >= low {
+                let length = key.count
+                var start = low
+                search: while start <= furthest, found != open {
+                    let hit: Int
+                    if length >= FarGate.longLiteral {
+                        guard let place = uti_find_bytes(base + start, furthest - start + length, keyBase, length) else { break }
+                        hit = UnsafeRawPointer(base).distance(to: place)
+                    } else {
+                        let next = rare + 1 < length ? rare + 1 : rare - 1
+                        var candidate = start
+                        while true {
+                            let from = candidate + rare
+                            guard let place = memchr(base + from, Int32(key[rare]), furthest + rare - from + 1) else { break search }
+                            candidate = base.distance(to: place.assumingMemoryBound(to: UInt8.self)) - rare
+                            if next < 0 || base[candidate + next] == key[next], memcmp(base + candidate, keyBase, length) == 0 { break }
+                            candidate += 1
+                            guard candidate <= furthest else { break search }
+                        }
+                        hit = candidate
+                    }
+                    for member in 0..<count where open & ~found & (1 << UInt64(member)) != 0 {
+                        let length = literalStart[member + 1] - literalStart[member]
+                        if hit <= min(high, size - length), hit + length <= front.count,
+                           memcmp(base + hit, pool + literalStart[member], length) == 0,
+                           follows.allows(member, in: UnsafeBufferPointer(front), at: hit) {
+                            found |= 1 << UInt64(member)
+                        }
+                    }
+                    start = hit + 1
+                }
+            }
+            for member in 0..<count {
+                let own = UnsafeBufferPointer(rebasing: signatures[signatureStart[member]..<signatureStart[member + 1]])
+                let bit = UInt64(1) << UInt64(member)
+                if found & bit != 0 {
+                    answer(own, true)
+                } else if open & bit == 0 {
+                    answer(own, false)
+                } else {
+                    let length = literalStart[member + 1] - literalStart[member]
+                    let lastStart = min(high, size - length)
+                    answer(own, min(lastStart, front.count - length) < lastStart ? nil : false)
+                }
+            }
+        }
+    }
+
     /// Literals filed with the fixed offsets (an entry `-n - 1` in `fixedList`): gates in narrow windows, each
     /// literal at each of its places; its bytes and its signature.
     private let fixedLiterals: UnsafeBufferPointer<ByteCheck>
@@ -314,20 +406,6 @@ final class PronomMatcher: @unchecked Sendable {
 
         /// The widest window of places a gate's follower is looked for in.
         static let widest = 16
-
-        /// Whether `bytes` allow it where the literal starts at `start`: what follows at one of its places is one
-        /// of them, or is not all in `bytes` (more bytes would tell).
-        @inline(__always) func allows(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-            for place in start + offset...start + offset + reach {
-                guard place < bytes.count else { return true }
-                let byte = bytes[place]
-                guard set[Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0 else { continue }
-                if checks.isEmpty || checks.contains(where: { $0.holds(UnsafeMutableBufferPointer(mutating: bytes), at: place) }) {
-                    return true
-                }
-            }
-            return false
-        }
     }
 
     /// Gates from the end whose elements end with the same byte in the same window, looked for together: the
@@ -383,64 +461,6 @@ final class PronomMatcher: @unchecked Sendable {
             rare = PronomMatcher.rarest(key)
             members.append(Member(literal: literal, follow: follow, signatures: [signature]))
             return true
-        }
-
-        /// Calls `answer` for each member: its literal starts within the window in `front` (`true`), does not
-        /// (`false`), or its window reaches bytes not read (`nil`). The key through `memmem` when long (it skips
-        /// by its length), else by its least likely byte (`memchr`), the byte beside it compared first.
-        func search(in front: UnsafeMutableBufferPointer<UInt8>, size: Int, _ answer: (Member, Bool?) -> Void) {
-            var found: UInt64 = 0, open: UInt64 = 0
-            var furthest = -1
-            for (index, member) in members.enumerated() {
-                let lastStart = min(high, size - member.literal.count)
-                if low <= lastStart {
-                    open |= 1 << UInt64(index)
-                    furthest = max(furthest, min(lastStart, front.count - member.literal.count))
-                }
-            }
-            if let base = front.baseAddress, furthest >= low {
-                let length = key.count
-                var start = low
-                search: while start <= furthest, found != open {
-                    let hit: Int
-                    if length >= Self.longLiteral {
-                        guard let place = key.withUnsafeBytes({ uti_find_bytes(base + start, furthest - start + length, $0.baseAddress, length) }) else { break }
-                        hit = UnsafeRawPointer(base).distance(to: place)
-                    } else {
-                        let next = rare + 1 < length ? rare + 1 : rare - 1
-                        var candidate = start
-                        while true {
-                            let from = candidate + rare
-                            guard let place = memchr(base + from, Int32(key[rare]), furthest + rare - from + 1) else { break search }
-                            candidate = base.distance(to: place.assumingMemoryBound(to: UInt8.self)) - rare
-                            if next < 0 || base[candidate + next] == key[next], memcmp(base + candidate, key, length) == 0 { break }
-                            candidate += 1
-                            guard candidate <= furthest else { break search }
-                        }
-                        hit = candidate
-                    }
-                    for (index, member) in members.enumerated() where open & ~found & (1 << UInt64(index)) != 0 {
-                        let count = member.literal.count
-                        if hit <= min(high, size - count), hit + count <= front.count,
-                           memcmp(base + hit, member.literal, count) == 0,
-                           member.follow?.allows(UnsafeBufferPointer(front), at: hit) ?? true {
-                            found |= 1 << UInt64(index)
-                        }
-                    }
-                    start = hit + 1
-                }
-            }
-            for (index, member) in members.enumerated() {
-                let bit = UInt64(1) << UInt64(index)
-                if found & bit != 0 {
-                    answer(member, true)
-                } else if open & bit == 0 {
-                    answer(member, false)
-                } else {
-                    let lastStart = min(high, size - member.literal.count)
-                    answer(member, min(lastStart, front.count - member.literal.count) < lastStart ? nil : false)
-                }
-            }
         }
 
         /// From how many bytes a key is looked for with `memmem`, and literals that share that many share a key.
@@ -829,7 +849,7 @@ final class PronomMatcher: @unchecked Sendable {
         self.endGates = Self.immortal(endGates)
         endMemberSignatures = Self.immortal(endSignatures)
         endMemberTails = Self.immortal(endTails)
-        self.farGates = farGates
+        self.farGates = Self.immortal(farGates.map(FarGateSearch.init))
         self.farLiterals = farLiterals.build()
     }
 
@@ -1142,13 +1162,13 @@ final class PronomMatcher: @unchecked Sendable {
             let index = farPending?[position] ?? position
             guard farGates[index].low < bytes.size else { continue }
             var pending = false
-            farGates[index].search(in: front, size: bytes.size) { member, found in
+            farGates[index].search(in: front, size: bytes.size) { signatures, found in
                 switch found {
-                case true?: for signature in member.signatures { add(signature) }
+                case true?: for signature in signatures { add(signature) }
                 case false?: break
                 case nil:
                     // Not found in the bytes read, and its window reaches past them.
-                    gates.beyond += member.signatures
+                    gates.beyond += signatures
                     pending = true
                 }
             }
@@ -1606,6 +1626,45 @@ final class PronomMatchContext {
 /// byte with `memchr`, the others by four of their bytes through a filter on pairs of bytes that tests every
 /// third place (each literal under the three pairs of those four), so that one pass over the bytes finds them
 /// all; the first four bytes of a literal found, then its first eight, confirm it.
+/// What must follow each of a list of literals (`PronomMatcher.Follow`), flat: read in place, no reference
+/// counted at each place a literal is found.
+struct FollowTable: @unchecked Sendable {
+    /// Per literal: where its follower's first place lies from where it starts (-1: none), how many places after
+    /// that one it may lie at, the bytes it may start with (four words each), and the literals one of which it
+    /// starts with (`checks[checkStart[l] ..< checkStart[l + 1]]`; none: any).
+    private let offsets: UnsafeBufferPointer<Int>
+    private let reaches: UnsafeBufferPointer<Int>
+    private let sets: UnsafeBufferPointer<UInt64>
+    private let checkStart: UnsafeBufferPointer<Int>
+    private let checks: UnsafeBufferPointer<PronomMatcher.ByteCheck>
+
+    init(_ follows: [PronomMatcher.Follow?]) {
+        func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
+        offsets = immortal(follows.map { $0?.offset ?? -1 })
+        reaches = immortal(follows.map { $0?.reach ?? 0 })
+        sets = immortal(follows.flatMap { $0?.set ?? [.max, .max, .max, .max] })
+        checkStart = immortal(follows.reduce(into: [0]) { $0.append($0[$0.count - 1] + ($1?.checks.count ?? 0)) })
+        checks = immortal(follows.flatMap { $0?.checks ?? [] })
+    }
+
+    /// Whether `bytes` allow literal `literal`'s follower where the literal starts at `start`: what lies at one of
+    /// its places may start it, or is not all in `bytes` (more bytes would tell).
+    @inline(__always) func allows(_ literal: Int, in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        let offset = offsets[literal]
+        guard offset >= 0 else { return true }
+        let starting = checkStart[literal]..<checkStart[literal + 1]
+        for place in start + offset...start + offset + reaches[literal] {
+            guard place < bytes.count else { return true }
+            let byte = Int(bytes[place])
+            guard sets[literal &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0 else { continue }
+            if starting.isEmpty || starting.contains(where: { checks[$0].holds(UnsafeMutableBufferPointer(mutating: bytes), at: place) }) {
+                return true
+            }
+        }
+        return false
+    }
+}
+
 /// Long literals in windows past the first 4 KiB, looked for together (Wu and Manber's shifts on pairs of bytes):
 /// the pair of bytes at the end of a window of the shortest literal's length says how far no literal can start,
 /// most often that whole length less one; where it ends one of the literals' first bytes, each literal is
@@ -1649,9 +1708,7 @@ struct FarLiterals: @unchecked Sendable {
     private let lengths: UnsafeBufferPointer<Int>
     private let lows: UnsafeBufferPointer<Int>
     private let highs: UnsafeBufferPointer<Int>
-    /// Per literal, where the byte that must follow it lies (-1: none), and the bytes it may be (four words each).
-    private let followOffsets: UnsafeBufferPointer<Int>
-    private let followSets: UnsafeBufferPointer<UInt64>
+    private let follows: FollowTable
     private let signatureStarts: UnsafeBufferPointer<Int>
     private let signatures: UnsafeBufferPointer<Int32>
     /// The window's length: the shortest literal's.
@@ -1671,10 +1728,7 @@ struct FarLiterals: @unchecked Sendable {
         lengths = immortal(builder.literals.map(\.count))
         lows = immortal(builder.lows)
         highs = immortal(builder.highs)
-        // A follower at one place only (others are not looked for here: the signature is tried).
-        let follows = builder.follows.map { $0?.reach == 0 ? $0 : nil }
-        followOffsets = immortal(follows.map { $0?.offset ?? -1 })
-        followSets = immortal(follows.flatMap { $0?.set ?? [.max, .max, .max, .max] })
+        follows = FollowTable(builder.follows)
         signatureStarts = immortal(builder.signatures.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) })
         signatures = immortal(builder.signatures.flatMap { $0 })
         let window = min(builder.literals.map(\.count).min() ?? 2, 256)
@@ -1724,11 +1778,7 @@ struct FarLiterals: @unchecked Sendable {
                     let length = lengths[literal]
                     guard start >= lows[literal], start <= min(highs[literal], size - length), start + length <= front.count,
                           memcmp(base + start, pool + starts[literal], length) == 0 else { continue }
-                    let follow = followOffsets[literal]
-                    if follow >= 0, start + follow < front.count {
-                        let byte = Int(base[start + follow])
-                        guard followSets[literal &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0 else { continue }
-                    }
+                    guard follows.allows(literal, in: front, at: start) else { continue }
                     found |= 1 << UInt64(literal)
                 }
                 if found == searched { break }
@@ -1761,16 +1811,9 @@ struct NearLiterals: @unchecked Sendable {
     /// by its prefix alone opened gates that its next bytes would have kept shut (`http` for
     /// `http://isds.czechpoint.cz/`, in every text with a link).
     private let checks: UnsafeBufferPointer<PronomMatcher.ByteCheck>
-    /// Per literal, where the byte that must follow it lies (-1: none), and the bytes it may be (four words each):
-    /// checked where a short literal is found by its byte (a lone `@`, in every address), not behind the filter,
-    /// whose literals are long enough to say enough.
-    private let followOffsets: UnsafeBufferPointer<Int>
-    private let followSets: UnsafeBufferPointer<UInt64>
-    /// Per literal, how many places after the first its follower may lie at.
-    private let followReaches: UnsafeBufferPointer<Int>
-    /// Per literal, the literals one of which must follow it (`followChecks[followCheckStart[l] ..< [l + 1]]`).
-    private let followCheckStart: UnsafeBufferPointer<Int>
-    private let followChecks: UnsafeBufferPointer<PronomMatcher.ByteCheck>
+    /// What must follow each literal: checked where a short literal is found by its byte (a lone `@`, in every
+    /// address), not behind the filter, whose literals are long enough to say enough.
+    private let follows: FollowTable
     /// The literals the filter cannot take (shorter than four bytes, or with two NULs side by side in every
     /// four: few), in groups (`byByte[groupStarts[g] ..< groupStarts[g + 1]]`), each group looked for by one byte
     /// (`memchr`) at one place in its literals (`groupPlaces`): a literal alone by its least likely byte,
@@ -1792,11 +1835,7 @@ struct NearLiterals: @unchecked Sendable {
     init(literals: [[UInt8]], signatures: [Int32], lows: [Int], highs: [Int], follows: [PronomMatcher.Follow?] = []) {
         func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
         let follows = literals.indices.map { $0 < follows.count ? follows[$0] : nil }
-        followOffsets = immortal(follows.map { $0?.offset ?? -1 })
-        followReaches = immortal(follows.map { $0?.reach ?? 0 })
-        followSets = immortal(follows.flatMap { $0?.set ?? [.max, .max, .max, .max] })
-        followCheckStart = immortal(follows.reduce(into: [0]) { $0.append($0[$0.count - 1] + ($1?.checks.count ?? 0)) })
-        followChecks = immortal(follows.flatMap { $0?.checks ?? [] })
+        self.follows = FollowTable(follows)
         let prefixes = literals.map { Array($0.prefix(PronomMatcher.literalPrefixLength)) }
         values = immortal(prefixes.map { prefix in prefix.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32($1.offset * 8) } })
         masks = immortal(prefixes.map { UInt32(truncatingIfNeeded: (UInt64(1) << UInt64($0.count * 8)) - 1) })
@@ -1854,22 +1893,6 @@ struct NearLiterals: @unchecked Sendable {
             && checks[literal].holds(UnsafeMutableBufferPointer(mutating: bytes), at: start)
     }
 
-    /// Whether what follows literal `literal` where it starts at `start` in `bytes` may be what must follow it.
-    @inline(__always) private func followed(_ literal: Int, at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let follow = followOffsets[literal]
-        guard follow >= 0 else { return true }
-        let checks = followCheckStart[literal]..<followCheckStart[literal + 1]
-        for place in start + follow...start + follow + followReaches[literal] {
-            guard place < bytes.count else { return true }
-            let byte = Int(bytes[place])
-            guard followSets[literal &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0 else { continue }
-            if checks.isEmpty || checks.contains(where: { followChecks[$0].holds(UnsafeMutableBufferPointer(mutating: bytes), at: place) }) {
-                return true
-            }
-        }
-        return false
-    }
-
     /// Calls `found` with the signature of each literal that lies within its window in `bytes` (the file's
     /// first bytes), looking at the places from `from` on; a signature may be given more than once.
     @inline(__always) func search(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ found: (Int32) -> Void) {
@@ -1889,7 +1912,7 @@ struct NearLiterals: @unchecked Sendable {
                 start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - place
                 for member in first..<end where open & (1 << UInt64(member - first)) != 0 {
                     let literal = Int(byByte[member])
-                    if holds(literal, at: start, in: bytes), followed(literal, at: start, in: bytes) {
+                    if holds(literal, at: start, in: bytes), follows.allows(literal, in: bytes, at: start) {
                         found(signatures[literal])
                         open &= ~(1 << UInt64(member - first))
                     }
