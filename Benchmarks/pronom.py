@@ -20,6 +20,7 @@ five years between them.
 
 import argparse
 import collections
+import itertools
 import json
 import os
 import statistics
@@ -156,11 +157,14 @@ def timed(command):
 def overhead(uti, root, runs, earlier=None):
     """Wall seconds and CPU seconds of `uti classify --format ndjson ROOT` without and with --pronom, alternated:
     ([(wall, cpu)] plain, [(wall, cpu)] with --pronom); with `earlier` (another build), its --pronom runs too, in
-    the same rounds (each round in the other order from the last), as a third list."""
+    the same rounds, as a third list. Each round runs them in another of their orders, in turn, so that each
+    takes each place in a round as often (with three, a run that always came second was always the one after a
+    different binary, the others after themselves every other round)."""
     plain, pronom, before = [], [], []
+    order = [(uti, [], plain), (uti, ["--pronom"], pronom)] + ([(earlier, ["--pronom"], before)] if earlier else [])
+    orders = list(itertools.permutations(order))
     for round in range(runs):
-        order = [(uti, [], plain), (uti, ["--pronom"], pronom)] + ([(earlier, ["--pronom"], before)] if earlier else [])
-        for binary, arguments, times in (order if round % 2 == 0 else order[::-1]):
+        for binary, arguments, times in orders[round % len(orders)]:
             times.append(timed([binary, "classify", "--include-hidden", "--format", "ndjson", *arguments, root]))
     return (plain, pronom, before) if earlier else (plain, pronom)
 
