@@ -404,4 +404,41 @@ struct PronomSkeletonTests {
         let found = try FileIdentifier(options: options).identify(data: bib, filename: "refs.bib").pronom?.matches.map(\.puid) ?? []
         #expect(found.contains("fmt/1616"), "\(found)")
     }
+
+    @Test("the disc images' keys past 32 KiB, one short key for several gates: ISO 9660 and an Apple partition map found at every alignment, noise not")
+    func discImages() throws {
+        var options = FileIdentifier.Options()
+        options.pronom = true
+        let identifier = FileIdentifier(options: options)
+        // Bytes without the key: a generator's noise (every byte value, `C` and `P` among them, about every 256th).
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let noise = (0..<80_000).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let byte = UInt8(truncatingIfNeeded: state >> 56)
+            return byte == 0x01 ? 0x02 : byte  // no 0x01: UDF's `BEA01` ends with one
+        }
+        for puid in ["fmt/468", "fmt/1739", "fmt/1741"] {
+            #expect(try !opens(puid, noise), "\(puid) in noise")
+        }
+        func placed(_ parts: [(Int, [UInt8])]) -> [UInt8] {
+            var bytes = noise
+            for (place, part) in parts { bytes.replaceSubrange(place..<place + part.count, with: part) }
+            return bytes
+        }
+        let volume = Array("CD001".utf8)
+        for shift in 0..<8 {
+            // ISO 9660: the primary volume descriptor's `CD001` at 32 KiB + 1, the set's terminator `FF CD001`
+            // a sector later.
+            let iso = placed([(32_768 + shift, [0x01] + volume + [0x01]), (34_816 + shift, [0xFF] + volume + [0x01])])
+            #expect(try opens("fmt/468", iso), "ISO 9660 at +\(shift)")
+            let isoFound = try identifier.identify(data: iso).pronom?.matches.map(\.puid) ?? []
+            #expect(isoFound.contains("fmt/468"), "ISO 9660 at +\(shift): \(isoFound)")
+            // An Apple partition map's hybrid: `ER 02 00` 512 bytes before `PMCD001`, then the terminator.
+            let apm = placed([(39_488 + shift, [0x45, 0x52, 0x02, 0x00]), (40_000 + shift, Array("PM".utf8) + volume),
+                              (41_000 + shift, [0xFF] + volume + [0x01])])
+            #expect(try opens("fmt/1741", apm), "Apple partition map at +\(shift)")
+            let apmFound = try identifier.identify(data: apm).pronom?.matches.map(\.puid) ?? []
+            #expect(apmFound.contains("fmt/1741"), "Apple partition map at +\(shift): \(apmFound)")
+        }
+    }
 }

@@ -183,7 +183,6 @@ final class PronomMatcher: @unchecked Sendable {
     /// A far gate as its search reads it: flat, in place, no reference counted at each place its key is found.
     struct FarGateSearch: @unchecked Sendable {
         let low: Int
-        let high: Int
         private let key: UnsafeBufferPointer<UInt8>
         private let rare: Int
         /// Per member, its literal (`literals[literalStart[m] ..< literalStart[m + 1]]`), its signatures
@@ -193,11 +192,17 @@ final class PronomMatcher: @unchecked Sendable {
         private let signatures: UnsafeBufferPointer<Int32>
         private let signatureStart: UnsafeBufferPointer<Int>
         private let follows: FollowTable
+        /// Per member, the window of its literal's start, and where the key lies in it.
+        private let lows: UnsafeBufferPointer<Int>
+        private let highs: UnsafeBufferPointer<Int>
+        private let keyOffsets: UnsafeBufferPointer<Int>
 
         init(_ gate: FarGate) {
             func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
             low = gate.low
-            high = gate.high
+            lows = immortal(gate.members.map(\.low))
+            highs = immortal(gate.members.map(\.high))
+            keyOffsets = immortal(gate.members.map(\.keyOffset))
             key = immortal(gate.key)
             rare = gate.rare
             literals = immortal(gate.members.flatMap(\.literal))
@@ -215,18 +220,22 @@ final class PronomMatcher: @unchecked Sendable {
             let count = literalStart.count - 1
             guard let pool = literals.baseAddress, let keyBase = key.baseAddress else { return }
             var found: UInt64 = 0, open: UInt64 = 0
-            var furthest = -1
+            // The places of the key that the members' windows in `front` reach.
+            var first = Int.max, furthest = -1
             for member in 0..<count {
                 let length = literalStart[member + 1] - literalStart[member]
-                let lastStart = min(high, size - length)
-                if low <= lastStart {
-                    open |= 1 << UInt64(member)
-                    furthest = max(furthest, min(lastStart, front.count - length))
+                let lastStart = min(highs[member], size - length)
+                guard lows[member] <= lastStart else { continue }
+                open |= 1 << UInt64(member)
+                let inFront = min(lastStart, front.count - length)
+                if inFront >= lows[member] {
+                    first = min(first, lows[member] + keyOffsets[member])
+                    furthest = max(furthest, inFront + keyOffsets[member])
                 }
             }
-            if let base = front.baseAddress, furthest >= low {
+            if let base = front.baseAddress, furthest >= first {
                 let length = key.count
-                var start = low
+                var start = first
                 search: while start <= furthest, found != open {
                     let hit: Int
                     if length >= FarGate.longLiteral {
@@ -247,9 +256,11 @@ final class PronomMatcher: @unchecked Sendable {
                     }
                     for member in 0..<count where open & ~found & (1 << UInt64(member)) != 0 {
                         let length = literalStart[member + 1] - literalStart[member]
-                        if hit <= min(high, size - length), hit + length <= front.count,
-                           memcmp(base + hit, pool + literalStart[member], length) == 0,
-                           follows.allows(member, in: UnsafeBufferPointer(front), at: hit) {
+                        let literalStart = hit - keyOffsets[member]
+                        if literalStart >= lows[member], literalStart <= min(highs[member], size - length),
+                           literalStart + length <= front.count,
+                           memcmp(base + literalStart, pool + self.literalStart[member], length) == 0,
+                           follows.allows(member, in: UnsafeBufferPointer(front), at: literalStart) {
                             found |= 1 << UInt64(member)
                         }
                     }
@@ -265,7 +276,7 @@ final class PronomMatcher: @unchecked Sendable {
                     answer(own, false)
                 } else {
                     let length = literalStart[member + 1] - literalStart[member]
-                    let lastStart = min(high, size - length)
+                    let lastStart = min(highs[member], size - length)
                     answer(own, min(lastStart, front.count - length) < lastStart ? nil : false)
                 }
             }
@@ -426,40 +437,57 @@ final class PronomMatcher: @unchecked Sendable {
             var literal: [UInt8]
             /// What must follow the literal, for these signatures.
             var follow: Follow?
+            /// The window of the literal's start.
+            var low: Int
+            var high: Int
+            /// Where the gate's key lies in the literal.
+            var keyOffset: Int
             /// The signatures waiting on this literal in this window.
             var signatures: [Int32]
         }
 
         var members: [Member]
         var key: [UInt8]
+        /// The earliest start of a member's literal.
         var low: Int
-        var high: Int
         /// The position in `key` of its least likely byte.
         var rare: Int
 
         init(signature: Int32, literal: [UInt8], follow: Follow?, low: Int, high: Int) {
-            members = [Member(literal: literal, follow: follow, signatures: [signature])]
+            members = [Member(literal: literal, follow: follow, low: low, high: high, keyOffset: 0, signatures: [signature])]
             key = literal
             self.low = low
-            self.high = high
             rare = 0
             rare = PronomMatcher.rarest(key)
         }
 
-
-        /// Takes `literal` (for `signature`) in when it has this gate's window and its key's first
-        /// `longLiteral` bytes; whether it did.
+        /// Takes `literal` (for `signature`, starting in `low ... high`) in; whether it did. A long key is shared
+        /// by literals in the same window that share its first `longLiteral` bytes or more (the key becomes what
+        /// they share); a short one by literals that hold it anywhere, in any window (ISO 9660's `CD001` past
+        /// 32 KiB, in the windows of a bridge disc's and of an Apple partition map's `PMCD001`: one scan for
+        /// the byte its key is found by instead of four).
         mutating func absorb(signature: Int32, literal: [UInt8], follow: Follow?, low: Int, high: Int) -> Bool {
-            guard low == self.low, high == self.high else { return false }
-            if let same = members.firstIndex(where: { $0.literal == literal && $0.follow == follow }) {
+            if let same = members.firstIndex(where: {
+                $0.literal == literal && $0.follow == follow && $0.low == low && $0.high == high
+            }) {
                 members[same].signatures.append(signature)
                 return true
             }
-            let shared = zip(key, literal).prefix { $0 == $1 }.count
-            guard shared >= Self.longLiteral, members.count < 64 else { return false }
-            key = Array(key.prefix(shared))
-            rare = PronomMatcher.rarest(key)
-            members.append(Member(literal: literal, follow: follow, signatures: [signature]))
+            guard members.count < 64 else { return false }
+            if key.count >= Self.longLiteral {
+                guard members.allSatisfy({ $0.low == low && $0.high == high }) else { return false }
+                let shared = zip(key, literal).prefix { $0 == $1 }.count
+                guard shared >= Self.longLiteral else { return false }
+                key = Array(key.prefix(shared))
+                rare = PronomMatcher.rarest(key)
+                members.append(Member(literal: literal, follow: follow, low: low, high: high, keyOffset: 0, signatures: [signature]))
+            } else {
+                guard literal.count < Self.longLiteral, literal.count >= key.count,
+                      let offset = (0...literal.count - key.count).first(where: { literal[$0..<$0 + key.count].elementsEqual(key) })
+                else { return false }
+                members.append(Member(literal: literal, follow: follow, low: low, high: high, keyOffset: offset, signatures: [signature]))
+            }
+            self.low = min(self.low, low)
             return true
         }
 
