@@ -341,6 +341,13 @@ struct PronomSkeletonTests {
         #expect(cut.isScanCutShort)
     }
 
+    /// The PUIDs `--pronom` finds in `bytes` (named `filename`).
+    private func puids(_ bytes: [UInt8], filename: String? = nil) throws -> [String] {
+        var options = FileIdentifier.Options()
+        options.pronom = true
+        return try FileIdentifier(options: options).identify(data: bytes, filename: filename).pronom?.matches.map(\.puid) ?? []
+    }
+
     /// Whether the gate of a signature of `puid` opens on `bytes` (the whole file in memory).
     private func opens(_ puid: String, _ bytes: [UInt8]) throws -> Bool {
         let tables = PronomTables.shared
@@ -398,18 +405,13 @@ struct PronomSkeletonTests {
         let manual = Array(Array(repeating: Array("run make -v to see more, or -v -v for all of it\n".utf8), count: 20).joined())
         #expect(try !opens("fmt/1210", manual))
         #expect(try opens("fmt/1210", manual + Array("v  0.5 1.5 2.5\n".utf8)))
-        var options = FileIdentifier.Options()
-        options.pronom = true
         let bib = Array(addresses.prefix(10_000)) + Array("@Article{key,\n  title = {T},\n  year = 2024\n}\n".utf8)
-        let found = try FileIdentifier(options: options).identify(data: bib, filename: "refs.bib").pronom?.matches.map(\.puid) ?? []
+        let found = try puids(bib, filename: "refs.bib")
         #expect(found.contains("fmt/1616"), "\(found)")
     }
 
     @Test("the disc images' keys past 32 KiB, one short key for several gates: ISO 9660 and an Apple partition map found at every alignment, noise not")
     func discImages() throws {
-        var options = FileIdentifier.Options()
-        options.pronom = true
-        let identifier = FileIdentifier(options: options)
         // Bytes without the key: a generator's noise (every byte value, `C` and `P` among them, about every 256th).
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         let noise = (0..<80_000).map { _ -> UInt8 in
@@ -431,13 +433,13 @@ struct PronomSkeletonTests {
             // a sector later.
             let iso = placed([(32_768 + shift, [0x01] + volume + [0x01]), (34_816 + shift, [0xFF] + volume + [0x01])])
             #expect(try opens("fmt/468", iso), "ISO 9660 at +\(shift)")
-            let isoFound = try identifier.identify(data: iso).pronom?.matches.map(\.puid) ?? []
+            let isoFound = try puids(iso)
             #expect(isoFound.contains("fmt/468"), "ISO 9660 at +\(shift): \(isoFound)")
             // An Apple partition map's hybrid: `ER 02 00` 512 bytes before `PMCD001`, then the terminator.
             let apm = placed([(39_488 + shift, [0x45, 0x52, 0x02, 0x00]), (40_000 + shift, Array("PM".utf8) + volume),
                               (41_000 + shift, [0xFF] + volume + [0x01])])
             #expect(try opens("fmt/1741", apm), "Apple partition map at +\(shift)")
-            let apmFound = try identifier.identify(data: apm).pronom?.matches.map(\.puid) ?? []
+            let apmFound = try puids(apm)
             #expect(apmFound.contains("fmt/1741"), "Apple partition map at +\(shift): \(apmFound)")
         }
     }

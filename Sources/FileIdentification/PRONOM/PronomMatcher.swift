@@ -111,7 +111,9 @@ struct PronomSpan: Sendable, Hashable {
 /// it; and when the bytes its sequences require at fixed offsets from the beginning are there. Gates at a fixed
 /// offset (and literals in windows of a few places, at each place) are found by the byte there; gates in wider
 /// windows within the first 4 KiB by one pass of a filter on pairs of bytes over their literals; the dozen that
-/// reach further with `memmem` or `memchr` each; gates from the end by the bytes they end with. A signature's
+/// reach further, the long literals in one pass of their own (`FarLiterals`), the others with `memmem` or
+/// `memchr`; gates from the end by the bytes they end with. A gate of a byte or two opens only where the next
+/// element follows it. A signature's
 /// search passes by the places its elements cannot start. The tables are made once, for the process's life, and
 /// read in place.
 final class PronomMatcher: @unchecked Sendable {
@@ -173,8 +175,9 @@ final class PronomMatcher: @unchecked Sendable {
     /// it has one alternative ending with a literal).
     private let endMemberSignatures: UnsafeBufferPointer<Int32>
     private let endMemberTails: UnsafeBufferPointer<ByteCheck>
-    /// The places past the first 4 KiB of gates whose windows reach there: literals looked for on their own
-    /// (`memmem`, or `memchr` on a short one's least likely byte), those sharing a window and a prefix together.
+    /// The places past the first 4 KiB of gates whose windows reach there, but for the long literals:
+    /// literals looked for on their own (`memmem`, or `memchr` on a short one's least likely byte), those sharing a
+    /// window and a prefix together, and short ones by a key they all hold.
     private let farGates: UnsafeBufferPointer<FarGateSearch>
     /// The far gates' long literals (Chemical Markup Language's namespace, CIF's
     /// `_atom_type_scat_dispersion_real`, the Czech data boxes' address), looked for together in one pass that
@@ -269,16 +272,8 @@ final class PronomMatcher: @unchecked Sendable {
             }
             for member in 0..<count {
                 let own = UnsafeBufferPointer(rebasing: signatures[signatureStart[member]..<signatureStart[member + 1]])
-                let bit = UInt64(1) << UInt64(member)
-                if found & bit != 0 {
-                    answer(own, true)
-                } else if open & bit == 0 {
-                    answer(own, false)
-                } else {
-                    let length = literalStart[member + 1] - literalStart[member]
-                    let lastStart = min(highs[member], size - length)
-                    answer(own, min(lastStart, front.count - length) < lastStart ? nil : false)
-                }
+                answer(own, farAnswer(found: found >> UInt64(member) & 1 != 0, length: literalStart[member + 1] - literalStart[member],
+                                      low: lows[member], high: highs[member], size: size, read: front.count))
             }
         }
     }
@@ -429,9 +424,9 @@ final class PronomMatcher: @unchecked Sendable {
         var count: Int
     }
 
-    /// Literals in one window past the near literals' reach, looked for together: each member's literal starts
-    /// with the gate's key (several share it when they share their first `longLiteral` bytes, so that the key
-    /// is looked for once).
+    /// Literals past the near literals' reach, looked for together: each member's literal holds the gate's key
+    /// (long literals in one window share it when they share their first `longLiteral` bytes; short ones in any
+    /// windows when they hold it anywhere), so that the key is looked for once.
     struct FarGate: Sendable {
         struct Member: Sendable {
             var literal: [UInt8]
@@ -500,7 +495,7 @@ final class PronomMatcher: @unchecked Sendable {
     /// The head identification reads anyway: gates within it need no further read.
     static let headSize = 4096
     /// How far into a file gates' literals are looked for all at once (`NearLiterals`): the head's 4 KiB, where
-    /// the windows of all but a dozen end; those dozen are looked for one by one (`FarGate`).
+    /// the windows of all but a dozen end; those dozen are looked for past it (`FarLiterals`, `FarGate`).
     static let nearReach = 4096
     /// How many of a literal's first bytes are looked for: enough to narrow the candidates.
     static let literalPrefixLength = 4
@@ -1169,17 +1164,21 @@ final class PronomMatcher: @unchecked Sendable {
             // After more was read, only the places the first look could not see whole.
             near.search(UnsafeBufferPointer(front), from: max(0, checked - Self.literalPrefixLength)) { add($0) }
         }
+        /// Takes a far search's answer for a literal's signatures; whether its window reaches past the bytes read.
+        func far(_ signatures: UnsafeBufferPointer<Int32>, _ found: Bool?) -> Bool {
+            switch found {
+            case true?: for signature in signatures { add(signature) }
+            case false?: break
+            case nil:
+                // Not found in the bytes read, and its window reaches past them.
+                gates.beyond += signatures
+                return true
+            }
+            return false
+        }
         if previous?.pendingFarLiterals ?? true {
             var pending = false
-            farLiterals.search(in: UnsafeBufferPointer(front), size: bytes.size) { signatures, found in
-                switch found {
-                case true?: for signature in signatures { add(signature) }
-                case false?: break
-                case nil:
-                    gates.beyond += signatures
-                    pending = true
-                }
-            }
+            farLiterals.search(in: UnsafeBufferPointer(front), size: bytes.size) { if far($0, $1) { pending = true } }
             if pending {
                 gates.needsFront = true
                 gates.pendingFarLiterals = true
@@ -1190,16 +1189,7 @@ final class PronomMatcher: @unchecked Sendable {
             let index = farPending?[position] ?? position
             guard farGates[index].low < bytes.size else { continue }
             var pending = false
-            farGates[index].search(in: front, size: bytes.size) { signatures, found in
-                switch found {
-                case true?: for signature in signatures { add(signature) }
-                case false?: break
-                case nil:
-                    // Not found in the bytes read, and its window reaches past them.
-                    gates.beyond += signatures
-                    pending = true
-                }
-            }
+            farGates[index].search(in: front, size: bytes.size) { if far($0, $1) { pending = true } }
             if pending {
                 gates.needsFront = true
                 gates.pendingFar.append(index)
@@ -1654,6 +1644,16 @@ final class PronomMatchContext {
 /// byte with `memchr`, the others by four of their bytes through a filter on pairs of bytes that tests every
 /// third place (each literal under the three pairs of those four), so that one pass over the bytes finds them
 /// all; the first four bytes of a literal found, then its first eight, confirm it.
+/// What a search of the bytes read from the beginning (`read` of a file's `size`) says of a literal of `length`
+/// bytes that may start in `low ... high`: found (`true`), not there (`false`: its window ends before the file
+/// does, or lies in the bytes read), or not in the bytes read while its window reaches past them (`nil`).
+@inline(__always) func farAnswer(found: Bool, length: Int, low: Int, high: Int, size: Int, read: Int) -> Bool? {
+    if found { return true }
+    let lastStart = min(high, size - length)
+    guard low <= lastStart else { return false }
+    return min(lastStart, read - length) < lastStart ? nil : false
+}
+
 /// What must follow each of a list of literals (`PronomMatcher.Follow`), flat: read in place, no reference
 /// counted at each place a literal is found.
 struct FollowTable: @unchecked Sendable {
@@ -1776,13 +1776,12 @@ struct FarLiterals: @unchecked Sendable {
     func search(in front: UnsafeBufferPointer<UInt8>, size: Int, _ answer: (UnsafeBufferPointer<Int32>, Bool?) -> Void) {
         let count = lengths.count
         guard count > 0, let base = front.baseAddress, let pool = bytes.baseAddress else { return }
-        // The literals whose windows the file reaches, and of those the ones with places in `front`.
-        var open: UInt64 = 0, searched: UInt64 = 0, found: UInt64 = 0
+        // The literals whose windows have places in `front` (and in the file).
+        var searched: UInt64 = 0, found: UInt64 = 0
         var first = Int.max, last = -1
         for literal in 0..<count {
             let lastStart = min(highs[literal], size - lengths[literal])
             guard lows[literal] <= lastStart else { continue }
-            open |= 1 << UInt64(literal)
             let furthest = min(lastStart, front.count - lengths[literal])
             if furthest >= lows[literal] {
                 searched |= 1 << UInt64(literal)
@@ -1815,15 +1814,8 @@ struct FarLiterals: @unchecked Sendable {
         }
         for literal in 0..<count {
             let own = UnsafeBufferPointer(rebasing: signatures[signatureStarts[literal]..<signatureStarts[literal + 1]])
-            let bit = UInt64(1) << UInt64(literal)
-            if found & bit != 0 {
-                answer(own, true)
-            } else if open & bit == 0 {
-                answer(own, false)
-            } else {
-                let lastStart = min(highs[literal], size - lengths[literal])
-                answer(own, min(lastStart, front.count - lengths[literal]) < lastStart ? nil : false)
-            }
+            answer(own, farAnswer(found: found >> UInt64(literal) & 1 != 0, length: lengths[literal],
+                                  low: lows[literal], high: highs[literal], size: size, read: front.count))
         }
     }
 }
