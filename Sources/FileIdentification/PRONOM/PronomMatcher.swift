@@ -1942,22 +1942,27 @@ struct NearLiterals: @unchecked Sendable {
         }
         if filter.reach > 0 {
             filter.scan(UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, filter.reach)]), from: from) { literal, key in
-                let start = key - keyOffsets[literal]
+                let start = key &- keyOffsets[literal]
                 if start >= lows[literal], start <= highs[literal], holds(literal, at: start, in: bytes) { found(signatures[literal]) }
             }
         }
     }
 }
 
-/// Literals found through pairs of bytes they hold: a bit per pair, then, for a pair whose bit is set, the
-/// literals under it. Each literal is filed under its first `stride` pairs, so that looking at every
-/// `stride`-th place finds it wherever it starts (a literal of at least `stride + 1` bytes covers that many
-/// places in a row). Flat tables: a pair's literals are found by counting the bits set before its own.
+/// Literals found through pairs of bytes they hold: a byte per pair says whether any literal holds it, then, for a
+/// pair that one does, the literals under it. Each literal is filed under its first `stride` pairs, so that looking
+/// at every `stride`-th place finds it wherever it starts (a literal of at least `stride + 1` bytes covers that many
+/// places in a row).
 struct PairFilter: @unchecked Sendable {
-    private let bits: UnsafeBufferPointer<UInt64>
-    /// Per word of `bits`, how many bits are set in the words before it.
-    private let ranks: UnsafeBufferPointer<Int32>
-    /// Per pair whose bit is set, in order, where its entries start in `entries` (one more at the end).
+    /// A byte per pair, 1 where a literal is filed under it: what the scan reads at each place it looks, one load
+    /// a place, each independent of the others. 64 KiB, of which text touches the rows of printable bytes (a dozen
+    /// KiB); a table of bits (8 KiB) took a load, two shifts and a mask a place, and counting the bits before a
+    /// pair's own (software's population count: the baseline x86-64 has no instruction for it) at each pair found.
+    private let present: UnsafeBufferPointer<UInt8>
+    /// Per pair, where its literals are listed in `starts` (read only for a pair that has some; a pair's number
+    /// among those filed, which 16 bits always hold).
+    private let slots: UnsafeBufferPointer<UInt16>
+    /// Per pair filed, in order, where its entries start in `entries` (one more at the end).
     private let starts: UnsafeBufferPointer<Int32>
     /// Each a literal's number times four plus the place of the pair in it.
     private let entries: UnsafeBufferPointer<Int32>
@@ -1966,29 +1971,25 @@ struct PairFilter: @unchecked Sendable {
     let reach: Int
 
     init(_ literals: [(index: Int, bytes: [UInt8])], stride: Int, reach: Int) {
-        var bits = [UInt64](repeating: 0, count: 1024)
         var byPair: [Int: [Int32]] = [:]
         for (index, literal) in literals where literal.count > stride {
             for offset in 0..<stride {
                 let pair = Int(literal[offset]) | Int(literal[offset + 1]) << 8
-                bits[pair >> 6] |= 1 << UInt64(pair & 63)
                 byPair[pair, default: []].append(Int32(index * 4 + offset))
             }
         }
-        var ranks: [Int32] = [], total: Int32 = 0
-        for word in bits {
-            ranks.append(total)
-            total += Int32(word.nonzeroBitCount)
-        }
+        var present = [UInt8](repeating: 0, count: 1 << 16), slots = [UInt16](repeating: 0, count: 1 << 16)
         var starts: [Int32] = [], entries: [Int32] = []
         for pair in byPair.keys.sorted() {
+            present[pair] = 1
+            slots[pair] = UInt16(truncatingIfNeeded: starts.count)
             starts.append(Int32(entries.count))
             entries += byPair[pair] ?? []
         }
         starts.append(Int32(entries.count))
         func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
-        self.bits = immortal(bits)
-        self.ranks = immortal(ranks)
+        self.present = immortal(present)
+        self.slots = immortal(slots)
         self.starts = immortal(starts)
         self.entries = immortal(entries)
         self.stride = max(stride, 1)
@@ -1998,31 +1999,38 @@ struct PairFilter: @unchecked Sendable {
     /// Calls `found` with each literal that may start at a place (its number and the place), looking at places
     /// from about `from` on; the caller compares the literal there.
     @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ found: (Int, Int) -> Void) {
-        guard let input = bytes.baseAddress, let bits = bits.baseAddress else { return }
+        guard let input = bytes.baseAddress, let present = present.baseAddress else { return }
         let count = bytes.count
         var index = max(0, from - stride) / stride * stride
-        /// The literals filed under the pair at `index`, whose bit is set.
+        @inline(__always) func pair(_ index: Int) -> Int {
+            Int(UnsafeRawPointer(input + index).loadUnaligned(as: UInt16.self).littleEndian)
+        }
+        /// The literals filed under the pair at `index`, which has some.
         @inline(__always) func report(_ index: Int) {
-            let pair = Int(UnsafeRawPointer(input + index).loadUnaligned(as: UInt16.self).littleEndian)
-            let word = bits[pair &>> 6], bit = UInt64(1) &<< UInt64(pair & 63)
-            let slot = Int(ranks[pair &>> 6]) &+ (word & (bit &- 1)).nonzeroBitCount
+            let slot = Int(slots[pair(index)])
             for position in Int(starts[slot])..<Int(starts[slot &+ 1]) {
                 let entry = Int(entries[position])
-                found(entry >> 2, index - (entry & 3))
+                found(entry &>> 2, index &- (entry & 3))
             }
         }
-        @inline(__always) func set(_ index: Int) -> UInt64 {
-            let pair = Int(UnsafeRawPointer(input + index).loadUnaligned(as: UInt16.self).littleEndian)
-            return (bits[pair &>> 6] &>> UInt64(pair & 63)) & 1
-        }
-        // Four places a round, their bits tested together: most rounds have none.
+        @inline(__always) func set(_ index: Int) -> UInt8 { present[pair(index)] }
+        // Eight places a round, their bytes tested together: most rounds have none; in one that has, a bit for
+        // each place found, then those places alone.
         let step = stride
-        while index &+ 3 &* step &+ 1 < count {
+        while index &+ 7 &* step &+ 1 < count {
             let any = set(index) | set(index &+ step) | set(index &+ 2 &* step) | set(index &+ 3 &* step)
+                | set(index &+ 4 &* step) | set(index &+ 5 &* step) | set(index &+ 6 &* step) | set(index &+ 7 &* step)
             if any != 0 {
-                for place in 0..<4 where set(index &+ place &* step) != 0 { report(index &+ place &* step) }
+                var places = UInt32(set(index)) | UInt32(set(index &+ step)) &<< 1 | UInt32(set(index &+ 2 &* step)) &<< 2
+                    | UInt32(set(index &+ 3 &* step)) &<< 3 | UInt32(set(index &+ 4 &* step)) &<< 4
+                    | UInt32(set(index &+ 5 &* step)) &<< 5 | UInt32(set(index &+ 6 &* step)) &<< 6
+                    | UInt32(set(index &+ 7 &* step)) &<< 7
+                repeat {
+                    report(index &+ places.trailingZeroBitCount &* step)
+                    places &= places &- 1
+                } while places != 0
             }
-            index &+= 4 &* step
+            index &+= 8 &* step
         }
         while index + 1 < count {
             if set(index) != 0 { report(index) }
