@@ -345,13 +345,34 @@ public final class FileIdentifier: Sendable {
         let catalog = PronomFormats.shared, format = Int(best.format)
         let current = catalog.carriers.indices.contains(format) && TypeDatabase.shared.generation == catalog.generation
         guard let version = current ? catalog.carriers[format].first : best.type else { return }
-        var detail = current ? catalog.details[format] : best.readingName
-        detail.reserveCapacity(detail.utf8.count + best.basis.utf8.count + 3)
-        detail += " ("
-        detail += best.basis
-        detail += ")"
+        // `PRONOM fmt/12: Portable Network Graphics 1.1 (byte match at 0, 16)`, made in the string's storage at once.
+        var name = current ? catalog.details[format] : best.readingName, basis = best.basis
+        let detail = name.withUTF8 { name in
+            basis.withUTF8 { basis in
+                String(unsafeUninitializedCapacity: name.count + basis.count + 3) { text in
+                    guard let base = text.baseAddress else { return 0 }
+                    var at = 0
+                    func put(_ piece: UnsafeBufferPointer<UInt8>) {
+                        guard let source = piece.baseAddress else { return }
+                        (base + at).initialize(from: source, count: piece.count)
+                        at += piece.count
+                    }
+                    put(name)
+                    base[at] = UInt8(ascii: " ")
+                    base[at + 1] = UInt8(ascii: "(")
+                    at += 2
+                    put(basis)
+                    base[at] = UInt8(ascii: ")")
+                    return at + 1
+                }
+            }
+        }
         let reading = ContentEvidence(type: version, source: .pronom, mimeType: best.mimeType, isConclusive: true, detail: detail)
-        identification.evidence.otherReadings.insert(reading, at: 0)
+        if identification.evidence.otherReadings.isEmpty {
+            identification.evidence.otherReadings.append(reading)
+        } else {
+            identification.evidence.otherReadings.insert(reading, at: 0)
+        }
         guard version != identification.type, version.conforms(to: identification.type) else { return }
         identification.type = version
     }

@@ -287,17 +287,32 @@ enum PronomIdentifier {
                        type: UTType? = nil) -> PronomIdentification {
         /// Where a signature matched, as DROID says it: `byte match at 0, 8; 4381, 12`.
         func describe(_ spans: [PronomSpan]) -> String {
-            // Written as bytes, then made a string once (appending to a string grows it a piece at a time).
-            var text: [UInt8] = []
-            text.reserveCapacity(14 + spans.count * 24)
-            text += "byte match at ".utf8
-            for (index, span) in spans.enumerated() {
-                if index > 0 { text += "; ".utf8 }
-                text += String(span.offset).utf8
-                text += ", ".utf8
-                text += String(span.length).utf8
+            // Written into the string's own storage, once: no buffer, no string per number.
+            String(unsafeUninitializedCapacity: 14 + spans.count * 44) { text in
+                var at = 0
+                func put(_ piece: StaticString) {
+                    piece.withUTF8Buffer { for byte in $0 { text[at] = byte; at += 1 } }
+                }
+                func put(_ number: Int) {
+                    if number < 0 { text[at] = UInt8(ascii: "-"); at += 1 }
+                    var magnitude = number.magnitude, digits = 1
+                    while magnitude >= 10 { magnitude /= 10; digits += 1 }
+                    magnitude = number.magnitude
+                    for place in (at..<at + digits).reversed() {
+                        text[place] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                        magnitude /= 10
+                    }
+                    at += digits
+                }
+                put("byte match at ")
+                for (index, span) in spans.enumerated() {
+                    if index > 0 { put("; ") }
+                    put(span.offset)
+                    put(", ")
+                    put(span.length)
+                }
+                return at
             }
-            return String(decoding: text, as: UTF8.self)
         }
         /// The warning for one format found by its bytes whose record gives extensions, but not this file's (the
         /// format's own few extensions asked, not the catalog's lookup by string).

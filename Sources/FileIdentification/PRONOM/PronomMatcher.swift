@@ -672,8 +672,12 @@ final class PronomMatcher: @unchecked Sendable {
                 if words.allSatisfy({ $0 == .max }) {
                     fixed[low * 257 + 256, default: []].append(Int32(signature))
                 } else {
-                    for byte in 0..<256 where words[element * 4 + byte >> 6] & (1 << UInt64(byte & 63)) != 0 {
-                        fixed[low * 257 + byte, default: []].append(Int32(signature))
+                    for (index, word) in words.enumerated() {
+                        var rest = word
+                        while rest != 0 {
+                            fixed[low * 257 + index * 64 + rest.trailingZeroBitCount, default: []].append(Int32(signature))
+                            rest &= rest - 1
+                        }
                     }
                 }
             case .window where high - low <= NearLiterals.directWidth:
@@ -1894,7 +1898,7 @@ struct NearLiterals: @unchecked Sendable {
         })
         let members = prefixes.indices.filter { offsets[$0] != nil }
         let keys = offsets.map { $0 ?? 0 }
-        filter = PairFilter(members.map { ($0, Array(literals[$0][keys[$0]..<keys[$0] + length])) }, stride: length - 1,
+        filter = PairFilter(members.map { ($0, Array(literals[$0][keys[$0]..<keys[$0] + length])) },
                             reach: members.map { highs[$0] + keys[$0] + length }.max() ?? 0)
     }
 
@@ -1966,11 +1970,14 @@ struct PairFilter: @unchecked Sendable {
     private let starts: UnsafeBufferPointer<Int32>
     /// Each a literal's number times four plus the place of the pair in it.
     private let entries: UnsafeBufferPointer<Int32>
-    let stride: Int
+    /// Every literal filed holds four bytes (`PronomMatcher.literalPrefixLength`), so three pairs: a constant,
+    /// which the scan's eight places a round read at fixed distances.
+    static var stride: Int { PronomMatcher.literalPrefixLength - 1 }
     /// How far into the bytes its literals may lie.
     let reach: Int
 
-    init(_ literals: [(index: Int, bytes: [UInt8])], stride: Int, reach: Int) {
+    init(_ literals: [(index: Int, bytes: [UInt8])], reach: Int) {
+        let stride = Self.stride
         var byPair: [Int: [Int32]] = [:]
         for (index, literal) in literals where literal.count > stride {
             for offset in 0..<stride {
@@ -1992,7 +1999,6 @@ struct PairFilter: @unchecked Sendable {
         self.slots = immortal(slots)
         self.starts = immortal(starts)
         self.entries = immortal(entries)
-        self.stride = max(stride, 1)
         self.reach = reach
     }
 
@@ -2001,6 +2007,7 @@ struct PairFilter: @unchecked Sendable {
     @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ found: (Int, Int) -> Void) {
         guard let input = bytes.baseAddress, let present = present.baseAddress else { return }
         let count = bytes.count
+        let stride = Self.stride
         var index = max(0, from - stride) / stride * stride
         @inline(__always) func pair(_ index: Int) -> Int {
             Int(UnsafeRawPointer(input + index).loadUnaligned(as: UInt16.self).littleEndian)
