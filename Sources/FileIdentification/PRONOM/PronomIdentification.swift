@@ -131,11 +131,15 @@ struct PronomFormats: Sendable {
 /// PRONOM identification of one file's bytes: the internal signatures (the gates, then the candidates matched),
 /// then DROID's rules for what remains.
 enum PronomIdentifier {
-    /// Makes PRONOM's catalog (its formats, their types and words) on a thread of its own, once per process,
-    /// while the caller goes on and makes the matcher when it first needs it: the two take about as long, and
-    /// a process that identifies with PRONOM needs both before its first answer.
+    /// Makes PRONOM's matcher and its catalog (its formats, their types and words) on threads of their own, once
+    /// per process, while the caller goes on (a classification lists its first directories and reads its first
+    /// files meanwhile): a process that identifies with PRONOM needs both before its first answer, and whoever
+    /// needs one first waits for it there.
     static func prepare() { _ = preparation }
-    private static let preparation: Void = Threads.spawn { _ = PronomFormats.shared }
+    private static let preparation: Void = {
+        Threads.spawn { _ = PronomMatcher.shared }
+        Threads.spawn { _ = PronomFormats.shared }
+    }()
 
     /// Identifies `source` (whose first bytes `head` were read already) named with extension `ext` (lower-case,
     /// `nil` for none), reading at most `scanLimit` bytes from its beginning and as many from its end.
