@@ -6,6 +6,7 @@ import FileIdentification
 extension UTI {
     struct Backup: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "backup",
             abstract: "What a backup of apps' containers takes, and items left out of it.",
             discussion: """
                 A backup takes each app's Documents/ (with Inbox/) and Library/ but for Library/Caches/; \
@@ -21,6 +22,7 @@ extension UTI {
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "list",
                 abstract: "Print what a backup takes: every directory, file and link, one full path a line.",
                 discussion: """
                     Of one app's container, or of every registered app's. Depth first, names in byte order; \
@@ -63,6 +65,7 @@ extension UTI {
 
         struct Exclude: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "exclude",
                 abstract: "Leave a file or directory of an app's container out of backups.",
                 discussion: """
                     Sets user.uti.exclude-from-backup=1 on the item; a directory also gets a CACHEDIR.TAG. \
@@ -87,6 +90,7 @@ extension UTI {
 
         struct Include: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "include",
                 abstract: "Put an excluded file or directory back into backups.",
                 discussion: """
                     Removes user.uti.exclude-from-backup and the CACHEDIR.TAG uti wrote (a tag someone else \

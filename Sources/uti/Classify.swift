@@ -11,6 +11,7 @@ import Glibc
 extension UTI {
     struct Classify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "classify",
             abstract: "Classify whole directory trees, in parallel, with the same answers as `uti identify`.",
             discussion: """
                 Walks each DIR (symbolic links are entries, never followed) and prints one record per entry \

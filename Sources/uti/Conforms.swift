@@ -5,6 +5,7 @@ import UniformTypeIdentifiers
 extension UTI {
     struct Conforms: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "conforms",
             abstract: "Tell whether a type, or a file, conforms to another type.",
             discussion: """
                 TYPE is a type identifier, or a file, which is identified (by name and content, as identify does) and                 its type asked about: `uti conforms -q upload.bin public.image` says by its exit status whether an                 upload is an image. A word that is a type identifier is taken as one (write ./public.jpeg for a file                 of that name). Exit status: 0 when it conforms to SUPERTYPE, 1 when it does not, 2 for an unknown                 identifier, a file that cannot be read, or another error.

@@ -11,6 +11,7 @@ import Glibc
 extension UTI {
     struct Identify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "identify",
             abstract: "Tell what files are, from their names and their content, and why.",
             discussion: """
                 Prints one line per file: `path: identifier (description)`, with `[mismatch: ...]` when the \

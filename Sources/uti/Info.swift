@@ -6,6 +6,7 @@ import UniformTypeIdentifiers
 extension UTI {
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "info",
             abstract: "Describe types: description, status, where declared, tags and conformance tree.",
             discussion: """
                 Exit status: 0 when every identifier is known, 2 when one is not (the others are still described).

@@ -6,6 +6,7 @@ import FileIdentification
 extension UTI {
     struct Purge: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "purge",
             abstract: "Empty apps' Library/Caches/ or tmp/, as the system does when space runs low.",
             discussion: """
                 Removes the top-level entries of each app's Library/Caches/ (--caches: the least recently \

@@ -13,6 +13,7 @@ import Glibc
 extension UTI {
     struct Route: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "route",
             abstract: "Hand files to the app that handles their type: a copy in its Documents/Inbox.",
             discussion: """
                 Identifies each file, chooses its handler (see `uti handlers`) and delivers a read-only copy into \

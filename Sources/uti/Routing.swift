@@ -59,12 +59,14 @@ func reporting<R>(status: Int32 = 2, _ body: () throws -> R) throws -> R {
 extension UTI {
     struct Apps: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "apps",
             abstract: "Register apps (their Info.plist) and their sandbox containers.",
             subcommands: [Register.self, List.self, Show.self, Container.self, Groups.self, RemoveGroup.self, Unregister.self, Check.self, RunLockCommand.self]
         )
 
         struct Register: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "register",
                 abstract: "Register an app bundle (Name.app with Info.plist or Contents/Info.plist) or a bare Info.plist, XML or binary.",
                 discussion: "Makes the app's container and adds its document types and type declarations. Registering again updates the app; its data stays."
             )
@@ -83,7 +85,7 @@ extension UTI {
         }
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the registered apps.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the registered apps.")
             @OptionGroup var registryOptions: RegistryOptions
             @Flag(help: "One JSON object per line.") var json = false
 
@@ -101,7 +103,7 @@ extension UTI {
         }
 
         struct Show: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Show a registered app: document types, declared types, container.")
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a registered app: document types, declared types, container.")
             @OptionGroup var registryOptions: RegistryOptions
             @Flag(help: "Print JSON.") var json = false
             @Argument(help: "The bundle identifier.") var bundleIdentifier: String
@@ -145,6 +147,7 @@ extension UTI {
             }
 
             static let configuration = CommandConfiguration(
+                commandName: "container",
                 abstract: "Print where a registered app's container, or one of its directories, is.",
                 discussion: """
                     For scripts: the path, one line, as uti made it (exit status 2 for an app not registered). With \
@@ -195,6 +198,7 @@ extension UTI {
 
         struct Groups: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "groups",
                 abstract: "List the application groups: the shared container and the members of each, and orphaned groups.",
                 discussion: """
                     A group is orphaned when no registered app is a member: its shared container stays (an app \
@@ -238,7 +242,7 @@ extension UTI {
         }
 
         struct Unregister: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Unregister an app; its container's data stays unless --delete-data.")
+            static let configuration = CommandConfiguration(commandName: "unregister", abstract: "Unregister an app; its container's data stays unless --delete-data.")
             @OptionGroup var registryOptions: RegistryOptions
             @Flag(name: .customLong("delete-data"), help: "Delete the app's container too.") var deleteData = false
             @Argument(help: "The bundle identifier.") var bundleIdentifier: String
@@ -252,6 +256,7 @@ extension UTI {
 
         struct Check: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "check",
                 abstract: "Check the registry: its records, defaults, declarations, containers and what crashes left behind.",
                 discussion: "Prints one line per problem and exits 1 when there is any (0 when there is none). With --repair, first repairs what can be repaired (prints what it did) and reports only what is left."
             )
@@ -270,6 +275,7 @@ extension UTI {
 
     struct Handlers: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "handlers",
             abstract: "List the apps that can open a file or a type, best first.",
             discussion: """
                 The order: a user default for the type or its nearest supertype; then apps claiming the most \
@@ -298,12 +304,13 @@ extension UTI {
 
     struct Default: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "default",
             abstract: "The user's default handlers, like LSSetDefaultRoleHandlerForContentType.",
             subcommands: [Set.self, Show.self, Unset.self]
         )
 
         struct Set: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Make an app the default for a type and its subtypes without a default of their own.")
+            static let configuration = CommandConfiguration(commandName: "set", abstract: "Make an app the default for a type and its subtypes without a default of their own.")
             @OptionGroup var registryOptions: RegistryOptions
             @Option(help: "editor or viewer (default: any role).") var role: RoleArgument?
             @Argument(help: "The type identifier.") var type: String
@@ -319,7 +326,7 @@ extension UTI {
         }
 
         struct Show: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Show the defaults (all, or those for a type).")
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the defaults (all, or those for a type).")
             @OptionGroup var registryOptions: RegistryOptions
             @Argument(help: "A type identifier.") var type: String?
 
@@ -332,7 +339,7 @@ extension UTI {
         }
 
         struct Unset: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a default.")
+            static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove a default.")
             @OptionGroup var registryOptions: RegistryOptions
             @Option(help: "editor or viewer (default: the any-role default).") var role: RoleArgument?
             @Argument(help: "The type identifier.") var type: String
@@ -356,7 +363,7 @@ extension UTI {
         )
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List an app's Inbox.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List an app's Inbox.")
             @OptionGroup var registryOptions: RegistryOptions
             @Argument(help: "The bundle identifier.") var bundleIdentifier: String
 
@@ -369,7 +376,7 @@ extension UTI {
         }
 
         struct Claim: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Move a file out of the Inbox into Documents/ and make it writable, as an app does before editing it.")
+            static let configuration = CommandConfiguration(commandName: "claim", abstract: "Move a file out of the Inbox into Documents/ and make it writable, as an app does before editing it.")
             @OptionGroup var registryOptions: RegistryOptions
             @Argument(help: "The bundle identifier.") var bundleIdentifier: String
             @Argument(help: "The file's name in the Inbox.") var name: String
@@ -381,7 +388,7 @@ extension UTI {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Delete a file from the Inbox.")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete a file from the Inbox.")
             @OptionGroup var registryOptions: RegistryOptions
             @Argument(help: "The bundle identifier.") var bundleIdentifier: String
             @Argument(help: "The file's name in the Inbox.") var name: String

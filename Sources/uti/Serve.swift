@@ -7,6 +7,7 @@ extension UTI {
     /// its start-up, measured in one run); `uti serve` replaces itself with it, arguments and all.
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Identify files over HTTP (runs uti-server; `uti serve --help` shows its options).",
             discussion: "Listens on 127.0.0.1:8080 unless told otherwise (--host, --port; --port 0 picks a free port and prints it). Stops on SIGTERM or SIGINT after the requests in flight."
         )

@@ -5,6 +5,7 @@ import UniformTypeIdentifiers
 extension UTI {
     struct Types: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "types",
             abstract: "List and search the type database.",
             discussion: """
                 With no option, lists every declared type. --extension and --mime list the types \

@@ -18,6 +18,7 @@ import Glibc
 extension UTI {
     struct Ubiquity: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "ubiquity",
             abstract: "iCloud containers: what they hold, the key-value store, syncing them with any rclone remote.",
             discussion: """
                 An app's manifest names its iCloud containers (com.apple.developer.icloud-container-identifiers, \
@@ -30,6 +31,7 @@ extension UTI {
 
         struct Usage: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "usage",
                 abstract: "What the app's iCloud containers hold, as the iCloud settings show it.",
                 discussion: """
                     Each document under Documents/ (a file, or a package counted as one item) with its type and size, \
@@ -80,7 +82,7 @@ extension UTI {
                 subcommands: [Get.self, Set.self, Remove.self, List.self])
 
             struct Get: ParsableCommand {
-                static let configuration = CommandConfiguration(abstract: "Print a key's value (exit status 1 when it has none).")
+                static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a key's value (exit status 1 when it has none).")
                 @OptionGroup var registryOptions: RegistryOptions
                 @Flag(help: "Print the value as JSON.") var json = false
                 @Argument(help: "The bundle identifier.") var bundleIdentifier: String
@@ -100,6 +102,7 @@ extension UTI {
                 enum Kind: String, ExpressibleByArgument, CaseIterable { case string, integer, real, boolean, date, data }
 
                 static let configuration = CommandConfiguration(
+                    commandName: "set",
                     abstract: "Set a key to a value: a string, or --type integer|real|boolean|date|data; --plist FILE for any value.",
                     discussion: "A date is ISO 8601 (2026-11-26T10:00:00Z); data is base64; a property-list file gives arrays and dictionaries.")
                 @OptionGroup var registryOptions: RegistryOptions
@@ -134,7 +137,7 @@ extension UTI {
             }
 
             struct Remove: ParsableCommand {
-                static let configuration = CommandConfiguration(abstract: "Remove a key (exit status 1 when it had no value).")
+                static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a key (exit status 1 when it had no value).")
                 @OptionGroup var registryOptions: RegistryOptions
                 @Argument(help: "The bundle identifier.") var bundleIdentifier: String
                 @Argument(help: "The key.") var key: String
@@ -146,7 +149,7 @@ extension UTI {
             }
 
             struct List: ParsableCommand {
-                static let configuration = CommandConfiguration(abstract: "Print every key and its value, in key order.")
+                static let configuration = CommandConfiguration(commandName: "list", abstract: "Print every key and its value, in key order.")
                 @OptionGroup var registryOptions: RegistryOptions
                 @Flag(help: "One JSON object: every key and its value.") var json = false
                 @Argument(help: "The bundle identifier.") var bundleIdentifier: String
@@ -166,6 +169,7 @@ extension UTI {
 
         struct Sync: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "sync",
                 abstract: "Sync the app's iCloud containers and key-value store with an rclone remote, both ways.",
                 discussion: """
                     REMOTE is any rclone remote and path (backup:uti, :sftp,host=…:uti) or an absolute directory. \
@@ -229,6 +233,7 @@ extension UTI {
             enum Keep: String, ExpressibleByArgument, CaseIterable { case current, conflict }
 
             static let configuration = CommandConfiguration(
+                commandName: "conflicts",
                 abstract: "List the conflict versions in the app's iCloud containers, or resolve one.",
                 discussion: """
                     A file changed on two machines between syncs keeps the newer version under its name and the \
