@@ -195,23 +195,26 @@ enum PronomIdentifier {
         }
         matcher.openPending(gates, marks: marks, list: &candidates)
         matcher.closeSecondGates(bytes, list: &candidates)
-        let context = PronomMatchContext(tables: tables, matcher: matcher, bytes: bytes)
         var cutShort = false
         var matched: [(signature: Int, spans: [PronomSpan])] = []
-        for candidate in candidates {
-            var outcome = context.match(signature: Int(candidate))
-            while case .undecided(let front, let back) = outcome, try read(front: front, back: back) {
-                outcome = context.match(signature: Int(candidate))
+        // Most files open no gate: no context for them.
+        if !candidates.isEmpty || !gates.beyond.isEmpty {
+            let context = PronomMatchContext(tables: tables, matcher: matcher, bytes: bytes)
+            for candidate in candidates {
+                var outcome = context.match(signature: Int(candidate))
+                while case .undecided(let front, let back) = outcome, try read(front: front, back: back) {
+                    outcome = context.match(signature: Int(candidate))
+                }
+                switch outcome {
+                case .matched(let spans): matched.append((Int(candidate), spans))
+                case .undecided: cutShort = true
+                case .failed: break
+                }
             }
-            switch outcome {
-            case .matched(let spans): matched.append((Int(candidate), spans))
-            case .undecided: cutShort = true
-            case .failed: break
+            // A gate past the scan limit, not found before it: cut short when everything else of its signature matched.
+            for signature in gates.beyond where !cutShort {
+                if context.matchesBesidesGate(signature: Int(signature)) { cutShort = true }
             }
-        }
-        // A gate past the scan limit, not found before it: cut short when everything else of its signature matched.
-        for signature in gates.beyond where !cutShort {
-            if context.matchesBesidesGate(signature: Int(signature)) { cutShort = true }
         }
         let containers = try containerMatches(source, head: head, limit: scanLimit, tables: tables, matcher: matcher)
         return decide(matched: matched, containers: containers, extension: ext, cutShort: cutShort, catalog: catalog, tables: tables, type: type)

@@ -964,24 +964,23 @@ final class PronomMatcher: @unchecked Sendable {
     private static func fixedBytes(_ places: [(place: Int, byte: UInt8)]) -> FixedBytes {
         guard !places.isEmpty else { return FixedBytes() }
         // One byte per place (where two sequences ask for different bytes at one place, no file matches both:
-        // either may stand).
-        let places = places.indices.filter { $0 + 1 == places.count || places[$0 + 1].place != places[$0].place }.map { places[$0] }
+        // either may stand: the last).
+        @inline(__always) func kept(_ index: Int) -> Bool { index + 1 == places.count || places[index + 1].place != places[index].place }
         // The window of sixteen whose bytes are least likely together: the most information, summed over a
         // window that slides from place to place.
-        let information = places.map { -log2(likelihood($0.byte)) }
         var best = 0, bestSum = -1.0, end = 0, sum = 0.0
-        for start in places.indices {
+        for start in places.indices where kept(start) {
             while end < places.count, places[end].place < places[start].place + 16 {
-                sum += information[end]
+                if kept(end) { sum += information[Int(places[end].byte)] }
                 end += 1
             }
             if sum > bestSum {
                 best = start
                 bestSum = sum
             }
-            sum -= information[start]
+            sum -= information[Int(places[start].byte)]
         }
-        return FixedBytes(offset: places[best].place, bytes: places)
+        return FixedBytes(offset: places[best].place, bytes: places.indices.filter(kept).map { places[$0] })
     }
 
     /// The bytes a sequence anchored at the beginning requires at fixed offsets, while each of its steps has one
@@ -1054,6 +1053,9 @@ final class PronomMatcher: @unchecked Sendable {
         }
         return best
     }
+
+    /// Each byte's information at a place (`-log2(likelihood)`), made once.
+    private static let information: [Double] = (0...255).map { -log2(likelihood(UInt8($0))) }
 
     /// How likely a byte is at a given place in a file, roughly, for choosing gates: NUL most, then the bytes
     /// of text, bytes past ASCII least.
