@@ -109,6 +109,50 @@ struct FormatSniffingTests {
         }
     }
 
+    /// An X cursor (libXcursor's format): the header, a table of `images` image entries (and a comment's first
+    /// when `comment`), each image a chunk of a 4 x 4 pixel frame.
+    static func xcursor(images: Int, comment: Bool = false) -> [UInt8] {
+        func word(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> ($0 * 8)) & 0xFF) } }
+        let chunks = (comment ? [0xFFFE_0001] : []) + [Int](repeating: 0xFFFD_0002, count: images)
+        var table: [UInt8] = [], data: [UInt8] = [], position = 16 + chunks.count * 12
+        for type in chunks {
+            // An image: header size, type, nominal size, version, width, height, hot spot, delay, ARGB pixels; a
+            // comment: header size, type, subtype, version, length, text.
+            let chunk = type == 0xFFFE_0001
+                ? word(20) + word(type) + word(1) + word(1) + word(5) + Array("hello".utf8)
+                : word(36) + word(type) + word(24) + word(1) + word(4) + word(4) + word(1) + word(1) + word(50) + [UInt8](repeating: 0xFF, count: 64)
+            table += word(type) + word(type == 0xFFFE_0001 ? 1 : 24) + word(position)
+            data += chunk
+            position += chunk.count
+        }
+        return Array("Xcur".utf8) + word(16) + word(0x1_0000) + word(chunks.count) + table + data
+    }
+
+    @Test("X cursors by their header and table of contents, which libmagic only describes; not a file that merely starts Xcur")
+    func xcursors() throws {
+        for (bytes, detail) in [(Self.xcursor(images: 1), "X cursor, 1 image"), (Self.xcursor(images: 3, comment: true), "X cursor, 3 images")] {
+            let found = try identifier.identify(data: bytes, filename: "left_ptr")
+            #expect(found.mimeType == "image/x-xcursor" && found.evidence.content?.source == .signature, "\(found.evidence)")
+            #expect(found.evidence.content?.detail == detail)
+        }
+        // Another header size or version, no entries, a first entry of another kind, one that points into the
+        // table, text after the magic: not this signature.
+        var header = Self.xcursor(images: 1)
+        header[4] = 12
+        var version = Self.xcursor(images: 1)
+        version[10] = 2
+        var empty = Self.xcursor(images: 1)
+        empty[12] = 0
+        var kind = Self.xcursor(images: 1)
+        kind[16] = 7
+        var inside = Self.xcursor(images: 1)
+        inside[24] = 20
+        for bytes in [header, version, empty, kind, inside, Array("Xcursor themes are listed in index.theme\n".utf8)] {
+            let other = try identifier.identify(data: bytes)
+            #expect(other.evidence.content?.source != .signature, "\(other.evidence)")
+        }
+    }
+
     @Test("Python bytecode by its magic: each release's up to 3.6, any later one with a flags word; a pcapng header is not bytecode")
     func pythonBytecode() throws {
         let python311: [UInt8] = [0xA7, 0x0D, 0x0D, 0x0A, 0, 0, 0, 0, 0x4B, 0x97, 0x97, 0x63, 0xF7, 0x09, 0, 0, 0xE3, 0, 0, 0]

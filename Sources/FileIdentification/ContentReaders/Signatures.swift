@@ -145,7 +145,7 @@ enum Signatures {
                 return Match(mimeType: entry.mimeType, detail: entry.name)
             }
         }
-        return riffOrBoxed(prefix) ?? terminfo(prefix) ?? pythonBytecode(prefix) ?? timeZoneInformation(prefix)
+        return riffOrBoxed(prefix) ?? terminfo(prefix) ?? pythonBytecode(prefix) ?? timeZoneInformation(prefix) ?? xcursor(prefix)
             ?? mpegAudioLayerI(prefix, at: 0) ?? webArchive(prefix) ?? marc21(prefix, source) ?? appleDiskImage(prefix, source)
     }
 
@@ -248,6 +248,21 @@ enum Signatures {
         return leaps > 0
             ? Match(mimeType: "application/tzif-leap", detail: "TZif version \(version) time zone information, \(leaps) leap-second records")
             : Match(mimeType: "application/tzif", detail: "TZif version \(version) time zone information")
+    }
+
+    /// An X cursor (libXcursor's file format: what a cursor theme's `cursors/` directory holds, which libmagic
+    /// would otherwise be asked about one by one, twice: it has no MIME type for them, only a description):
+    /// `Xcur`, the header's size (16) and the file's version (1.0) as little-endian words, the number of
+    /// entries in its table of contents (1 to 0x10000, libXcursor's own limit), then the table, each entry a
+    /// chunk's type, subtype and position, the first of them a comment (`FFFE0001`) or an image (`FFFD0002`)
+    /// whose position lies past the table.
+    private static func xcursor(_ prefix: [UInt8]) -> Match? {
+        guard prefix.count >= 28, prefix.starts(with: Array("Xcur".utf8)), prefix.littleEndian32(at: 4) == 16,
+              prefix.littleEndian32(at: 8) == 0x1_0000, let entries = prefix.littleEndian32(at: 12), (1...0x1_0000).contains(entries),
+              let type = prefix.littleEndian32(at: 16), type == 0xFFFE_0001 || type == 0xFFFD_0002,
+              let position = prefix.littleEndian32(at: 24), position >= 16 + entries * 12 else { return nil }
+        let images = (0..<entries).prefix { 16 + $0 * 12 + 4 <= prefix.count }.filter { prefix.littleEndian32(at: 16 + $0 * 12) == 0xFFFD_0002 }.count
+        return Match(mimeType: "image/x-xcursor", detail: "X cursor, \(images == 1 ? "1 image" : "\(images) images")")
     }
 
     /// Python bytecode (a `.pyc` file): a two-byte little-endian magic number for the version, then `\r\n`.
