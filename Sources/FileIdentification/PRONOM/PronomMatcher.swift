@@ -188,31 +188,18 @@ final class PronomMatcher: @unchecked Sendable {
         let low: Int
         private let key: UnsafeBufferPointer<UInt8>
         private let rare: Int
-        /// Per member, its literal (`literals[literalStart[m] ..< literalStart[m + 1]]`), its signatures
-        /// (`signatures[signatureStart[m] ..< signatureStart[m + 1]]`) and what must follow it.
-        private let literals: UnsafeBufferPointer<UInt8>
-        private let literalStart: UnsafeBufferPointer<Int>
-        private let signatures: UnsafeBufferPointer<Int32>
-        private let signatureStart: UnsafeBufferPointer<Int>
-        private let follows: FollowTable
-        /// Per member, the window of its literal's start, and where the key lies in it.
-        private let lows: UnsafeBufferPointer<Int>
-        private let highs: UnsafeBufferPointer<Int>
+        /// The members: each one's literal, window, follower and signatures.
+        private let members: FarLiteralList
+        /// Per member, where the key lies in its literal.
         private let keyOffsets: UnsafeBufferPointer<Int>
 
         init(_ gate: FarGate) {
-            func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
             low = gate.low
-            lows = immortal(gate.members.map(\.low))
-            highs = immortal(gate.members.map(\.high))
-            keyOffsets = immortal(gate.members.map(\.keyOffset))
-            key = immortal(gate.key)
+            members = FarLiteralList(literals: gate.members.map(\.literal), lows: gate.members.map(\.low), highs: gate.members.map(\.high),
+                                     follows: gate.members.map(\.follow), signatures: gate.members.map(\.signatures))
+            keyOffsets = immortalBuffer(gate.members.map(\.keyOffset))
+            key = immortalBuffer(gate.key)
             rare = gate.rare
-            literals = immortal(gate.members.flatMap(\.literal))
-            literalStart = immortal(gate.members.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.literal.count) })
-            signatures = immortal(gate.members.flatMap(\.signatures))
-            signatureStart = immortal(gate.members.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.signatures.count) })
-            follows = FollowTable(gate.members.map(\.follow))
         }
 
         /// Calls `answer` for each member with its signatures: its literal starts within the window in `front`
@@ -220,19 +207,18 @@ final class PronomMatcher: @unchecked Sendable {
         /// when long (it skips by its length), else by its least likely byte (`memchr`), the byte beside it
         /// compared first.
         func search(in front: UnsafeMutableBufferPointer<UInt8>, size: Int, _ answer: (UnsafeBufferPointer<Int32>, Bool?) -> Void) {
-            let count = literalStart.count - 1
-            guard let pool = literals.baseAddress, let keyBase = key.baseAddress else { return }
+            let count = members.count
+            guard let keyBase = key.baseAddress else { return }
             var found: UInt64 = 0, open: UInt64 = 0
             // The places of the key that the members' windows in `front` reach.
             var first = Int.max, furthest = -1
             for member in 0..<count {
-                let length = literalStart[member + 1] - literalStart[member]
-                let lastStart = min(highs[member], size - length)
-                guard lows[member] <= lastStart else { continue }
+                let lastStart = members.lastStart(member, size: size)
+                guard members.low(member) <= lastStart else { continue }
                 open |= 1 << UInt64(member)
-                let inFront = min(lastStart, front.count - length)
-                if inFront >= lows[member] {
-                    first = min(first, lows[member] + keyOffsets[member])
+                let inFront = min(lastStart, front.count - members.length(member))
+                if inFront >= members.low(member) {
+                    first = min(first, members.low(member) + keyOffsets[member])
                     furthest = max(furthest, inFront + keyOffsets[member])
                 }
             }
@@ -257,24 +243,14 @@ final class PronomMatcher: @unchecked Sendable {
                         }
                         hit = candidate
                     }
-                    for member in 0..<count where open & ~found & (1 << UInt64(member)) != 0 {
-                        let length = literalStart[member + 1] - literalStart[member]
-                        let literalStart = hit - keyOffsets[member]
-                        if literalStart >= lows[member], literalStart <= min(highs[member], size - length),
-                           literalStart + length <= front.count,
-                           memcmp(base + literalStart, pool + self.literalStart[member], length) == 0,
-                           follows.allows(member, in: UnsafeBufferPointer(front), at: literalStart) {
-                            found |= 1 << UInt64(member)
-                        }
+                    for member in 0..<count where open & ~found & (1 << UInt64(member)) != 0
+                    && members.lies(member, at: hit - keyOffsets[member], in: UnsafeBufferPointer(front), size: size) {
+                        found |= 1 << UInt64(member)
                     }
                     start = hit + 1
                 }
             }
-            for member in 0..<count {
-                let own = UnsafeBufferPointer(rebasing: signatures[signatureStart[member]..<signatureStart[member + 1]])
-                answer(own, farAnswer(found: found >> UInt64(member) & 1 != 0, length: literalStart[member + 1] - literalStart[member],
-                                      low: lows[member], high: highs[member], size: size, read: front.count))
-            }
+            members.answer(found: found, size: size, read: front.count, answer)
         }
     }
 
@@ -1645,19 +1621,60 @@ final class PronomMatchContext {
     }
 }
 
-/// The literals of the gates in windows within the first 4 KiB too wide to file with the fixed offsets (up to
-/// sixteen bytes of each): the few shorter than four bytes (or with two NULs side by side in every four) by a
-/// byte with `memchr`, the others by four of their bytes through a filter on pairs of bytes that tests every
-/// third place (each literal under the three pairs of those four), so that one pass over the bytes finds them
-/// all; the first four bytes of a literal found, then its first eight, confirm it.
-/// What a search of the bytes read from the beginning (`read` of a file's `size`) says of a literal of `length`
-/// bytes that may start in `low ... high`: found (`true`), not there (`false`: its window ends before the file
-/// does, or lies in the bytes read), or not in the bytes read while its window reaches past them (`nil`).
-@inline(__always) func farAnswer(found: Bool, length: Int, low: Int, high: Int, size: Int, read: Int) -> Bool? {
-    if found { return true }
-    let lastStart = min(high, size - length)
-    guard low <= lastStart else { return false }
-    return min(lastStart, read - length) < lastStart ? nil : false
+/// Literals looked for past the first 4 KiB (`FarLiterals`' and each far gate's), flat: each one's bytes, the
+/// window of its start, what must follow it and the signatures waiting on it, read in place.
+struct FarLiteralList: @unchecked Sendable {
+    /// The literals' bytes, each `pool[starts[l] ..< starts[l + 1]]`, and their signatures,
+    /// `signatures[signatureStarts[l] ..< signatureStarts[l + 1]]`.
+    private let pool: UnsafeBufferPointer<UInt8>
+    private let starts: UnsafeBufferPointer<Int>
+    private let lows: UnsafeBufferPointer<Int>
+    private let highs: UnsafeBufferPointer<Int>
+    private let follows: FollowTable
+    private let signatureStarts: UnsafeBufferPointer<Int>
+    private let signatures: UnsafeBufferPointer<Int32>
+
+    init(literals: [[UInt8]], lows: [Int], highs: [Int], follows: [PronomMatcher.Follow?], signatures: [[Int32]]) {
+        pool = immortalBuffer(literals.flatMap { $0 })
+        starts = immortalBuffer(literals.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) })
+        self.lows = immortalBuffer(lows)
+        self.highs = immortalBuffer(highs)
+        self.follows = FollowTable(follows)
+        signatureStarts = immortalBuffer(signatures.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) })
+        self.signatures = immortalBuffer(signatures.flatMap { $0 })
+    }
+
+    var count: Int { starts.count - 1 }
+    @inline(__always) func length(_ literal: Int) -> Int { starts[literal + 1] - starts[literal] }
+    @inline(__always) func low(_ literal: Int) -> Int { lows[literal] }
+    /// The last place literal `literal` may start at in a file of `size` bytes.
+    @inline(__always) func lastStart(_ literal: Int, size: Int) -> Int { min(highs[literal], size - length(literal)) }
+
+    /// Whether literal `literal` lies at `start` in `front` (the first bytes of a file of `size`), in its window
+    /// and followed as it must be.
+    @inline(__always) func lies(_ literal: Int, at start: Int, in front: UnsafeBufferPointer<UInt8>, size: Int) -> Bool {
+        let length = length(literal)
+        guard start >= lows[literal], start <= lastStart(literal, size: size), start + length <= front.count,
+              let base = front.baseAddress, let bytes = pool.baseAddress,
+              memcmp(base + start, bytes + starts[literal], length) == 0 else { return false }
+        return follows.allows(literal, in: front, at: start)
+    }
+
+    /// Calls `answer` for each literal with its signatures and what a search of the bytes read from the beginning
+    /// (`read` of the file's `size`, `found` a bit per literal found) says of it: found (`true`), not there
+    /// (`false`: its window ends before the file does, or lies in the bytes read), or not in the bytes read while
+    /// its window reaches past them (`nil`).
+    func answer(found: UInt64, size: Int, read: Int, _ answer: (UnsafeBufferPointer<Int32>, Bool?) -> Void) {
+        for literal in 0..<count {
+            let own = UnsafeBufferPointer(rebasing: signatures[signatureStarts[literal]..<signatureStarts[literal + 1]])
+            if found >> UInt64(literal) & 1 != 0 {
+                answer(own, true)
+                continue
+            }
+            let lastStart = lastStart(literal, size: size)
+            answer(own, lows[literal] > lastStart ? false : min(lastStart, read - length(literal)) < lastStart ? nil : false)
+        }
+    }
 }
 
 /// What must follow each of a list of literals (`PronomMatcher.Follow`), flat: read in place, no reference
@@ -1737,14 +1754,7 @@ struct FarLiterals: @unchecked Sendable {
         func build() -> FarLiterals { FarLiterals(self) }
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let starts: UnsafeBufferPointer<Int>
-    private let lengths: UnsafeBufferPointer<Int>
-    private let lows: UnsafeBufferPointer<Int>
-    private let highs: UnsafeBufferPointer<Int>
-    private let follows: FollowTable
-    private let signatureStarts: UnsafeBufferPointer<Int>
-    private let signatures: UnsafeBufferPointer<Int32>
+    private let literals: FarLiteralList
     /// The window's length: the shortest literal's.
     private let window: Int
     /// Per hash of a pair of bytes (`hash`): how far a window that ends with the pair may move on, its whole
@@ -1756,15 +1766,8 @@ struct FarLiterals: @unchecked Sendable {
     }
 
     private init(_ builder: Builder) {
-        func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
-        bytes = immortal(builder.literals.flatMap { $0 })
-        starts = immortal(builder.literals.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) })
-        lengths = immortal(builder.literals.map(\.count))
-        lows = immortal(builder.lows)
-        highs = immortal(builder.highs)
-        follows = FollowTable(builder.follows)
-        signatureStarts = immortal(builder.signatures.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) })
-        signatures = immortal(builder.signatures.flatMap { $0 })
+        literals = FarLiteralList(literals: builder.literals, lows: builder.lows, highs: builder.highs, follows: builder.follows,
+                                  signatures: builder.signatures)
         let window = min(builder.literals.map(\.count).min() ?? 2, 256)
         self.window = window
         var shifts = [UInt8](repeating: UInt8(window - 1), count: 1 << 12)
@@ -1774,24 +1777,24 @@ struct FarLiterals: @unchecked Sendable {
                 shifts[pair] = min(shifts[pair], UInt8(window - 2 - place))
             }
         }
-        self.shifts = immortal(builder.literals.isEmpty ? [] : shifts)
+        self.shifts = immortalBuffer(builder.literals.isEmpty ? [] : shifts)
     }
 
     /// Calls `answer` for each literal with its signatures: it starts within its window in `front` (`true`),
     /// does not (`false`), or its window reaches bytes not read (`nil`).
     func search(in front: UnsafeBufferPointer<UInt8>, size: Int, _ answer: (UnsafeBufferPointer<Int32>, Bool?) -> Void) {
-        let count = lengths.count
-        guard count > 0, let base = front.baseAddress, let pool = bytes.baseAddress else { return }
+        let count = literals.count
+        guard count > 0, let base = front.baseAddress else { return }
         // The literals whose windows have places in `front` (and in the file).
         var searched: UInt64 = 0, found: UInt64 = 0
         var first = Int.max, last = -1
         for literal in 0..<count {
-            let lastStart = min(highs[literal], size - lengths[literal])
-            guard lows[literal] <= lastStart else { continue }
-            let furthest = min(lastStart, front.count - lengths[literal])
-            if furthest >= lows[literal] {
+            let lastStart = literals.lastStart(literal, size: size)
+            guard literals.low(literal) <= lastStart else { continue }
+            let furthest = min(lastStart, front.count - literals.length(literal))
+            if furthest >= literals.low(literal) {
                 searched |= 1 << UInt64(literal)
-                first = min(first, lows[literal])
+                first = min(first, literals.low(literal))
                 last = max(last, furthest)
             }
         }
@@ -1807,25 +1810,23 @@ struct FarLiterals: @unchecked Sendable {
                     continue
                 }
                 let start = end - window + 1
-                for literal in 0..<count where (searched & ~found) >> UInt64(literal) & 1 != 0 {
-                    let length = lengths[literal]
-                    guard start >= lows[literal], start <= min(highs[literal], size - length), start + length <= front.count,
-                          memcmp(base + start, pool + starts[literal], length) == 0 else { continue }
-                    guard follows.allows(literal, in: front, at: start) else { continue }
+                for literal in 0..<count where (searched & ~found) >> UInt64(literal) & 1 != 0
+                && literals.lies(literal, at: start, in: front, size: size) {
                     found |= 1 << UInt64(literal)
                 }
                 if found == searched { break }
                 end += 1
             }
         }
-        for literal in 0..<count {
-            let own = UnsafeBufferPointer(rebasing: signatures[signatureStarts[literal]..<signatureStarts[literal + 1]])
-            answer(own, farAnswer(found: found >> UInt64(literal) & 1 != 0, length: lengths[literal],
-                                  low: lows[literal], high: highs[literal], size: size, read: front.count))
-        }
+        literals.answer(found: found, size: size, read: front.count, answer)
     }
 }
 
+/// The literals of the gates in windows within the first 4 KiB too wide to file with the fixed offsets (up to
+/// sixteen bytes of each): the few shorter than four bytes (or with two NULs side by side in every four) by a
+/// byte with `memchr`, the others by four of their bytes through a filter on pairs of bytes that tests every
+/// third place (each literal under the three pairs of those four), so that one pass over the bytes finds them
+/// all; the first four bytes of a literal found, then its first eight, confirm it.
 struct NearLiterals: @unchecked Sendable {
     private let values: UnsafeBufferPointer<UInt32>
     private let masks: UnsafeBufferPointer<UInt32>
