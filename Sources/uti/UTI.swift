@@ -4,7 +4,7 @@ import UTIReports
 /// The command line. Every command names itself (`commandName`): swift-argument-parser otherwise derives each
 /// name from `String(describing:)` of the command's type, for every command in the tree at each start, and in a
 /// statically linked program each of those looks through every protocol conformance the program holds (three
-/// times a type: about ten milliseconds, most of `uti classify`'s start).
+/// times a type: most of the instructions `uti classify` spent starting; docs/Performance.md, "Start-up").
 struct UTI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uti",
