@@ -77,7 +77,7 @@ let package = Package(
         // The built-in type database, compiled from TypeDB/*.plist by `compile-typedb` into a byte array that the
         // library reads in place: nothing is parsed at start-up.
         .target(name: "CTypeDatabase"),
-        // The C library's memmem and memrchr, which Swift's Glibc module leaves out (PRONOM's scans).
+        // The C library's memmem and memrchr, which Swift's Glibc module leaves out, and a search for a pair of bytes (PRONOM's scans).
         .target(name: "CByteScan"),
         .target(
             name: "UniformTypeIdentifiers",

@@ -410,6 +410,50 @@ struct PronomSkeletonTests {
         #expect(found.contains("fmt/1616"), "\(found)")
     }
 
+    @Test("short literals, found by a pair of their bytes, are found wherever they lie in their windows, as a search byte by byte finds them")
+    func shortLiterals() {
+        // A literal alone by its first byte (`v `) or its second (`00 32 ...`: `2` is the less likely), literals
+        // sharing a first byte by the bits their second bytes share (MPEG audio's frame headers: `FF E2`, `FF F0`
+        // pass those bits, and are not theirs), one byte alone (`@`), a literal of three.
+        let literals: [[UInt8]] = [
+            Array("v ".utf8), [0x00, 0x32, 0x00, 0x00, 0x00, 0x00],
+            [0xFF, 0xFB], [0xFF, 0xF3], [0xFF, 0xFA], [0xFF, 0xF2], [0xFF, 0xE3],
+            Array("@".utf8), Array("<cf".utf8), Array("%A".utf8),
+        ]
+        let lows = [0, 0, 0, 0, 0, 0, 0, 3, 10, 0], highs = [1_024, 1_024, 1_795, 1_795, 1_795, 1_795, 1_795, 4_092, 200, 154]
+        let near = NearLiterals(literals: literals, signatures: literals.indices.map { Int32($0) }, lows: lows, highs: highs)
+        // Bytes drawn from the literals' own and their near misses, so that pairs, halves and misses are frequent.
+        let alphabet: [UInt8] = [0x00, 0x32, 0x76, 0x20, 0xFF, 0xFB, 0xF3, 0xE2, 0xE3, 0xF0, 0x40, 0x25, 0x41, 0x3C, 0x63, 0x66, 0x61]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33) % bound
+        }
+        for trial in 0..<400 {
+            let count = 1 + next(trial % 4 == 0 ? 40 : 3_000)
+            // Half of the bytes from the alphabet, the others a letter no literal holds; and a few literals put
+            // in whole, at places in their windows and past them.
+            var bytes = (0..<count).map { _ in next(2) == 0 ? alphabet[next(alphabet.count)] : 0x78 }
+            for _ in 0..<next(4) {
+                let literal = literals[next(literals.count)]
+                guard literal.count <= count else { continue }
+                let place = next(count - literal.count + 1)
+                bytes.replaceSubrange(place..<place + literal.count, with: literal)
+            }
+            let from = trial % 3 == 0 ? next(count + 1) : 0
+            var expected = Set<Int32>()
+            for (index, literal) in literals.enumerated() {
+                let first = max(lows[index], from), last = min(highs[index], count - literal.count)
+                if first <= last, (first...last).contains(where: { bytes[$0..<$0 + literal.count].elementsEqual(literal) }) {
+                    expected.insert(Int32(index))
+                }
+            }
+            var found = Set<Int32>()
+            bytes.withUnsafeBufferPointer { buffer in near.search(buffer, from: from) { found.insert($0) } }
+            #expect(found == expected, "trial \(trial): \(count) bytes from \(from)")
+        }
+    }
+
     @Test("the disc images' keys past 32 KiB, one short key for several gates: ISO 9660 and an Apple partition map found at every alignment, noise not")
     func discImages() throws {
         // Bytes without the key: a generator's noise (every byte value, `C` and `P` among them, about every 256th).

@@ -1116,30 +1116,23 @@ final class PronomMatcher: @unchecked Sendable {
             }
         }
         let front = bytes.front
-        for (index, offset) in fixedOffsets.enumerated() where offset >= checked {
-            guard offset < front.count else {
-                if offset < bytes.size { gates.needsFront = true }
-                break
-            }
-            let byte = Int(front[offset])
-            guard fixedBits[index &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0 else { continue }
-            var slot = (index * 257 + byte) * 2
-            for _ in 0..<2 {
-                let start = Int(fixedRanges[slot]), count = Int(fixedRanges[slot + 1])
-                for position in start..<start + count {
-                    let entry = fixedList[position]
-                    if entry >= 0 {
-                        add(entry)
-                    } else {
-                        let literal = Int(-entry - 1)
-                        // Where the literal runs past the bytes read, more bytes would tell: tried.
-                        if offset + fixedLiterals[literal].count > front.count ? front.count < bytes.size
-                                                                             : fixedLiterals[literal].holds(front, at: offset) {
-                            add(fixedLiteralSignature[literal])
-                        }
-                    }
+        // The offsets' bytes against their bits first, in a loop of its own (a few loads and a test an offset, a
+        // hundred offsets a file); the slots only where a bit is set.
+        if let base = front.baseAddress, let offsets = fixedOffsets.baseAddress, let bits = fixedBits.baseAddress {
+            let count = fixedOffsets.count, read = front.count
+            var index = 0
+            while index < count, offsets[index] < checked { index &+= 1 }
+            while index < count {
+                let offset = offsets[index]
+                guard offset < read else {
+                    if offset < bytes.size { gates.needsFront = true }
+                    break
                 }
-                slot = (index * 257 + 256) * 2
+                let byte = Int(base[offset])
+                if bits[index &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0 {
+                    openFixed(index, offset: offset, byte: byte, front, size: bytes.size, add)
+                }
+                index &+= 1
             }
         }
         if front.count > checked, checked < nearLimit {
@@ -1233,6 +1226,30 @@ final class PronomMatcher: @unchecked Sendable {
             for signature in otherGates { add(signature) }
         }
         return gates
+    }
+
+    /// The signatures filed at fixed offset `fixedOffsets[index]` under `byte` (and under any byte) whose literals
+    /// lie there: each given to `add`.
+    @inline(__always) private func openFixed(_ index: Int, offset: Int, byte: Int, _ front: UnsafeMutableBufferPointer<UInt8>, size: Int,
+                                             _ add: (Int32) -> Void) {
+        var slot = (index * 257 + byte) * 2
+        for _ in 0..<2 {
+            let start = Int(fixedRanges[slot]), count = Int(fixedRanges[slot + 1])
+            for position in start..<start + count {
+                let entry = fixedList[position]
+                if entry >= 0 {
+                    add(entry)
+                } else {
+                    let literal = Int(-entry - 1)
+                    // Where the literal runs past the bytes read, more bytes would tell: tried.
+                    if offset + fixedLiterals[literal].count > front.count ? front.count < size
+                                                                         : fixedLiterals[literal].holds(front, at: offset) {
+                        add(fixedLiteralSignature[literal])
+                    }
+                }
+            }
+            slot = (index * 257 + 256) * 2
+        }
     }
 
     /// Opens the gates from the end that still reach bytes not read: their signatures are tried, and say
@@ -1842,13 +1859,20 @@ struct NearLiterals: @unchecked Sendable {
     /// address), not behind the filter, whose literals are long enough to say enough.
     private let follows: FollowTable
     /// The literals the filter cannot take (shorter than four bytes, or with two NULs side by side in every
-    /// four: few), in groups (`byByte[groupStarts[g] ..< groupStarts[g + 1]]`), each group looked for by one byte
-    /// (`memchr`) at one place in its literals (`groupPlaces`): a literal alone by its least likely byte,
-    /// literals that share their window and first byte by that byte (MPEG audio's five frame headers, `FF FB` to
-    /// `FF E3`: one scan of compressed data instead of five).
+    /// four: few), in groups (`byByte[groupStarts[g] ..< groupStarts[g + 1]]`), each group looked for by two
+    /// bytes side by side at one place in its literals (`groupPlaces`; `uti_find_pair`, which returns only where
+    /// both are): a literal alone by its least likely pair (`v ` of Wavefront OBJ, where a search by its `v` stopped at
+    /// every `v` of every text), literals that share their window and first byte by that byte and the bits their
+    /// second bytes share (MPEG audio's five frame headers, `FF FB` to `FF E3`: one scan of compressed data
+    /// instead of five, stopping at `FF E2`-like pairs, not every `FF`). A group with a literal of one byte
+    /// (BibTeX's `@`) by that byte (`memchr`).
     private let byByte: UnsafeBufferPointer<Int32>
     private let groupStarts: UnsafeBufferPointer<Int32>
     private let groupPlaces: UnsafeBufferPointer<Int>
+    /// Per group: the shortest of its literals' first four bytes; the pair's first byte, the mask and value its
+    /// second byte is compared with (mask 0: the first byte alone), and whether `memchr` looks for the second.
+    private let groupShortest: UnsafeBufferPointer<Int>
+    private let groupPairs: UnsafeBufferPointer<(first: UInt8, mask: UInt8, value: UInt8, bySecond: Bool)>
     /// The others, by four of their bytes (`keyOffsets`), through a filter on pairs of bytes that looks at every
     /// third place (each literal filed under the three pairs of its four).
     private let filter: PairFilter
@@ -1895,10 +1919,29 @@ struct NearLiterals: @unchecked Sendable {
         }
         byByte = immortal(groups.flatMap { $0.map { Int32($0) } })
         groupStarts = immortal(groups.reduce(into: [Int32(0)]) { $0.append($0[$0.count - 1] + Int32($1.count)) })
-        groupPlaces = immortal(groups.map { group in
-            guard group.count == 1, let prefix = group.first.map({ prefixes[$0] }) else { return 0 }
-            return PronomMatcher.rarest(prefix)
+        /// A group's place and pair: a literal alone by its least likely two bytes side by side (by its byte when
+        /// it has one); several by their common first byte and the bits their second bytes share.
+        let pairs = groups.map { group -> (place: Int, first: UInt8, mask: UInt8, value: UInt8) in
+            let members = group.map { prefixes[$0] }
+            guard let lead = members.first, members.allSatisfy({ $0.count >= 2 }) else {
+                let place = group.count == 1 ? PronomMatcher.rarest(members[0]) : 0
+                return (place, members[0][place], 0, 0)
+            }
+            if group.count == 1 {
+                let place = (0..<lead.count - 1).min {
+                    PronomMatcher.odds(lead[$0...$0 + 1]) < PronomMatcher.odds(lead[$1...$1 + 1])
+                } ?? 0
+                return (place, lead[place], 0xFF, lead[place + 1])
+            }
+            let differ = members.reduce(UInt8(0)) { $0 | ($1[1] ^ lead[1]) }
+            return (0, lead[0], ~differ, lead[1] & ~differ)
+        }
+        groupPlaces = immortal(pairs.map(\.place))
+        groupPairs = immortal(pairs.map { pair in
+            (pair.first, pair.mask, pair.value,
+             pair.mask == 0xFF && PronomMatcher.likelihood(pair.value) < PronomMatcher.likelihood(pair.first))
         })
+        groupShortest = immortal(groups.map { group in group.map { prefixes[$0].count }.min() ?? 0 })
         let members = prefixes.indices.filter { offsets[$0] != nil }
         let keys = offsets.map { $0 ?? 0 }
         filter = PairFilter(members.map { ($0, Array(literals[$0][keys[$0]..<keys[$0] + length])) },
@@ -1927,15 +1970,17 @@ struct NearLiterals: @unchecked Sendable {
         for group in 0..<groupPlaces.count {
             let first = Int(groupStarts[group]), end = Int(groupStarts[group + 1])
             let lead = Int(byByte[first]), place = groupPlaces[group]
-            var shortest = lengths[lead]
-            for member in first..<end { shortest = min(shortest, lengths[Int(byByte[member])]) }
             var start = max(lows[lead], from)
-            let last = min(highs[lead], bytes.count - shortest)
-            let byte = Int32(truncatingIfNeeded: values[lead] >> UInt32(place * 8))
+            let last = min(highs[lead], bytes.count - groupShortest[group])
+            let pair = groupPairs[group]
             // The members not found yet, a bit each.
             var open: UInt64 = end - first >= 64 ? .max : (1 << UInt64(end - first)) - 1
             while start <= last, open != 0 {
-                guard let hit = memchr(base + start + place, byte, last - start + 1) else { break }
+                // The pair's second byte lies in every member's first bytes: within `bytes`.
+                guard let hit = pair.mask == 0 ? UnsafeRawPointer(memchr(base + start + place, Int32(pair.first), last - start + 1))
+                                               : uti_find_pair(base + start + place, last - start + 2, pair.first, pair.mask, pair.value,
+                                                               pair.bySecond ? 1 : 0)
+                else { break }
                 start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - place
                 for member in first..<end where open & (1 << UInt64(member - first)) != 0 {
                     let literal = Int(byByte[member])
