@@ -5,7 +5,17 @@ public struct Identification: Sendable, Hashable {
     /// The type the evidence settles on.
     public var type: UTType
     /// What the name and the content said, and which rule decided.
-    public var evidence: Evidence
+    public var evidence: Evidence {
+        get { evidenceStorage.value }
+        _modify {
+            if !isKnownUniquelyReferenced(&evidenceStorage) { evidenceStorage = EvidenceStorage(evidenceStorage.value) }
+            yield &evidenceStorage.value
+        }
+    }
+    /// The evidence, in a box that copies of the identification share until one changes it: the evidence holds
+    /// a score of strings and arrays, and an identification is copied a few times on its way from the reader
+    /// to a record (each copy retained every one of them; now the box alone).
+    private var evidenceStorage: EvidenceStorage
     /// How sure the answer is.
     public var confidence: Confidence
     /// Whether the name claims one type and the content proves another (a Windows executable
@@ -33,7 +43,7 @@ public struct Identification: Sendable, Hashable {
     public init(type: UTType, evidence: Evidence, confidence: Confidence, isMismatch: Bool, textEncoding: TextEncoding?,
                 mimeType: String? = nil) {
         self.type = type
-        self.evidence = evidence
+        evidenceStorage = EvidenceStorage(evidence)
         self.confidence = confidence
         self.isMismatch = isMismatch
         self.textEncoding = textEncoding
@@ -60,6 +70,17 @@ public struct Identification: Sendable, Hashable {
         /// Whether `lhs` is less sure than `rhs`: low, then medium, then high.
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
     }
+}
+
+/// An identification's evidence, shared by its copies: changed only where one copy holds it (`Identification.evidence`
+/// makes its own before it changes a shared one), so that no two threads ever change the same box.
+private final class EvidenceStorage: @unchecked Sendable, Hashable {
+    var value: Evidence
+
+    init(_ value: Evidence) { self.value = value }
+
+    static func == (lhs: EvidenceStorage, rhs: EvidenceStorage) -> Bool { lhs === rhs || lhs.value == rhs.value }
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// The evidence behind an identification.
