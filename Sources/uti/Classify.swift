@@ -263,9 +263,21 @@ struct RecordWriter {
             name.withUTF8Buffer { output.append(contentsOf: $0) }
         }
         key("{\"path\":")
-        JSONValue.quote(entry.path.dataText, into: &output)
+        // A path of printable ASCII without a quote or a backslash (nearly every one) goes as its bytes are; any
+        // other is made text (`dataText`: valid UTF-8 as it is, other bytes escaped) and quoted.
+        let pathBytes = entry.path.bytes
+        let plainPath = pathBytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        if plainPath {
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: pathBytes)
+            output.append(UInt8(ascii: "\""))
+        } else {
+            JSONValue.quote(entry.path.dataText, into: &output)
+        }
+        var pronomAnswer: PronomIdentification?
         switch entry.result {
         case .success(let identification):
+            if pronom { pronomAnswer = identification.pronom }
             key(",\"identifier\":")
             JSONValue.quote(identification.type.identifier, into: &output)
             key(",\"mimeType\":")
@@ -281,18 +293,19 @@ struct RecordWriter {
             key(",\"confidence\":null,\"mismatch\":null,\"error\":")
             JSONValue.quote(error.message, into: &output)
         }
-        if !entry.path.isValidUTF8 { key(",\"pathEscaped\":true") }
+        if !plainPath, !entry.path.isValidUTF8 { key(",\"pathEscaped\":true") }
         if pronom {
             // The fields `pronomFields` gives, under the names of `pronomColumns`, written in place.
-            if let pronom = entry.identification?.pronom {
-                let best = pronom.matches.first
+            if let pronom = pronomAnswer {
+                // The best match's fields read where they are (no copy of the match).
+                let matches = pronom.matches, any = !matches.isEmpty
                 func field(_ name: StaticString, _ value: String?) {
                     key(name)
                     if let value { JSONValue.quote(value, into: &output) } else { key("null") }
                 }
-                field(",\"puid\":", best?.puid)
-                field(",\"formatName\":", best?.name)
-                field(",\"formatVersion\":", best?.version)
+                field(",\"puid\":", any ? matches[0].puid : nil)
+                field(",\"formatName\":", any ? matches[0].name : nil)
+                field(",\"formatVersion\":", any ? matches[0].version : nil)
                 field(",\"pronomWarning\":", pronom.warning)
             } else {
                 key(",\"puid\":null,\"formatName\":null,\"formatVersion\":null,\"pronomWarning\":null")
