@@ -136,6 +136,19 @@ struct TextReadersTests {
         #expect(kinds.isSuperset(of: [TextEncoding.ascii.rawValue, "binary", TextEncoding.utf8.rawValue, TextEncoding.eightBit.rawValue]))
     }
 
+    @Test("eight-bit text decoded byte by byte as the code point of its number (ISO 8859-1), as the scalars say, at any length and offset")
+    func eightBitDecoding() {
+        let every = (0...255).map { UInt8($0) }
+        let text = Array("caf\u{E9} na\u{EF}ve".utf8) + [0xE9, 0x20, 0x80, 0x9F, 0xA0, 0xFF, 0x0A]
+        for bytes in [every, every.reversed(), text, [], [0xFF], [0x41]] {
+            for start in [0, 1, 3] where start <= bytes.count {
+                let slice = bytes[start...]
+                #expect(TextAnalysis.decode(slice, as: .eightBit) == String(String.UnicodeScalarView(slice.map { Unicode.Scalar($0) })),
+                        "\(bytes.count) bytes from \(start)")
+            }
+        }
+    }
+
     @Test("the first characters of a text, cut by bytes where that is the same")
     func prefixes() {
         let long = String(repeating: "abc<def> ", count: 20)

@@ -214,7 +214,22 @@ enum TextAnalysis {
             let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
             return String(decoding: body, as: UTF8.self)
         case .eightBit:
-            return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+            // Each byte the code point of its number (ISO 8859-1), written as UTF-8 into the string's storage at
+            // once: a view of scalars appended one by one took 2.7 million instructions for a 64 KiB sample.
+            return String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+                var at = 0
+                for byte in bytes {
+                    if byte < 0x80 {
+                        text[at] = byte
+                        at += 1
+                    } else {
+                        text[at] = 0xC0 | byte >> 6
+                        text[at + 1] = 0x80 | byte & 0x3F
+                        at += 2
+                    }
+                }
+                return at
+            }
         case .iso2022KR, .iso2022CN:
             // What the readers need is the ASCII between the shifts: designations and SO/SI go, and each pair
             // of bytes of the double-byte set is a replacement character.

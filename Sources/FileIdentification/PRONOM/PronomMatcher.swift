@@ -1840,8 +1840,8 @@ struct FarLiterals: @unchecked Sendable {
 }
 
 /// The literals of the gates in windows within the first 4 KiB too wide to file with the fixed offsets (up to
-/// sixteen bytes of each): the few shorter than four bytes (or with two NULs side by side in every four) by a
-/// byte with `memchr`, the others by four of their bytes through a filter on pairs of bytes that tests every
+/// sixteen bytes of each): the few shorter than four bytes (or with two NULs side by side in every four) by two
+/// of their bytes side by side (`uti_find_pair`), the others by four of their bytes through a filter on pairs of bytes that tests every
 /// third place (each literal under the three pairs of those four), so that one pass over the bytes finds them
 /// all; the first four bytes of a literal found, then its first eight, confirm it.
 struct NearLiterals: @unchecked Sendable {
@@ -2001,7 +2001,7 @@ struct NearLiterals: @unchecked Sendable {
     }
 }
 
-/// Literals found through pairs of bytes they hold: a byte per pair says whether any literal holds it, then, for a
+/// Literals found through pairs of bytes they hold: a bit per pair says whether any literal holds it, then, for a
 /// pair that one does, the literals under it. Each literal is filed under its first `stride` pairs, so that looking
 /// at every `stride`-th place finds it wherever it starts (a literal of at least `stride + 1` bytes covers that many
 /// places in a row).
