@@ -140,7 +140,8 @@ struct TextReadersTests {
     func eightBitDecoding() {
         let every = (0...255).map { UInt8($0) }
         let text = Array("caf\u{E9} na\u{EF}ve".utf8) + [0xE9, 0x20, 0x80, 0x9F, 0xA0, 0xFF, 0x0A]
-        for bytes in [every, every.reversed(), text, [], [0xFF], [0x41]] {
+        let cases: [[UInt8]] = [every, Array(every.reversed()), text, [], [0xFF], [0x41]]
+        for bytes in cases {
             for start in [0, 1, 3] where start <= bytes.count {
                 let slice = bytes[start...]
                 #expect(TextAnalysis.decode(slice, as: .eightBit) == String(String.UnicodeScalarView(slice.map { Unicode.Scalar($0) })),
