@@ -72,8 +72,9 @@ public struct Identification: Sendable, Hashable {
     }
 }
 
-/// An identification's evidence, shared by its copies: changed only where one copy holds it (`Identification.evidence`
-/// makes its own before it changes a shared one), so that no two threads ever change the same box.
+/// An identification's evidence, shared by its copies: changed only where one copy holds it
+/// (`Identification.evidence` makes its own before it changes a shared one), so that no two threads ever change
+/// the same box.
 private final class EvidenceStorage: @unchecked Sendable, Hashable {
     var value: Evidence
 

@@ -150,6 +150,20 @@ struct TextReadersTests {
         }
     }
 
+    @Test("the root element past a DOCTYPE with an internal subset or without one, whatever brackets the document holds after it")
+    func rootElements() {
+        let subset = "<?xml version=\"1.0\"?>\n<!DOCTYPE note [\n<!ELEMENT note (#PCDATA)>\n<!ENTITY a \"b\">\n]>\n<note>x</note>\n"
+        let plain = "<?xml version=\"1.0\"?>\n<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"svg11.dtd\">\n<svg xmlns=\"http://www.w3.org/2000/svg\">[a]</svg>\n"
+        let comment = "<!-- [x] -->\n<!DOCTYPE a>\n<b:root xmlns:b=\"urn:b\">]></b:root>"
+        #expect(TextAnalysis.rootElement(subset) == "note")
+        #expect(TextAnalysis.rootElement(plain) == "svg")
+        #expect(TextAnalysis.rootElement(comment) == "b:root")
+        #expect(TextAnalysis.namespaceURI(of: plain, root: "svg", prefix: nil) == "http://www.w3.org/2000/svg")
+        #expect(TextAnalysis.namespaceURI(of: comment, root: "b:root", prefix: "b") == "urn:b")
+        // An internal subset never closed: the DOCTYPE taken to end at its first ">".
+        #expect(TextAnalysis.rootElement("<!DOCTYPE a [ <!ELEMENT a ANY>\n<a/>") == "a")
+    }
+
     @Test("the first characters of a text, cut by bytes where that is the same")
     func prefixes() {
         let long = String(repeating: "abc<def> ", count: 20)

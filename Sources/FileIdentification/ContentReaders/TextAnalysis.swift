@@ -489,7 +489,7 @@ enum TextAnalysis {
         // first; a rule for a local name in no namespace is weaker than the dialects below.
         let qualified = root.split(separator: ":", maxSplits: 1)
         let localName = String(qualified.last ?? Substring(root))
-        let namespace = namespaceURI(of: head, prefix: qualified.count == 2 ? String(qualified[0]) : nil) ?? ""
+        let namespace = namespaceURI(of: head, root: root, prefix: qualified.count == 2 ? String(qualified[0]) : nil) ?? ""
         if !namespace.isEmpty, let mime = xmlNamespaces(namespace, localName) {
             return Format(mimeType: mime, isConclusive: false, detail: "XML root element <\(root)> in \(namespace)")
         }
@@ -554,10 +554,10 @@ enum TextAnalysis {
         return startsFolded("<!doctype html") || startsFolded("<html")
     }
 
-    /// The namespace the root element's start tag declares for `prefix` (`xmlns:prefix="..."`), or its
-    /// default namespace (`xmlns="..."`) when `prefix` is `nil`.
-    static func namespaceURI(of text: String, prefix: String?) -> String? {
-        guard let root = rootElement(text), let start = text.firstRange(ofBytes: "<" + root) else { return nil }
+    /// The namespace the start tag of the root element `root` (as `rootElement` names it) declares for `prefix`
+    /// (`xmlns:prefix="..."`), or its default namespace (`xmlns="..."`) when `prefix` is `nil`.
+    static func namespaceURI(of text: String, root: String, prefix: String?) -> String? {
+        guard let start = text.firstRange(ofBytes: "<" + root) else { return nil }
         let tag = text[start.upperBound...].prefix(while: { $0 != ">" })
         let attribute = prefix.map { "xmlns:" + $0 } ?? "xmlns"
         var rest = tag[...]
@@ -587,8 +587,10 @@ enum TextAnalysis {
                 rest = rest[end.upperBound...]
             } else if rest.hasPrefix("<!") {
                 guard let end = rest.firstIndex(of: ">") else { return nil }
-                // A DOCTYPE with an internal subset ends at "]>".
-                if let bracket = rest.firstIndex(of: "["), bracket < end, let close = rest.firstRange(ofBytes: "]>") {
+                // A DOCTYPE with an internal subset ends at "]>". (The bracket looked for before the first ">"
+                // only: looked for in all the rest, a DOCTYPE without one walked the whole head, 4,096
+                // characters, at every XML file.)
+                if rest[..<end].contains("["), let close = rest.firstRange(ofBytes: "]>") {
                     rest = rest[close.upperBound...]
                 } else {
                     rest = rest[rest.index(after: end)...]

@@ -1841,9 +1841,9 @@ struct FarLiterals: @unchecked Sendable {
 
 /// The literals of the gates in windows within the first 4 KiB too wide to file with the fixed offsets (up to
 /// sixteen bytes of each): the few shorter than four bytes (or with two NULs side by side in every four) by two
-/// of their bytes side by side (`uti_find_pair`), the others by four of their bytes through a filter on pairs of bytes that tests every
-/// third place (each literal under the three pairs of those four), so that one pass over the bytes finds them
-/// all; the first four bytes of a literal found, then its first eight, confirm it.
+/// of their bytes side by side (`uti_find_pair`), the others by four of their bytes through a filter on pairs of
+/// bytes that tests every third place (each literal under the three pairs of those four), so that one pass over
+/// the bytes finds them all; the first four bytes of a literal found, then its first eight, confirm it.
 struct NearLiterals: @unchecked Sendable {
     private let values: UnsafeBufferPointer<UInt32>
     private let masks: UnsafeBufferPointer<UInt32>
@@ -1861,10 +1861,10 @@ struct NearLiterals: @unchecked Sendable {
     /// The literals the filter cannot take (shorter than four bytes, or with two NULs side by side in every
     /// four: few), in groups (`byByte[groupStarts[g] ..< groupStarts[g + 1]]`), each group looked for by two
     /// bytes side by side at one place in its literals (`groupPlaces`; `uti_find_pair`, which returns only where
-    /// both are): a literal alone by its least likely pair (`v ` of Wavefront OBJ, where a search by its `v` stopped at
-    /// every `v` of every text), literals that share their window and first byte by that byte and the bits their
-    /// second bytes share (MPEG audio's five frame headers, `FF FB` to `FF E3`: one scan of compressed data
-    /// instead of five, stopping at `FF E2`-like pairs, not every `FF`). A group with a literal of one byte
+    /// both are): a literal alone by its least likely pair (`v ` of Wavefront OBJ, where a search by its `v`
+    /// stopped at every `v` of every text), literals that share their window and first byte by that byte and the
+    /// bits their second bytes share (MPEG audio's five frame headers, `FF FB` to `FF E3`: one scan of compressed
+    /// data instead of five, stopping at `FF E2`-like pairs, not every `FF`). A group with a literal of one byte
     /// (BibTeX's `@`) by that byte (`memchr`).
     private let byByte: UnsafeBufferPointer<Int32>
     private let groupStarts: UnsafeBufferPointer<Int32>
