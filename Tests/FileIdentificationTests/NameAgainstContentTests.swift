@@ -97,6 +97,18 @@ struct NameAgainstContentTests {
         }
     }
 
+    @Test("a shared object's version: after the last .so. past the first character, digits and dots, a digit first and last")
+    func sharedObjectVersions() {
+        let cases: [(String, String?)] = [
+            ("libc.so.6", "6"), ("libnghttp2.so.14.24.1", "14.24.1"), ("a.so.so.3", "3"), ("libx.so.1.so.2", "2"),
+            (".so.6", nil), ("x.so.6", "6"), ("x.so.", nil), ("x.so.1a", nil), ("x.so.1.", nil), ("x.so..1", nil),
+            ("libc.so", nil), ("so.6", nil), ("é.so.12", "12"), ("lib.so.6\u{301}", nil), ("", nil), ("ab.so.9", "9"),
+        ]
+        for (name, version) in cases {
+            #expect(NameMatching.sharedObjectVersion(name) == version, "\(name)")
+        }
+    }
+
     @Test("text without a byte-order mark in UTF-16 or UTF-32, either order, is text in that encoding; tables of numbers are not")
     func wideTextWithoutMark() throws {
         let text = "<html><body>Grüße, 𝄞 and plain words.</body></html>\n"

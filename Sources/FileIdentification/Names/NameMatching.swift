@@ -132,15 +132,23 @@ enum NameMatching {
     /// The version after a shared object's `.so` in `filename` (`6` in `libc.so.6`, `14.24.1` in
     /// `libnghttp2.so.14.24.1`), `nil` when there is none: digits and dots, a digit first and last.
     static func sharedObjectVersion(_ filename: String) -> String? {
-        let bytes = Array(filename.utf8)
-        let marker = Array(".so.".utf8)
-        guard bytes.count > marker.count + 1,
-              let start = (1...(bytes.count - marker.count - 1)).last(where: { bytes[$0..<($0 + marker.count)].elementsEqual(marker) })
-        else { return nil }
-        let version = bytes[(start + marker.count)...]
-        guard let first = version.first, let last = version.last, (0x30...0x39).contains(first), (0x30...0x39).contains(last),
-              version.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }) else { return nil }
-        return String(decoding: version, as: UTF8.self)
+        // Read in the name's own storage: asked of every file, it made two arrays each time.
+        var filename = filename
+        return filename.withUTF8 { bytes -> String? in
+            // The last `.so.` after the first byte with at least a byte after it.
+            let count = bytes.count
+            guard count > 5 else { return nil }
+            var start = count - 5
+            while start >= 1, !(bytes[start] == UInt8(ascii: ".") && bytes[start + 1] == UInt8(ascii: "s")
+                                && bytes[start + 2] == UInt8(ascii: "o") && bytes[start + 3] == UInt8(ascii: ".")) {
+                start -= 1
+            }
+            guard start >= 1 else { return nil }
+            let version = UnsafeBufferPointer(rebasing: bytes[(start + 4)...])
+            guard let first = version.first, let last = version.last, (0x30...0x39).contains(first), (0x30...0x39).contains(last),
+                  version.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }) else { return nil }
+            return String(decoding: version, as: UTF8.self)
+        }
     }
 
     /// The other patterns (`*.[1-9]`, `Makefile*`) that match `filename`: the first that matches, with the
