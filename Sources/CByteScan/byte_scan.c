@@ -35,3 +35,47 @@ const void *uti_find_pair(const void *bytes, size_t length, unsigned char first,
     }
     return NULL;
 }
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/// Whether `byte` is a C0 control character that text is not laid out with (tab, line feed, carriage return, form
+/// feed, escape and backspace are).
+static int is_counted_control(unsigned char byte) {
+    return byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C && byte != 0x1B && byte != 0x08;
+}
+
+int uti_scan_text(const unsigned char *bytes, size_t length, size_t *controls, int *high_bit) {
+    size_t counted = 0;
+    int high = 0;
+    size_t place = 0;
+    if (bytes == NULL) length = 0;
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(0x20);
+    const __m128i zero = _mm_setzero_si128();
+    for (; place + 16 <= length; place += 16) {
+        const __m128i block = _mm_loadu_si128((const __m128i *)(bytes + place));
+        // High bytes are negative to the signed comparison: below 0x20 means a C0 byte only once they are left out.
+        const int highs = _mm_movemask_epi8(block);
+        const int low = _mm_movemask_epi8(_mm_cmplt_epi8(block, space)) & ~highs;
+        high |= highs != 0;
+        if (low == 0) continue;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(block, zero)) != 0) return -1;
+        const __m128i layout = _mm_or_si128(
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(0x09)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x0A))),
+                         _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(0x0D)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x0C)))),
+            _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(0x1B)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x08))));
+        counted += (size_t)__builtin_popcount((unsigned)(low & ~_mm_movemask_epi8(layout)));
+    }
+#endif
+    for (; place < length; place++) {
+        const unsigned char byte = bytes[place];
+        if (byte == 0) return -1;
+        counted += (size_t)is_counted_control(byte);
+        high |= byte >= 0x80;
+    }
+    *controls = counted;
+    *high_bit = high;
+    return 0;
+}

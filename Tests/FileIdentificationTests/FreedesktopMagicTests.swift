@@ -107,10 +107,17 @@ struct FreedesktopMagicTests {
                 var rules: [Rule] = []
                 for _ in 0..<Int(generator.next() % 3 + 1) {
                     let value = (0..<Int(generator.next() % 3 + 1)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
-                    // A quarter of the rules masked (case-folding the first byte), a third searched over a range.
-                    let mask: [UInt8]? = generator.next() % 4 == 0 ? [0xDF] + Array(repeating: 0xFF, count: value.count - 1) : nil
+                    // A quarter of the rules masked (the first byte case-folded, cut to its top bit, ignored or
+                    // all but its lowest bit kept; the second case-folded or kept), a third searched over a range.
+                    let masks: [UInt8] = [0xDF, 0x80, 0x00, 0xFE]
+                    let mask: [UInt8]? = generator.next() % 4 == 0
+                        ? ([masks[Int(generator.next() % 4)], generator.next() % 2 == 0 ? 0xDF : 0xFF] + Array(repeating: 0xFF, count: 2))
+                            .prefix(value.count).map { $0 }
+                        : nil
                     let range = generator.next() % 3 == 0 ? Int(generator.next() % 5 + 2) : 1
-                    rules.append((0, Int(generator.next() % 6), value, mask, range))
+                    // A tenth of the rules near the end of the window the index looks for pairs in, or past it.
+                    let offset = generator.next() % 10 == 0 ? FreedesktopMagic.keyedWindow - 7 + Int(generator.next() % 6) : Int(generator.next() % 6)
+                    rules.append((0, offset, value, mask, range))
                     for _ in 0..<Int(generator.next() % 3) {
                         rules.append((1, Int(generator.next() % 6), [alphabet[Int(generator.next() % UInt64(alphabet.count))]], nil, 1))
                     }
@@ -121,7 +128,13 @@ struct FreedesktopMagicTests {
             let added = magic.add(magicFile(sections: sections))
             #expect(added)
             for _ in 0..<20 {
-                data = (0..<Int(generator.next() % 10)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+                // Mostly a few bytes; a fifth as long as the index's window or a little longer, the alphabet's
+                // bytes scattered over a filler that matches nothing.
+                let long = generator.next() % 5 == 0
+                let count = long ? FreedesktopMagic.keyedWindow - 8 + Int(generator.next() % 16) : Int(generator.next() % 10)
+                data = (0..<count).map { _ in
+                    long && generator.next() % 8 != 0 ? UInt8(ascii: "z") : alphabet[Int(generator.next() % UInt64(alphabet.count))]
+                }
                 // Every section's top-level rules, each with the children indented under it.
                 let expected = sections.enumerated().filter { _, section in
                     var starts = section.rules.indices.filter { section.rules[$0].indent == 0 }

@@ -112,6 +112,32 @@ struct TextReadersTests {
         #expect(compared > 8_000)
     }
 
+    @Test("control characters counted, high bits and NULs found sixteen bytes at a time as byte by byte, at any length and alignment")
+    func scanAgreesByteByByte() {
+        var generator = SplitMix(seed: 41)
+        // Printable bytes mostly; each kind of odd byte now and then, NUL rarely.
+        let odd: [UInt8] = [0x01, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x1B, 0x1F, 0x7F, 0x80, 0xC3, 0xFF]
+        var outcomes = Set<String>()
+        for round in 0..<4_000 {
+            let length = Int(generator.next() % 80)
+            var bytes = (0..<length).map { _ -> UInt8 in
+                let pick = generator.next() % 100
+                return pick < 85 ? UInt8(0x20 + generator.next() % 0x5F) : odd[Int(pick % UInt64(odd.count))]
+            }
+            if length > 0, generator.next() % 8 == 0 { bytes[Int(generator.next() % UInt64(length))] = 0 }
+            let start = Int(generator.next() % 4)
+            let expected: (controls: Int, highBit: Bool)? = bytes.contains(0) ? nil : (
+                bytes.count { $0 < 0x20 && ![0x09, 0x0A, 0x0D, 0x0C, 0x1B, 0x08].contains($0) }, bytes.contains { $0 >= 0x80 })
+            // At an offset from an allocation's start, so that the blocks of sixteen fall anywhere.
+            let answer = (Array(repeating: 0x41, count: start) + bytes).withUnsafeBufferPointer {
+                TextAnalysis.scan(UnsafeBufferPointer(rebasing: $0[start...]))
+            }
+            #expect(answer?.controls == expected?.controls && answer?.highBit == expected?.highBit, "round \(round): \(bytes)")
+            outcomes.insert(answer.map { "\($0.controls > 0) \($0.highBit)" } ?? "NUL")
+        }
+        #expect(outcomes.count == 5)
+    }
+
     @Test("random bytes, mostly text, with controls, UTF-8 sequences (some cut or malformed) and NULs")
     func randomSamples() {
         var generator = SplitMix(seed: 29)

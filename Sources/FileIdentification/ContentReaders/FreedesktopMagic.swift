@@ -1,3 +1,4 @@
+internal import CByteScan
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +19,16 @@ struct FreedesktopMagic: Sendable {
         var range: Int
         var value: Range<Int>
         var mask: Range<Int>?
+        /// For a top-level rule searched over a range near the start: the bytes a file must hold somewhere in
+        /// the index's window for the rule to match (see `Key`); `nil` for every other rule.
+        var key: Key?
+    }
+
+    /// The first bytes of a rule's value that its mask keeps whole: two (`pair`, their big-endian value) or,
+    /// where the second is masked or missing, one (`byte`).
+    enum Key: Hashable, Sendable {
+        case pair(UInt16)
+        case byte(UInt8)
     }
 
     struct Section: Sendable {
@@ -44,16 +55,26 @@ struct FreedesktopMagic: Sendable {
     private(set) var rules: [Rule] = []
     private(set) var sections: [Section] = []
 
-    /// Which sections a file may match, found without trying each (most of the database compares bytes at a
-    /// fixed offset): a section can match only if one of its top-level rules does, and a top-level rule of one
-    /// offset and no mask only where the file's byte there is its value's first. `candidateSections` reads it.
+    /// Which sections a file may match, found without trying each: a section can match only if one of its
+    /// top-level rules does. A rule at one offset is placed there by the first bytes its mask lets match (most
+    /// of the database compares bytes at a fixed offset); a rule searched over a range that ends within
+    /// `keyedWindow` is keyed by its first bytes (`Key`), which the file must hold somewhere in its first
+    /// `window` bytes. `candidateSections` reads it, and `sectionMatches` skips keyed rules whose key is absent.
     private struct SectionIndex: Sendable {
-        /// One bit per section: those with a top-level rule the index does not place (a range, a mask).
+        /// One bit per section: those with a top-level rule the index neither places nor keys.
         var alwaysTried: [UInt64] = []
         /// For each offset some placed rule looks at: by the byte found there, the sections with such a rule.
         var atOffset: [(offset: Int, byFirstByte: [[Int]])] = []
+        /// For each key of a keyed rule: the sections with such a rule.
+        var byKey: [(key: Key, sections: [Int])] = []
+        /// How many of a file's first bytes the keys are looked for in: the end of the furthest keyed rule's key.
+        var window = 0
     }
     private var index = SectionIndex()
+
+    /// The furthest a keyed rule's key may end: rules searched further (PDF's `%PDF-` within 1,024 bytes) are
+    /// tried for every file, so that the keys are looked for in a few hundred bytes.
+    static let keyedWindow = 512
 
     init() {}
 
@@ -175,28 +196,96 @@ struct FreedesktopMagic: Sendable {
         return true
     }
 
-    private func makeIndex() -> SectionIndex {
+    /// Keys the top-level rules searched over a range (`Rule.key`) and indexes the sections by their top-level
+    /// rules (`SectionIndex`).
+    private mutating func makeIndex() -> SectionIndex {
         var index = SectionIndex(alwaysTried: Array(repeating: 0, count: sections.count / 64 + 1))
         var byOffset: [Int: [[Int]]] = [:]
+        var byKey: [Key: [Int]] = [:]
         for (number, section) in sections.enumerated() {
-            for rule in rules[section.rules] where rule.indent == 0 && !rule.value.isEmpty {  // an empty value matches nothing
-                if rule.range == 1, rule.mask == nil {
-                    byOffset[rule.offset, default: Array(repeating: [], count: 256)][Int(storage[rule.value.lowerBound])].append(number)
+            for ruleNumber in section.rules where rules[ruleNumber].indent == 0 {
+                var rule = rules[ruleNumber]
+                rule.key = nil
+                defer { rules[ruleNumber] = rule }
+                guard !rule.value.isEmpty else { continue }  // an empty value matches nothing
+                /// The mask's byte at a place of the value (0xFF without a mask).
+                func mask(_ place: Int) -> UInt8 { rule.mask.map { storage[$0.lowerBound + place] } ?? 0xFF }
+                let first = storage[rule.value.lowerBound]
+                if rule.range == 1 {
+                    // Placed at its offset under every byte its mask lets match there.
+                    let accepted = (0...255).filter { (UInt8($0) ^ first) & mask(0) == 0 }
+                    if accepted.count < 256 {
+                        for byte in accepted {
+                            byOffset[rule.offset, default: Array(repeating: [], count: 256)][byte].append(number)
+                        }
+                        continue
+                    }
                 } else {
-                    index.alwaysTried[number / 64] |= 1 << UInt64(number % 64)
+                    let pair = rule.value.count > 1 && mask(0) == 0xFF && mask(1) == 0xFF
+                    let end = rule.offset + rule.range - 1 + (pair ? 2 : 1)
+                    if pair || mask(0) == 0xFF, end <= Self.keyedWindow {
+                        let key = pair ? Key.pair(UInt16(first) << 8 | UInt16(storage[rule.value.lowerBound + 1])) : .byte(first)
+                        rule.key = key
+                        byKey[key, default: []].append(number)
+                        index.window = max(index.window, end)
+                        continue
+                    }
                 }
+                index.alwaysTried[number / 64] |= 1 << UInt64(number % 64)
             }
         }
         index.atOffset = byOffset.sorted { $0.key < $1.key }.map { (offset: $0.key, byFirstByte: $0.value) }
+        // In a fixed order (by first section), so that nothing depends on hashing.
+        index.byKey = byKey.map { (key: $0.key, sections: $0.value) }.sorted { $0.sections[0] < $1.sections[0] }
         return index
     }
 
+    /// The pairs and bytes a file holds in its first `SectionIndex.window` bytes, as bits: the bytes exactly
+    /// (256 bits), the pairs folded into `pairBits` bits (a superset: two pairs may share a bit).
+    private struct Present {
+        static let pairBits = 8192
+        static let words = pairBits / 64 + 256 / 64
+        private let bits: UnsafeMutableBufferPointer<UInt64>
+
+        /// Records the pairs and bytes of `bytes` in `bits` (`words` words, cleared here).
+        init(_ bytes: UnsafeRawBufferPointer, in bits: UnsafeMutableBufferPointer<UInt64>) {
+            self.bits = bits
+            bits.initialize(repeating: 0)
+            guard var previous = bytes.first else { return }
+            Self.set(Self.pairBits + Int(previous), in: bits)
+            for byte in bytes.dropFirst() {
+                Self.set(Self.pairBits + Int(byte), in: bits)
+                Self.set(Self.slot(UInt16(previous) << 8 | UInt16(byte)), in: bits)
+                previous = byte
+            }
+        }
+
+        /// A pair's bit: its low 13 bits, the first byte's top three folded in.
+        private static func slot(_ pair: UInt16) -> Int { Int((pair ^ pair >> 13) & UInt16(pairBits - 1)) }
+
+        private static func set(_ bit: Int, in bits: UnsafeMutableBufferPointer<UInt64>) {
+            bits[bit >> 6] |= 1 << UInt64(bit & 63)
+        }
+
+        /// Whether the bytes may hold `key` (a pair's bit may be another pair's).
+        func holds(_ key: Key) -> Bool {
+            let bit = switch key {
+            case .pair(let pair): Self.slot(pair)
+            case .byte(let byte): Self.pairBits + Int(byte)
+            }
+            return bits[bit >> 6] & 1 << UInt64(bit & 63) != 0
+        }
+    }
+
     /// The sections that may match `data` (a superset of those that do), as one bit each.
-    private func candidateSections(_ data: [UInt8]) -> [UInt64] {
+    private func candidateSections(_ data: UnsafeRawBufferPointer, _ present: Present) -> [UInt64] {
         var candidates = index.alwaysTried
         for (offset, byFirstByte) in index.atOffset {
             guard offset < data.count else { break }
             for number in byFirstByte[Int(data[offset])] { candidates[number / 64] |= 1 << UInt64(number % 64) }
+        }
+        for (key, sections) in index.byKey where present.holds(key) {
+            for number in sections { candidates[number / 64] |= 1 << UInt64(number % 64) }
         }
         return candidates
     }
@@ -204,27 +293,33 @@ struct FreedesktopMagic: Sendable {
     /// Every section matching `data`, highest priority first (ties in file order).
     func matches(_ data: [UInt8]) -> [Match] {
         var found: [Match] = []
-        let candidates = candidateSections(data)
         // Read through buffers: no section (and its MIME type) or rule is copied, or retained, to be tried.
         data.withUnsafeBytes { bytes in
-            storage.withUnsafeBytes { storage in
-                rules.withUnsafeBufferPointer { rules in
-                    sections.withUnsafeBufferPointer { sections in
-                        // In file order, as if every section were tried.
-                        for (word, bits) in candidates.enumerated() {
-                            var bits = bits
-                            while bits != 0 {
-                                let number = word * 64 + bits.trailingZeroBitCount
-                                bits &= bits - 1
-                                guard let strength = Self.sectionMatches(sections[number].rules, rules, bytes, storage) else { continue }
-                                found.append(Match(mimeType: sections[number].mimeType, priority: sections[number].priority,
-                                                   isKeyword: strength == .keyword))
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Present.words) { bits in
+                let present = Present(UnsafeRawBufferPointer(rebasing: bytes.prefix(index.window)), in: bits)
+                let candidates = candidateSections(bytes, present)
+                storage.withUnsafeBytes { storage in
+                    rules.withUnsafeBufferPointer { rules in
+                        sections.withUnsafeBufferPointer { sections in
+                            // In file order, as if every section were tried.
+                            for (word, bits) in candidates.enumerated() {
+                                var bits = bits
+                                while bits != 0 {
+                                    let number = word * 64 + bits.trailingZeroBitCount
+                                    bits &= bits - 1
+                                    guard let strength = Self.sectionMatches(sections[number].rules, rules, bytes, storage, present) else {
+                                        continue
+                                    }
+                                    found.append(Match(mimeType: sections[number].mimeType, priority: sections[number].priority,
+                                                       isKeyword: strength == .keyword))
+                                }
                             }
                         }
                     }
                 }
             }
         }
+        guard found.count > 1 else { return found }
         return found.enumerated().sorted { lhs, rhs in
             lhs.element.priority != rhs.element.priority ? lhs.element.priority > rhs.element.priority : lhs.offset < rhs.offset
         }.map(\.element)
@@ -235,11 +330,17 @@ struct FreedesktopMagic: Sendable {
     /// Whether a top-level rule matches together with a chain of its children, and whether only
     /// keyword rules did; `nil` when none matches.
     private static func sectionMatches(_ range: Range<Int>, _ rules: UnsafeBufferPointer<Rule>, _ data: UnsafeRawBufferPointer,
-                                       _ storage: UnsafeRawBufferPointer) -> Strength? {
+                                       _ storage: UnsafeRawBufferPointer, _ present: Present) -> Strength? {
         var index = range.lowerBound
         var found: Strength?
         while index < range.upperBound {
             let top = index
+            if let key = rules[top].key, !present.holds(key) {
+                // Its first bytes are nowhere it could match: skip it and its children.
+                index += 1
+                while index < range.upperBound, rules[index].indent > 0 { index += 1 }
+                continue
+            }
             guard matchesTree(range, rules, at: &index, data, storage) else { continue }
             let leaf = index == top + 1
             guard leaf, isKeyword(rules[top], storage) else { return .rule }
@@ -285,23 +386,41 @@ struct FreedesktopMagic: Sendable {
         let lastStart = min(rule.offset + rule.range - 1, data.count - length)
         let needle = values + rule.value.lowerBound
         guard let mask = rule.mask else {
-            // Find the first byte with memchr, then compare the rest.
+            if lastStart == rule.offset { return memcmp(base + rule.offset, needle, length) == 0 }
+            let first = needle.load(as: UInt8.self)
+            guard length > 1 else { return memchr(base + rule.offset, Int32(first), lastStart - rule.offset + 1) != nil }
+            // The first two bytes found together (CByteScan's `uti_find_pair`: `memchr` for the first, the second
+            // compared in C), then the rest: a frequent first byte (`/` in text, `<` in XML) is not a return here
+            // and a comparison each time.
+            let second = needle.load(fromByteOffset: 1, as: UInt8.self)
             var start = rule.offset
             while start <= lastStart {
-                guard let found = memchr(base + start, Int32(storage[rule.value.lowerBound]), lastStart - start + 1) else { return false }
-                let position = base.distance(to: UnsafeRawPointer(found))
-                if memcmp(base + position, needle, length) == 0 { return true }
+                guard let found = uti_find_pair(base + start, lastStart - start + 2, first, 0xFF, second, 0) else { return false }
+                let position = base.distance(to: found)
+                if memcmp(base + position + 2, needle + 2, length - 2) == 0 { return true }
                 start = position + 1
             }
             return false
         }
-        for start in rule.offset...lastStart {
-            var equal = true
-            for position in 0..<length where (data[start + position] ^ storage[rule.value.lowerBound + position]) & storage[mask.lowerBound + position] != 0 {
-                equal = false
-                break
+        let masks = values + mask.lowerBound
+        /// Whether the value under the mask is at `start`.
+        func equal(at start: Int) -> Bool {
+            for position in 0..<length where (data[start + position] ^ needle.load(fromByteOffset: position, as: UInt8.self))
+                & masks.load(fromByteOffset: position, as: UInt8.self) != 0 {
+                return false
             }
-            if equal { return true }
+            return true
+        }
+        guard storage[mask.lowerBound] == 0xFF, lastStart > rule.offset else {
+            return (rule.offset...lastStart).contains(where: equal(at:))
+        }
+        // A whole first byte: found with memchr, the rest compared under the mask.
+        var start = rule.offset
+        while start <= lastStart {
+            guard let found = memchr(base + start, Int32(storage[rule.value.lowerBound]), lastStart - start + 1) else { return false }
+            let position = base.distance(to: UnsafeRawPointer(found))
+            if equal(at: position) { return true }
+            start = position + 1
         }
         return false
     }

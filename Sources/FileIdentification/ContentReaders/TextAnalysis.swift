@@ -122,51 +122,13 @@ enum TextAnalysis {
     }
 
     /// The C0 control characters in `bytes` (tab, line feed, carriage return, form feed, escape and
-    /// backspace are not counted) and whether a byte has its high bit set; `nil` at the first NUL. Eight
-    /// bytes at a time while all eight are printable ASCII, which is most of any text.
-    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (controls: Int, highBit: Bool)? {
-        guard let base = bytes.baseAddress else { return (0, false) }
+    /// backspace are not counted) and whether a byte has its high bit set; `nil` at a NUL. Sixteen bytes at a
+    /// time (CByteScan's `uti_scan_text`).
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (controls: Int, highBit: Bool)? {
         var controls = 0
-        var highBit = false
-        var index = 0
-        while index < bytes.count {
-            if index + 8 <= bytes.count, isPlainText(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                index += 8
-                continue
-            }
-            let end = min(index + 8, bytes.count)
-            while index < end {
-                let byte = base[index]
-                if byte == 0 { return nil }
-                if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D, byte != 0x0C, byte != 0x1B, byte != 0x08 {
-                    controls += 1
-                }
-                if byte >= 0x80 { highBit = true }
-                index += 1
-            }
-        }
-        return (controls, highBit)
-    }
-
-    /// Whether each of the eight bytes of `word` is printable ASCII (0x20...0x7F) or a control character
-    /// text is laid out with (tab, line feed, carriage return, form feed, escape, backspace): nothing to
-    /// count, no NUL, no high bit. Exact for every byte: with no high bit set, adding 0x60 to a byte carries
-    /// into its high bit exactly when it is 0x20 or more and never into the next byte; a byte of
-    /// `word ^ c` is zero exactly where the byte is `c`, which the same kind of sum tells without carries.
-    @inline(__always)
-    private static func isPlainText(_ word: UInt64) -> Bool {
-        let high: UInt64 = 0x8080_8080_8080_8080
-        guard word & high == 0 else { return false }
-        let controls = ~(word &+ 0x6060_6060_6060_6060) & high
-        if controls == 0 { return true }
-        @inline(__always) func bytes(equalTo byte: UInt64) -> UInt64 {
-            let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-            let difference = word ^ (byte &* 0x0101_0101_0101_0101)
-            return ~(((difference & low) &+ low) | difference | low)
-        }
-        let layout = bytes(equalTo: 0x09) | bytes(equalTo: 0x0A) | bytes(equalTo: 0x0D) | bytes(equalTo: 0x0C)
-            | bytes(equalTo: 0x1B) | bytes(equalTo: 0x08)
-        return controls & ~layout == 0
+        var highBit: Int32 = 0
+        guard uti_scan_text(bytes.baseAddress, bytes.count, &controls, &highBit) == 0 else { return nil }
+        return (controls, highBit != 0)
     }
 
     /// Whether `bytes` are valid UTF-8, allowing one sequence cut short at the end.
