@@ -310,7 +310,9 @@ public final class FileIdentifier: Sendable {
     /// resolver rules the directory types out, saying why.
     private func identifyContent(_ source: some ByteSource, name: NameEvidence?, filename: String?) throws(IdentificationError.Reason) -> Identification {
         var flat = name
-        flat?.candidates.removeAll { $0.conforms(to: .directory) }
+        if let candidates = name?.candidates, candidates.contains(where: { $0.conforms(to: .directory) }) {
+            flat?.candidates = candidates.filter { !$0.conforms(to: .directory) }
+        }
         var identification = try identifyBytes(source, name: name, flat: flat, filename: filename)
         identification.fileSize = source.count
         return identification

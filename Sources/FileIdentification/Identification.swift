@@ -141,16 +141,87 @@ public struct Evidence: Sendable, Hashable {
 /// What the file name says.
 public struct NameEvidence: Sendable, Hashable {
     /// The last path component.
-    public var filename: String
+    public var filename: String {
+        get { storage.filename }
+        set {
+            makeUnique()
+            storage.filename = newValue
+        }
+    }
     /// What matched: the whole name, a multi-dot suffix (`tar.gz`), the extension or a pattern.
-    public var match: Match
+    public var match: Match {
+        get { storage.match }
+        set {
+            makeUnique()
+            storage.match = newValue
+        }
+    }
     /// The tag that matched (`tar.gz`, `jpg`, `Makefile`).
-    public var tag: String
+    public var tag: String {
+        get { storage.tag }
+        set {
+            makeUnique()
+            storage.tag = newValue
+        }
+    }
     /// The declared types claiming it, best first.
-    public var candidates: [UTType]
+    public var candidates: [UTType] {
+        get { storage.candidates }
+        set {
+            makeUnique()
+            storage.candidates = newValue
+        }
+    }
     /// What put the first candidate first, when the database's order did not: GitHub Linguist's heuristics,
     /// which choose among the languages an extension is written in by the text (`.m`: MATLAB).
-    public var decidedBy: String?
+    public var decidedBy: String? {
+        get { storage.decidedBy }
+        set {
+            makeUnique()
+            storage.decidedBy = newValue
+        }
+    }
+
+    /// The fields, in a box that copies share until one changes (`makeUnique()` makes its own first), set as
+    /// `ContentEvidence`'s are: the evidence of a name is copied into every answer the resolver tries.
+    private final class Storage: @unchecked Sendable {
+        var filename: String
+        var match: Match
+        var tag: String
+        var candidates: [UTType]
+        var decidedBy: String?
+
+        init(filename: String, match: Match, tag: String, candidates: [UTType], decidedBy: String?) {
+            self.filename = filename
+            self.match = match
+            self.tag = tag
+            self.candidates = candidates
+            self.decidedBy = decidedBy
+        }
+
+        func copy() -> Storage { Storage(filename: filename, match: match, tag: tag, candidates: candidates, decidedBy: decidedBy) }
+    }
+    private var storage: Storage
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// Equal when every field is (the same box, first, without comparing them).
+    public static func == (lhs: NameEvidence, rhs: NameEvidence) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        let (l, r) = (lhs.storage, rhs.storage)
+        return l.filename == r.filename && l.match == r.match && l.tag == r.tag && l.candidates == r.candidates && l.decidedBy == r.decidedBy
+    }
+
+    /// Hashes every field `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.filename)
+        hasher.combine(storage.match)
+        hasher.combine(storage.tag)
+        hasher.combine(storage.candidates)
+        hasher.combine(storage.decidedBy)
+    }
 
     /// How the name matched; new kinds of match may be added.
     public struct Match: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -173,31 +244,124 @@ public struct NameEvidence: Sendable, Hashable {
 
     /// Name evidence; each argument sets the property of the same name, and ``decidedBy`` is `nil`.
     public init(filename: String, match: Match, tag: String, candidates: [UTType]) {
-        self.filename = filename
-        self.match = match
-        self.tag = tag
-        self.candidates = candidates
+        storage = Storage(filename: filename, match: match, tag: tag, candidates: candidates, decidedBy: nil)
     }
 }
 
 /// What the content says.
 public struct ContentEvidence: Sendable, Hashable {
     /// The type the content shows.
-    public var type: UTType
+    public var type: UTType {
+        get { storage.type }
+        set {
+            makeUnique()
+            storage.type = newValue
+        }
+    }
     /// Which reader said so.
-    public var source: Source
+    public var source: Source {
+        get { storage.source }
+        set {
+            makeUnique()
+            storage.source = newValue
+        }
+    }
     /// The MIME type the reader named, when it names types that way (freedesktop magic, libmagic).
-    public var mimeType: String?
+    public var mimeType: String? {
+        get { storage.mimeType }
+        set {
+            makeUnique()
+            storage.mimeType = newValue
+        }
+    }
     /// Whether it proves the type (a signature, a container's entries, a `#!` line) rather than
     /// suggesting it (plain text, unrecognised binary, a text heuristic).
-    public var isConclusive: Bool
+    public var isConclusive: Bool {
+        get { storage.isConclusive }
+        set {
+            makeUnique()
+            storage.isConclusive = newValue
+        }
+    }
     /// What was seen: `ZIP entry word/document.xml`, `#!/usr/bin/python3`, `libmagic: image/png`.
-    public var detail: String
+    public var detail: String {
+        get { storage.detail }
+        set {
+            makeUnique()
+            storage.detail = newValue
+        }
+    }
     /// A model's probability for the type, 0 to 1 (Magika's); `nil` for readers that do not score.
-    public var score: Double?
+    public var score: Double? {
+        get { storage.score }
+        set {
+            makeUnique()
+            storage.score = newValue
+        }
+    }
     /// A resemblance rather than evidence (shared-mime-info's lowest priorities, a keyword or comment opener at
     /// the start): it may confirm a language the name names, never name one alone (`Resolution`).
-    var isResemblance = false
+    var isResemblance: Bool {
+        get { storage.isResemblance }
+        set {
+            makeUnique()
+            storage.isResemblance = newValue
+        }
+    }
+
+    /// The fields, in a box that copies share until one changes (`makeUnique()` makes its own first): a reading
+    /// holds four strings, and the resolver's loops and filters copy readings a dozen times a file (each copy
+    /// retained every string; now the box alone). No two threads ever change the same box. Set, not modified in
+    /// place: a `_modify` that yields a box's field keeps an access open that the runtime must track (its
+    /// exclusivity checks cost more than the copies saved).
+    private final class Storage: @unchecked Sendable {
+        var type: UTType
+        var source: Source
+        var mimeType: String?
+        var isConclusive: Bool
+        var detail: String
+        var score: Double?
+        var isResemblance: Bool
+
+        init(type: UTType, source: Source, mimeType: String?, isConclusive: Bool, detail: String, score: Double?, isResemblance: Bool) {
+            self.type = type
+            self.source = source
+            self.mimeType = mimeType
+            self.isConclusive = isConclusive
+            self.detail = detail
+            self.score = score
+            self.isResemblance = isResemblance
+        }
+
+        func copy() -> Storage {
+            Storage(type: type, source: source, mimeType: mimeType, isConclusive: isConclusive, detail: detail, score: score,
+                    isResemblance: isResemblance)
+        }
+    }
+    private var storage: Storage
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// Equal when every field is (the same box, first, without comparing them).
+    public static func == (lhs: ContentEvidence, rhs: ContentEvidence) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        let (l, r) = (lhs.storage, rhs.storage)
+        return l.type == r.type && l.source == r.source && l.mimeType == r.mimeType && l.isConclusive == r.isConclusive
+            && l.detail == r.detail && l.score == r.score && l.isResemblance == r.isResemblance
+    }
+
+    /// Hashes every field `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.type)
+        hasher.combine(storage.source)
+        hasher.combine(storage.mimeType)
+        hasher.combine(storage.isConclusive)
+        hasher.combine(storage.detail)
+        hasher.combine(storage.score)
+        hasher.combine(storage.isResemblance)
+    }
 
     /// The readers of content; new readers may be added.
     public struct Source: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -231,12 +395,8 @@ public struct ContentEvidence: Sendable, Hashable {
 
     /// Content evidence; each argument sets the property of the same name.
     public init(type: UTType, source: Source, mimeType: String? = nil, isConclusive: Bool, detail: String, score: Double? = nil) {
-        self.type = type
-        self.source = source
-        self.mimeType = mimeType
-        self.isConclusive = isConclusive
-        self.detail = detail
-        self.score = score
+        storage = Storage(type: type, source: source, mimeType: mimeType, isConclusive: isConclusive, detail: detail, score: score,
+                          isResemblance: false)
     }
 }
 

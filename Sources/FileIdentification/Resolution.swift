@@ -143,9 +143,10 @@ enum Resolution {
         }
         // 8 to 11: what is left of the name against the readings.
         let offered = name.candidates
-        name.candidates = standing
+        // `standing` is `offered` less what was ruled out: the same when as long (and the evidence then not changed).
+        if standing.count != offered.count { name.candidates = standing }
         var answer = agreement(name: name, readings: readings, encoding: encoding)
-        answer.evidence.name?.candidates = offered
+        if standing.count != offered.count { answer.evidence.name?.candidates = offered }
         if !reasons.isEmpty, answer.evidence.rule != .nameRefinesContent, answer.evidence.rule != .contentRefinesName {
             answer.evidence.nameOverruled = [answer.evidence.nameOverruled, Array(Set(reasons)).sorted().joined(separator: "; ")]
                 .compactMap { $0 }.joined(separator: "; ")
