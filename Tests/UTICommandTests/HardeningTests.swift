@@ -190,14 +190,20 @@ struct HardeningTests {
         let setup = try Setup()
         try setup.files.write(Self.manifest("com.example.escape", name: "Evil\u{1B}[2J\nforged line"), to: "Evil.plist")
         #expect(try setup.run(["apps", "register", setup.files.path + "/Evil.plist"]).status == 0)
+        // Past ASCII alone (nothing below 0x20 to give the name away): DEL, a C1 control sequence introducer, a
+        // right-to-left override.
+        try setup.files.write(Self.manifest("com.example.bidi", name: "Bidi\u{7F}\u{9B}31m\u{202E}gpj.exe"), to: "Bidi.plist")
+        #expect(try setup.run(["apps", "register", setup.files.path + "/Bidi.plist"]).status == 0)
         let name = "evil\u{1B}]0;title\u{07}\nfake: public.jpeg.txt"
         let file = try setup.files.write("text\n", to: name)
         let literal = try setup.files.write("text\n", to: "literal\\xFF.txt")
-        for command in [["identify", file, literal], ["route", "--to", "com.example.viewer", file], ["apps", "list"], ["apps", "show", "com.example.escape"],
+        for command in [["identify", file, literal], ["route", "--to", "com.example.viewer", file], ["apps", "list"], ["apps", "show", "com.example.escape"], ["apps", "show", "com.example.bidi"],
                         ["classify", "--format", "table", setup.files.path], ["inbox", "list", "com.example.viewer"]] {
             let result = try setup.run(command)
             #expect(!result.standardOutput.utf8.contains(0x1B) && !result.standardError.utf8.contains(0x1B), "\(command): ESC reached the terminal")
             #expect(!result.standardOutput.utf8.contains(0x07), "\(command)")
+            #expect(!result.standardOutput.utf8.contains(0x7F) && !result.standardOutput.contains("\u{9B}") && !result.standardOutput.contains("\u{202E}"),
+                    "\(command): DEL, a C1 control or a bidirectional override reached the terminal")
             #expect(!result.lines.contains { $0.hasPrefix("fake:") || $0.hasPrefix("forged line") }, "\(command): a name forged a line")
         }
         let identified = try setup.run(["identify", literal])
