@@ -241,10 +241,9 @@ struct FreedesktopMagic: Sendable {
     }
 
     /// The pairs and bytes a file holds in its first `SectionIndex.window` bytes, as bits: the bytes exactly
-    /// (256 bits), the pairs folded into `pairBits` bits (a superset: two pairs may share a bit). 544 bytes in
-    /// all, within what `withUnsafeTemporaryAllocation` keeps on the stack (1 KiB), not on the heap.
+    /// (256 bits), the pairs folded into `pairBits` bits (a superset: two pairs may share a bit).
     private struct Present {
-        static let pairBits = 4096
+        static let pairBits = 8192
         static let words = pairBits / 64 + 256 / 64
         private let bits: UnsafeMutableBufferPointer<UInt64>
 
@@ -261,8 +260,8 @@ struct FreedesktopMagic: Sendable {
             }
         }
 
-        /// A pair's bit: its low 12 bits, the first byte's top four folded in.
-        private static func slot(_ pair: UInt16) -> Int { Int((pair ^ pair >> 12) & UInt16(pairBits - 1)) }
+        /// A pair's bit: its low 13 bits, the first byte's top three folded in.
+        private static func slot(_ pair: UInt16) -> Int { Int((pair ^ pair >> 13) & UInt16(pairBits - 1)) }
 
         private static func set(_ bit: Int, in bits: UnsafeMutableBufferPointer<UInt64>) {
             bits[bit >> 6] |= 1 << UInt64(bit & 63)
