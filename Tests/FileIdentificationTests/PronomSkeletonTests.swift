@@ -454,6 +454,51 @@ struct PronomSkeletonTests {
         }
     }
 
+    @Test("literals of four bytes and more, found by their pairs and keys, open their gates wherever their first eight bytes lie in their windows, as a search byte by byte finds them")
+    func keyedLiterals() {
+        // Literals sharing pairs (`ion{`, `tion`), sharing their four key bytes but not what follows (`%PDF-1.`,
+        // `%PDF-2.`), holding a NUL (not two side by side), repeating one pair (`%%%%`), sixteen bytes long, and
+        // in windows from the first byte to past the bytes.
+        let literals: [[UInt8]] = [
+            Array("section{".utf8), Array("subsection{".utf8), Array("%PDF-1.".utf8), Array("%PDF-2.".utf8), Array("%%%%".utf8),
+            Array("tion".utf8), [0x48, 0x2B, 0x00, 0x04], Array("<!DOCTYPE html P".utf8), Array("To: ".utf8), Array("on{s".utf8),
+        ]
+        let lows = [0, 1, 0, 5, 21, 0, 1_024, 0, 0, 7], highs = [4_092, 3_000, 1_024, 2_000, 277, 60, 2_048, 1_024, 4_092, 4_000]
+        let near = NearLiterals(literals: literals, signatures: literals.indices.map { Int32($0) }, lows: lows, highs: highs)
+        // Bytes drawn from the literals' own, so that pairs, keys and near misses are frequent.
+        let alphabet = Array("section{ub%PDF-12.<!DOCTYPE html P To: H+\u{0}\u{4}".utf8)
+        var state: UInt64 = 0x1F83_D9AB_FB41_BD6B
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33) % bound
+        }
+        for trial in 0..<400 {
+            let count = 1 + next(trial % 4 == 0 ? 40 : 4_200)
+            var bytes = (0..<count).map { _ in next(3) == 0 ? 0x78 : alphabet[next(alphabet.count)] }
+            for _ in 0..<next(6) {
+                let literal = literals[next(literals.count)]
+                guard literal.count <= count else { continue }
+                let place = next(count - literal.count + 1)
+                bytes.replaceSubrange(place..<place + literal.count, with: literal)
+            }
+            let from = trial % 3 == 0 ? next(count + 1) : 0
+            // A literal's first eight bytes open its gate (the signature's match compares the rest).
+            var expected = Set<Int32>()
+            for (index, literal) in literals.enumerated() {
+                let prefix = literal.prefix(8)
+                let first = max(lows[index], from), last = min(highs[index], count - prefix.count)
+                if first <= last, (first...last).contains(where: { bytes[$0..<$0 + prefix.count].elementsEqual(prefix) }) {
+                    expected.insert(Int32(index))
+                }
+            }
+            var found = Set<Int32>()
+            bytes.withUnsafeBufferPointer { buffer in near.search(buffer, from: from) { found.insert($0) } }
+            // Found once the search's places are past `from` by a key's length: places before it may be given too.
+            #expect(found.isSuperset(of: expected), "trial \(trial): \(count) bytes from \(from)")
+            #expect(from > 0 || found == expected, "trial \(trial): \(count) bytes")
+        }
+    }
+
     @Test("the disc images' keys past 32 KiB, one short key for several gates: ISO 9660 and an Apple partition map found at every alignment, noise not")
     func discImages() throws {
         // Bytes without the key: a generator's noise (every byte value, `C` and `P` among them, about every 256th).

@@ -1123,16 +1123,21 @@ final class PronomMatcher: @unchecked Sendable {
             var index = 0
             while index < count, offsets[index] < checked { index &+= 1 }
             while index < count {
-                let offset = offsets[index]
-                guard offset < read else {
-                    if offset < bytes.size { gates.needsFront = true }
+                // Sixty-four offsets at a time: their bits gathered in a loop that keeps its few values in registers,
+                // then the offsets whose bits are set, in order.
+                let end = min(count, index &+ 64)
+                var (hits, stop) = Self.fixedHits(offsets, bits, base, from: index, to: end, read: read)
+                while hits != 0 {
+                    let position = index &+ hits.trailingZeroBitCount
+                    hits &= hits &- 1
+                    let offset = offsets[position]
+                    openFixed(position, offset: offset, byte: Int(base[offset]), front, size: bytes.size, add)
+                }
+                guard stop == end else {
+                    if offsets[stop] < bytes.size { gates.needsFront = true }
                     break
                 }
-                let byte = Int(base[offset])
-                if bits[index &* 4 &+ byte &>> 6] & (1 &<< UInt64(byte & 63)) != 0 {
-                    openFixed(index, offset: offset, byte: byte, front, size: bytes.size, add)
-                }
-                index &+= 1
+                index = end
             }
         }
         if front.count > checked, checked < nearLimit {
@@ -1226,6 +1231,23 @@ final class PronomMatcher: @unchecked Sendable {
             for signature in otherGates { add(signature) }
         }
         return gates
+    }
+
+    /// A bit for each of the fixed offsets `from ..< to` (at most 64) whose byte in `front` (`read` of them) has
+    /// its bit set, and the first of them not read (`to` when all were): a function of its own, whose few values
+    /// stay in registers.
+    @inline(never) private static func fixedHits(_ offsets: UnsafePointer<Int>, _ bits: UnsafePointer<UInt64>, _ front: UnsafePointer<UInt8>,
+                                                 from: Int, to end: Int, read: Int) -> (UInt64, Int) {
+        var hits: UInt64 = 0, position = from
+        while position < end {
+            let offset = offsets[position]
+            guard offset < read else { return (hits, position) }
+            let byte = Int(front[offset])
+            let word = bits[position &* 4 &+ byte &>> 6]
+            hits |= (word &>> UInt64(truncatingIfNeeded: byte & 63) & 1) &<< UInt64(truncatingIfNeeded: position &- from)
+            position &+= 1
+        }
+        return (hits, end)
     }
 
     /// The signatures filed at fixed offset `fixedOffsets[index]` under `byte` (and under any byte) whose literals
@@ -1842,8 +1864,9 @@ struct FarLiterals: @unchecked Sendable {
 /// The literals of the gates in windows within the first 4 KiB too wide to file with the fixed offsets (up to
 /// sixteen bytes of each): the few shorter than four bytes (or with two NULs side by side in every four) by two
 /// of their bytes side by side (`uti_find_pair`), the others by four of their bytes through a filter on pairs of
-/// bytes that tests every third place (each literal under the three pairs of those four), so that one pass over
-/// the bytes finds them all; the first four bytes of a literal found, then its first eight, confirm it.
+/// bytes that tests every third place (each literal under the three pairs of those four), then those four bytes
+/// where a pair is set, so that one pass over the bytes finds them all; the first four bytes of a literal found,
+/// then its first eight, confirm it.
 struct NearLiterals: @unchecked Sendable {
     private let values: UnsafeBufferPointer<UInt32>
     private let masks: UnsafeBufferPointer<UInt32>
@@ -2001,57 +2024,61 @@ struct NearLiterals: @unchecked Sendable {
     }
 }
 
-/// Literals found through pairs of bytes they hold: a bit per pair says whether any literal holds it, then, for a
-/// pair that one does, the literals under it. Each literal is filed under its first `stride` pairs, so that looking
-/// at every `stride`-th place finds it wherever it starts (a literal of at least `stride + 1` bytes covers that many
-/// places in a row).
+/// Literals found through pairs of bytes they hold: a byte per pair says whether any literal's four key bytes hold
+/// it; each literal's key is filed under its first `stride` pairs, so that looking at every `stride`-th place finds
+/// it wherever it starts (a key of `stride + 1` bytes covers that many places in a row). Where a pair is set, the
+/// four bytes each of its places in a key would make are hashed against a bit per hashed key, and only where one is
+/// set are the keys filed under that hash compared: a pair alone (`nt` of `[Int`, `1.` of a version) is in much
+/// text, a key of four bytes seldom.
 struct PairFilter: @unchecked Sendable {
-    /// A bit per pair, set where a literal is filed under it: what the scan reads at each place it looks, one load
-    /// a place, each independent of the others. 8 KiB, of which text touches the rows of printable bytes (3 KiB):
-    /// they stay in the processor's first cache from one file to the next, where a byte per pair (64 KiB, a
-    /// dozen KiB of it for text) took fewer instructions but missed that cache at a fifth of all its misses.
+    /// A byte per pair, a bit in it for each place in a key (0, 1, 2) that holds it: what the scan reads at each
+    /// place it looks, one load a place, each independent of the others. 64 KiB, of which text touches a dozen KiB
+    /// (the rows of printable bytes).
     private let present: UnsafeBufferPointer<UInt8>
-    /// Per pair, where its literals are listed in `starts` (read only for a pair that has some; a pair's number
-    /// among those filed, which 16 bits always hold).
-    private let slots: UnsafeBufferPointer<UInt16>
-    /// Per pair filed, in order, where its entries start in `entries` (one more at the end).
-    private let starts: UnsafeBufferPointer<Int32>
-    /// Each a literal's number times four plus the place of the pair in it.
-    private let entries: UnsafeBufferPointer<Int32>
-    /// Every literal filed holds four bytes (`PronomMatcher.literalPrefixLength`), so three pairs: a constant,
-    /// which the scan's eight places a round read at fixed distances.
+    /// A bit per hashed key (`hash`), set where a key hashes there: 4 KiB.
+    private let hashed: UnsafeBufferPointer<UInt64>
+    /// Per bucket (a hash's top bits), where its keys are listed in `keys` and `literals` (one more at the end).
+    private let buckets: UnsafeBufferPointer<Int32>
+    /// The keys filed, by bucket, and the literal each is of.
+    private let keys: UnsafeBufferPointer<UInt32>
+    private let literals: UnsafeBufferPointer<Int32>
+    /// Every key holds four bytes (`PronomMatcher.literalPrefixLength`), so three pairs: a constant, which the
+    /// scan's eight places a round read at fixed distances.
     static var stride: Int { PronomMatcher.literalPrefixLength - 1 }
     /// How far into the bytes its literals may lie.
     let reach: Int
+    static let hashBits = 15
+    static let bucketBits = 10
+
+    @inline(__always) static func hash(_ key: UInt32) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B1) &>> UInt32(32 - hashBits))
+    }
 
     init(_ literals: [(index: Int, bytes: [UInt8])], reach: Int) {
         let stride = Self.stride
-        var byPair: [Int: [Int32]] = [:]
+        var present = [UInt8](repeating: 0, count: 1 << 16), hashed = [UInt64](repeating: 0, count: (1 << Self.hashBits) / 64)
+        var byBucket = [[(key: UInt32, literal: Int32)]](repeating: [], count: 1 << Self.bucketBits)
         for (index, literal) in literals where literal.count > stride {
             for offset in 0..<stride {
                 let pair = Int(literal[offset]) | Int(literal[offset + 1]) << 8
-                byPair[pair, default: []].append(Int32(index * 4 + offset))
+                present[pair] |= 1 << UInt8(offset)
             }
+            let key = literal.prefix(stride + 1).enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32($1.offset * 8) }
+            let hash = Self.hash(key)
+            hashed[hash >> 6] |= 1 << UInt64(hash & 63)
+            byBucket[hash >> (Self.hashBits - Self.bucketBits)].append((key, Int32(index)))
         }
-        var present = [UInt8](repeating: 0, count: 1 << 13), slots = [UInt16](repeating: 0, count: 1 << 16)
-        var starts: [Int32] = [], entries: [Int32] = []
-        for pair in byPair.keys.sorted() {
-            present[pair >> 3] |= 1 << UInt8(pair & 7)
-            slots[pair] = UInt16(truncatingIfNeeded: starts.count)
-            starts.append(Int32(entries.count))
-            entries += byPair[pair] ?? []
-        }
-        starts.append(Int32(entries.count))
         func immortal<T>(_ array: [T]) -> UnsafeBufferPointer<T> { immortalBuffer(array) }
         self.present = immortal(present)
-        self.slots = immortal(slots)
-        self.starts = immortal(starts)
-        self.entries = immortal(entries)
+        self.hashed = immortal(hashed)
+        buckets = immortal(byBucket.reduce(into: [Int32(0)]) { $0.append($0[$0.count - 1] + Int32($1.count)) })
+        keys = immortal(byBucket.flatMap { $0.map(\.key) })
+        self.literals = immortal(byBucket.flatMap { $0.map(\.literal) })
         self.reach = reach
     }
 
-    /// Calls `found` with each literal that may start at a place (its number and the place), looking at places
-    /// from about `from` on; the caller compares the literal there.
+    /// Calls `found` with each literal whose key lies at a place (its number and the place), looking at places
+    /// from about `from` on; the caller compares the rest of the literal there.
     @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ found: (Int, Int) -> Void) {
         guard let input = bytes.baseAddress, let present = present.baseAddress else { return }
         let count = bytes.count
@@ -2060,38 +2087,50 @@ struct PairFilter: @unchecked Sendable {
         @inline(__always) func pair(_ index: Int) -> Int {
             Int(UnsafeRawPointer(input + index).loadUnaligned(as: UInt16.self).littleEndian)
         }
-        /// The literals filed under the pair at `index`, which has some.
-        @inline(__always) func report(_ index: Int) {
-            let slot = Int(slots[pair(index)])
-            for position in Int(starts[slot])..<Int(starts[slot &+ 1]) {
-                let entry = Int(entries[position])
-                found(entry &>> 2, index &- (entry & 3))
+        /// The keys filed under `hash` that are `key`, found at `start`.
+        @inline(__always) func compare(_ key: UInt32, hash: Int, at start: Int) {
+            let bucket = hash &>> (Self.hashBits - Self.bucketBits)
+            for position in Int(buckets[bucket])..<Int(buckets[bucket &+ 1]) where keys[position] == key {
+                found(Int(literals[position]), start)
             }
         }
-        @inline(__always) func set(_ index: Int) -> UInt8 {
-            let pair = pair(index)
-            return present[pair &>> 3] &>> UInt8(truncatingIfNeeded: pair & 7) & 1
+        /// The keys that may hold the pair at `index` at the places in them `offsets` has a bit for: the four
+        /// bytes each would start at, by their hash's bit, then by the keys filed under it.
+        @inline(__always) func report(_ index: Int, _ offsets: UInt8) {
+            var rest = offsets
+            repeat {
+                let start = index &- rest.trailingZeroBitCount
+                rest &= rest &- 1
+                guard start >= 0, start &+ 4 <= count else { continue }
+                let key = UnsafeRawPointer(input + start).loadUnaligned(as: UInt32.self).littleEndian
+                let hash = Self.hash(key)
+                if hashed[hash &>> 6] & (1 &<< UInt64(hash & 63)) != 0 { compare(key, hash: hash, at: start) }
+            } while rest != 0
         }
-        // Eight places a round, their bytes tested together: most rounds have none; in one that has, a bit for
-        // each place found, then those places alone.
+        @inline(__always) func set(_ index: Int) -> UInt8 { present[pair(index)] }
+        // Eight places a round, their bytes tested together: most rounds have none; in one that has, the places
+        // with a pair alone.
         let step = stride
         while index &+ 7 &* step &+ 1 < count {
             let any = set(index) | set(index &+ step) | set(index &+ 2 &* step) | set(index &+ 3 &* step)
                 | set(index &+ 4 &* step) | set(index &+ 5 &* step) | set(index &+ 6 &* step) | set(index &+ 7 &* step)
             if any != 0 {
-                var places = UInt32(set(index)) | UInt32(set(index &+ step)) &<< 1 | UInt32(set(index &+ 2 &* step)) &<< 2
-                    | UInt32(set(index &+ 3 &* step)) &<< 3 | UInt32(set(index &+ 4 &* step)) &<< 4
-                    | UInt32(set(index &+ 5 &* step)) &<< 5 | UInt32(set(index &+ 6 &* step)) &<< 6
-                    | UInt32(set(index &+ 7 &* step)) &<< 7
+                // A byte each, then the places whose bytes are set.
+                var lanes = UInt64(set(index)) | UInt64(set(index &+ step)) &<< 8 | UInt64(set(index &+ 2 &* step)) &<< 16
+                    | UInt64(set(index &+ 3 &* step)) &<< 24 | UInt64(set(index &+ 4 &* step)) &<< 32
+                    | UInt64(set(index &+ 5 &* step)) &<< 40 | UInt64(set(index &+ 6 &* step)) &<< 48
+                    | UInt64(set(index &+ 7 &* step)) &<< 56
                 repeat {
-                    report(index &+ places.trailingZeroBitCount &* step)
-                    places &= places &- 1
-                } while places != 0
+                    let lane = lanes.trailingZeroBitCount &>> 3
+                    report(index &+ lane &* step, UInt8(truncatingIfNeeded: lanes &>> UInt64(lane &* 8)))
+                    lanes &= ~(0xFF &<< UInt64(lane &* 8))
+                } while lanes != 0
             }
             index &+= 8 &* step
         }
         while index + 1 < count {
-            if set(index) != 0 { report(index) }
+            let offsets = set(index)
+            if offsets != 0 { report(index, offsets) }
             index &+= stride
         }
     }
