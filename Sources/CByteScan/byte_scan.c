@@ -79,3 +79,69 @@ int uti_scan_text(const unsigned char *bytes, size_t length, size_t *controls, i
     *high_bit = high;
     return 0;
 }
+
+#include <stdint.h>
+
+static inline unsigned pair_at(const unsigned char *bytes, size_t place) {
+    return (unsigned)bytes[place] | (unsigned)bytes[place + 1] << 8;
+}
+
+static inline uint32_t key_at(const unsigned char *bytes, size_t place) {
+    return (uint32_t)bytes[place] | (uint32_t)bytes[place + 1] << 8 | (uint32_t)bytes[place + 2] << 16 |
+           (uint32_t)bytes[place + 3] << 24;
+}
+
+/// The keys that may hold the pair at `place` (the bits of `offsets`: where in a key the pair lies) whose hash has
+/// its bit: their starts, to `starts`.
+static inline size_t pair_keys(const unsigned char *bytes, size_t count, size_t place, unsigned offsets,
+                               const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t written) {
+    for (unsigned offset = 0; offset < 3; offset++) {
+        if (!(offsets & (1u << offset)) || place < offset) continue;
+        const size_t start = place - offset;
+        if (start + 4 > count) continue;
+        const uint32_t hash = (key_at(bytes, start) * 0x9E3779B1u) >> (32 - hash_bits);
+        if (hashed[hash >> 6] & ((uint64_t)1 << (hash & 63))) starts[written++] = start;
+    }
+    return written;
+}
+
+size_t uti_pair_scan(const unsigned char *bytes, size_t count, size_t index, const unsigned char *present,
+                     const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t capacity, size_t *next) {
+    size_t written = 0;
+    if (bytes == NULL || capacity < 3) {
+        *next = count;
+        return 0;
+    }
+    // Eight places a round, their bytes tested together: most rounds have none.
+    while (index + 7 * 3 + 1 < count) {
+        const unsigned char *here = bytes + index;
+        const unsigned any = present[pair_at(here, 0)] | present[pair_at(here, 3)] | present[pair_at(here, 6)] |
+                             present[pair_at(here, 9)] | present[pair_at(here, 12)] | present[pair_at(here, 15)] |
+                             present[pair_at(here, 18)] | present[pair_at(here, 21)];
+        if (any != 0) {
+            // The round's places again (their loads are in the cache): building a bit or a byte for each place
+            // in every round cost more than this in the few rounds that have one.
+            for (size_t place = index; place < index + 24; place += 3) {
+                const unsigned offsets = present[pair_at(bytes, place)];
+                if (offsets == 0) continue;
+                if (capacity - written < 3) {
+                    *next = place;
+                    return written;
+                }
+                written = pair_keys(bytes, count, place, offsets, hashed, hash_bits, starts, written);
+            }
+        }
+        index += 24;
+    }
+    for (; index + 1 < count; index += 3) {
+        const unsigned offsets = present[pair_at(bytes, index)];
+        if (offsets == 0) continue;
+        if (capacity - written < 3) {
+            *next = index;
+            return written;
+        }
+        written = pair_keys(bytes, count, index, offsets, hashed, hash_bits, starts, written);
+    }
+    *next = count;
+    return written;
+}

@@ -2,6 +2,7 @@
 #define UTI_CBYTESCAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /// The C library's `memmem` and `memrchr` (GNU extensions, which Swift's Glibc module leaves out): the first
 /// place `needle` occurs in `haystack`, and the last place `byte` does in `bytes`; NULL for none. PRONOM's scans
@@ -24,5 +25,14 @@ const void *uti_find_pair(const void *bytes, size_t length, unsigned char first,
 /// `high_bit` to whether a byte has its high bit set; returns 0, or -1 at a NUL (the outputs then untouched).
 /// Sixteen bytes at a time with SSE2 where the machine has it, byte by byte elsewhere.
 int uti_scan_text(const unsigned char *bytes, size_t length, size_t *controls, int *high_bit);
+
+/// PRONOM's near literals' filter: from place `index` on, every third place of `bytes` (`count` of them) whose pair
+/// of bytes (`bytes[i] | bytes[i + 1] << 8`) has a byte in `present` (64 KiB) that is not zero; for each bit `o` of
+/// that byte (the pair lies `o` bytes into a key), the four bytes starting `o` before the place, where they lie
+/// within `count` and their hash (`(key * 0x9E3779B1) >> (32 - hash_bits)`, the key read little-endian) has its
+/// bit in `hashed`, are a key's possible start, written to `starts`. Returns how many were written, at most
+/// `capacity` (at least 3); `*next` is the place to go on from (`count` once the bytes are done).
+size_t uti_pair_scan(const unsigned char *bytes, size_t count, size_t index, const unsigned char *present,
+                     const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t capacity, size_t *next);
 
 #endif

@@ -1796,24 +1796,27 @@ struct FarLiterals: @unchecked Sendable {
     private let literals: FarLiteralList
     /// The window's length: the shortest literal's.
     private let window: Int
-    /// Per hash of a pair of bytes (`hash`): how far a window that ends with the pair may move on, its whole
-    /// length less one where no literal's first `window` bytes hold a pair of that hash.
+    /// Per hash of three bytes (`hash`): how far a window that ends with them may move on, its whole length less
+    /// two where no literal's first `window` bytes hold three of that hash. Three bytes in 64 KiB, where a pair's
+    /// twelve-bit hash let text's common pairs stop the window every eight bytes.
     private let shifts: UnsafeBufferPointer<UInt8>
 
-    @inline(__always) private static func hash(_ first: UInt8, _ second: UInt8) -> Int {
-        (Int(first) &<< 4 ^ Int(second)) & 0xFFF
+    /// The hash of three bytes (the low three of `bytes`, the first lowest).
+    @inline(__always) private static func hash(_ bytes: UInt32) -> Int {
+        Int(truncatingIfNeeded: ((bytes & 0xFF_FFFF) &* 0x9E37_79B1) &>> 16)
     }
 
     private init(_ builder: Builder) {
         literals = FarLiteralList(literals: builder.literals, lows: builder.lows, highs: builder.highs, follows: builder.follows,
                                   signatures: builder.signatures)
-        let window = min(builder.literals.map(\.count).min() ?? 2, 256)
+        let window = min(builder.literals.map(\.count).min() ?? 3, 256)
         self.window = window
-        var shifts = [UInt8](repeating: UInt8(window - 1), count: 1 << 12)
+        var shifts = [UInt8](repeating: UInt8(window - 2), count: 1 << 16)
         for literal in builder.literals {
-            for place in 0..<window - 1 {
-                let pair = Self.hash(literal[place], literal[place + 1])
-                shifts[pair] = min(shifts[pair], UInt8(window - 2 - place))
+            for place in 0..<window - 2 {
+                let three = UInt32(literal[place]) | UInt32(literal[place + 1]) << 8 | UInt32(literal[place + 2]) << 16
+                let hash = Self.hash(three)
+                shifts[hash] = min(shifts[hash], UInt8(window - 3 - place))
             }
         }
         self.shifts = immortalBuffer(builder.literals.isEmpty ? [] : shifts)
@@ -1843,7 +1846,10 @@ struct FarLiterals: @unchecked Sendable {
             var end = first + window - 1
             let stop = last + window - 1
             while end <= stop {
-                let shift = Int(shifts[Self.hash(base[end - 1], base[end])])
+                // The window's last three bytes, in the top of a load ending at its end (the window is at least
+                // sixteen bytes: its start is in the bytes).
+                let last = UnsafeRawPointer(base + (end &- 3)).loadUnaligned(as: UInt32.self).littleEndian &>> 8
+                let shift = Int(shifts[Self.hash(last)])
                 if shift > 0 {
                     end += shift
                     continue
@@ -2078,60 +2084,27 @@ struct PairFilter: @unchecked Sendable {
     }
 
     /// Calls `found` with each literal whose key lies at a place (its number and the place), looking at places
-    /// from about `from` on; the caller compares the rest of the literal there.
+    /// from about `from` on; the caller compares the rest of the literal there. The places whose pairs and hashed
+    /// keys say a key may start there come from `uti_pair_scan` (in C, where the scan's eight loads a round keep
+    /// their registers), some at a time; their keys are compared here.
     @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ found: (Int, Int) -> Void) {
-        guard let input = bytes.baseAddress, let present = present.baseAddress else { return }
-        let count = bytes.count
-        let stride = Self.stride
+        guard let input = bytes.baseAddress, let present = present.baseAddress, let hashed = hashed.baseAddress else { return }
+        let count = bytes.count, stride = Self.stride
         var index = max(0, from - stride) / stride * stride
-        @inline(__always) func pair(_ index: Int) -> Int {
-            Int(UnsafeRawPointer(input + index).loadUnaligned(as: UInt16.self).littleEndian)
-        }
-        /// The keys filed under `hash` that are `key`, found at `start`.
-        @inline(__always) func compare(_ key: UInt32, hash: Int, at start: Int) {
-            let bucket = hash &>> (Self.hashBits - Self.bucketBits)
-            for position in Int(buckets[bucket])..<Int(buckets[bucket &+ 1]) where keys[position] == key {
-                found(Int(literals[position]), start)
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 32) { starts in
+            guard let buffer = starts.baseAddress else { return }
+            while index < count {
+                var next = 0
+                let written = uti_pair_scan(input, count, index, present, hashed, UInt32(Self.hashBits), buffer, starts.count, &next)
+                for start in starts[0..<written] {
+                    let key = UnsafeRawPointer(input + start).loadUnaligned(as: UInt32.self).littleEndian
+                    let bucket = Self.hash(key) &>> (Self.hashBits - Self.bucketBits)
+                    for position in Int(buckets[bucket])..<Int(buckets[bucket &+ 1]) where keys[position] == key {
+                        found(Int(literals[position]), start)
+                    }
+                }
+                index = next
             }
-        }
-        /// The keys that may hold the pair at `index` at the places in them `offsets` has a bit for: the four
-        /// bytes each would start at, by their hash's bit, then by the keys filed under it.
-        @inline(__always) func report(_ index: Int, _ offsets: UInt8) {
-            var rest = offsets
-            repeat {
-                let start = index &- rest.trailingZeroBitCount
-                rest &= rest &- 1
-                guard start >= 0, start &+ 4 <= count else { continue }
-                let key = UnsafeRawPointer(input + start).loadUnaligned(as: UInt32.self).littleEndian
-                let hash = Self.hash(key)
-                if hashed[hash &>> 6] & (1 &<< UInt64(hash & 63)) != 0 { compare(key, hash: hash, at: start) }
-            } while rest != 0
-        }
-        @inline(__always) func set(_ index: Int) -> UInt8 { present[pair(index)] }
-        // Eight places a round, their bytes tested together: most rounds have none; in one that has, the places
-        // with a pair alone.
-        let step = stride
-        while index &+ 7 &* step &+ 1 < count {
-            let any = set(index) | set(index &+ step) | set(index &+ 2 &* step) | set(index &+ 3 &* step)
-                | set(index &+ 4 &* step) | set(index &+ 5 &* step) | set(index &+ 6 &* step) | set(index &+ 7 &* step)
-            if any != 0 {
-                // A byte each, then the places whose bytes are set.
-                var lanes = UInt64(set(index)) | UInt64(set(index &+ step)) &<< 8 | UInt64(set(index &+ 2 &* step)) &<< 16
-                    | UInt64(set(index &+ 3 &* step)) &<< 24 | UInt64(set(index &+ 4 &* step)) &<< 32
-                    | UInt64(set(index &+ 5 &* step)) &<< 40 | UInt64(set(index &+ 6 &* step)) &<< 48
-                    | UInt64(set(index &+ 7 &* step)) &<< 56
-                repeat {
-                    let lane = lanes.trailingZeroBitCount &>> 3
-                    report(index &+ lane &* step, UInt8(truncatingIfNeeded: lanes &>> UInt64(lane &* 8)))
-                    lanes &= ~(0xFF &<< UInt64(lane &* 8))
-                } while lanes != 0
-            }
-            index &+= 8 &* step
-        }
-        while index + 1 < count {
-            let offsets = set(index)
-            if offsets != 0 { report(index, offsets) }
-            index &+= stride
         }
     }
 }
