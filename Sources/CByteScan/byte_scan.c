@@ -91,8 +91,8 @@ static inline uint32_t key_at(const unsigned char *bytes, size_t place) {
            (uint32_t)bytes[place + 3] << 24;
 }
 
-/// The keys that may hold the pair at `place` (the bits of `offsets`: where in a key the pair lies) whose hash has
-/// its bit: their starts, to `starts`.
+/// The keys that may hold the pair at `place` at the places in them `offsets` has a bit for (0, 1, 2) whose hash
+/// has its bit: their starts, to `starts`.
 static inline size_t pair_keys(const unsigned char *bytes, size_t count, size_t place, unsigned offsets,
                                const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t written) {
     for (unsigned offset = 0; offset < 3; offset++) {
@@ -105,6 +105,11 @@ static inline size_t pair_keys(const unsigned char *bytes, size_t count, size_t 
     return written;
 }
 
+/// The byte of the pair at `place` in `present` (8 KiB, by the pair's thirteen-bit hash).
+static inline unsigned pair_byte(const unsigned char *present, const unsigned char *bytes, size_t place) {
+    return present[(pair_at(bytes, place) * 0x9E3779B1u) >> 19];
+}
+
 size_t uti_pair_scan(const unsigned char *bytes, size_t count, size_t index, const unsigned char *present,
                      const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t capacity, size_t *next) {
     size_t written = 0;
@@ -115,14 +120,14 @@ size_t uti_pair_scan(const unsigned char *bytes, size_t count, size_t index, con
     // Eight places a round, their bytes tested together: most rounds have none.
     while (index + 7 * 3 + 1 < count) {
         const unsigned char *here = bytes + index;
-        const unsigned any = present[pair_at(here, 0)] | present[pair_at(here, 3)] | present[pair_at(here, 6)] |
-                             present[pair_at(here, 9)] | present[pair_at(here, 12)] | present[pair_at(here, 15)] |
-                             present[pair_at(here, 18)] | present[pair_at(here, 21)];
+        const unsigned any = pair_byte(present, here, 0) | pair_byte(present, here, 3) | pair_byte(present, here, 6) |
+                             pair_byte(present, here, 9) | pair_byte(present, here, 12) | pair_byte(present, here, 15) |
+                             pair_byte(present, here, 18) | pair_byte(present, here, 21);
         if (any != 0) {
-            // The round's places again (their loads are in the cache): building a bit or a byte for each place
-            // in every round cost more than this in the few rounds that have one.
+            // The round's places again (their loads are in the cache): building a byte for each place in every
+            // round cost more than this in the few rounds that have one.
             for (size_t place = index; place < index + 24; place += 3) {
-                const unsigned offsets = present[pair_at(bytes, place)];
+                const unsigned offsets = pair_byte(present, bytes, place);
                 if (offsets == 0) continue;
                 if (capacity - written < 3) {
                     *next = place;
@@ -134,7 +139,7 @@ size_t uti_pair_scan(const unsigned char *bytes, size_t count, size_t index, con
         index += 24;
     }
     for (; index + 1 < count; index += 3) {
-        const unsigned offsets = present[pair_at(bytes, index)];
+        const unsigned offsets = pair_byte(present, bytes, index);
         if (offsets == 0) continue;
         if (capacity - written < 3) {
             *next = index;

@@ -27,11 +27,12 @@ const void *uti_find_pair(const void *bytes, size_t length, unsigned char first,
 int uti_scan_text(const unsigned char *bytes, size_t length, size_t *controls, int *high_bit);
 
 /// PRONOM's near literals' filter: from place `index` on, every third place of `bytes` (`count` of them) whose pair
-/// of bytes (`bytes[i] | bytes[i + 1] << 8`) has a byte in `present` (64 KiB) that is not zero; for each bit `o` of
-/// that byte (the pair lies `o` bytes into a key), the four bytes starting `o` before the place, where they lie
-/// within `count` and their hash (`(key * 0x9E3779B1) >> (32 - hash_bits)`, the key read little-endian) has its
-/// bit in `hashed`, are a key's possible start, written to `starts`. Returns how many were written, at most
-/// `capacity` (at least 3); `*next` is the place to go on from (`count` once the bytes are done).
+/// of bytes (`bytes[i] | bytes[i + 1] << 8`) has a byte that is not zero in `present` (8 KiB, at the pair's
+/// thirteen-bit hash `(pair * 0x9E3779B1) >> 19`); for each bit `o` of that byte (a pair of that hash lies `o`
+/// bytes into a key), the four bytes starting `o` before the place, where they lie within `count` and their hash
+/// (`(key * 0x9E3779B1) >> (32 - hash_bits)`, the key read little-endian) has its bit in `hashed`, are a key's
+/// possible start, written to `starts`. Returns how many were written, at most `capacity` (at least 3); `*next`
+/// is the place to go on from (`count` once the bytes are done).
 size_t uti_pair_scan(const unsigned char *bytes, size_t count, size_t index, const unsigned char *present,
                      const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t capacity, size_t *next);
 

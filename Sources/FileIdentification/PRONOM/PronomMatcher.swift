@@ -1797,13 +1797,15 @@ struct FarLiterals: @unchecked Sendable {
     /// The window's length: the shortest literal's.
     private let window: Int
     /// Per hash of three bytes (`hash`): how far a window that ends with them may move on, its whole length less
-    /// two where no literal's first `window` bytes hold three of that hash. Three bytes in 64 KiB, where a pair's
-    /// twelve-bit hash let text's common pairs stop the window every eight bytes.
+    /// two where no literal's first `window` bytes hold three of that hash. Three bytes' hash in 8 KiB, where a
+    /// pair's twelve bits let text's common pairs stop the window every eight bytes (and three bytes' sixteen, in
+    /// 64 KiB, missed the processor's first cache twice as often).
     private let shifts: UnsafeBufferPointer<UInt8>
+    static let hashBits: UInt32 = 13
 
     /// The hash of three bytes (the low three of `bytes`, the first lowest).
     @inline(__always) private static func hash(_ bytes: UInt32) -> Int {
-        Int(truncatingIfNeeded: ((bytes & 0xFF_FFFF) &* 0x9E37_79B1) &>> 16)
+        Int(truncatingIfNeeded: ((bytes & 0xFF_FFFF) &* 0x9E37_79B1) &>> (32 - hashBits))
     }
 
     private init(_ builder: Builder) {
@@ -1811,7 +1813,7 @@ struct FarLiterals: @unchecked Sendable {
                                   signatures: builder.signatures)
         let window = min(builder.literals.map(\.count).min() ?? 3, 256)
         self.window = window
-        var shifts = [UInt8](repeating: UInt8(window - 2), count: 1 << 16)
+        var shifts = [UInt8](repeating: UInt8(window - 2), count: 1 << Int(Self.hashBits))
         for literal in builder.literals {
             for place in 0..<window - 2 {
                 let three = UInt32(literal[place]) | UInt32(literal[place + 1]) << 8 | UInt32(literal[place + 2]) << 16
@@ -2030,16 +2032,18 @@ struct NearLiterals: @unchecked Sendable {
     }
 }
 
-/// Literals found through pairs of bytes they hold: a byte per pair says whether any literal's four key bytes hold
-/// it; each literal's key is filed under its first `stride` pairs, so that looking at every `stride`-th place finds
-/// it wherever it starts (a key of `stride + 1` bytes covers that many places in a row). Where a pair is set, the
-/// four bytes each of its places in a key would make are hashed against a bit per hashed key, and only where one is
-/// set are the keys filed under that hash compared: a pair alone (`nt` of `[Int`, `1.` of a version) is in much
-/// text, a key of four bytes seldom.
+/// Literals found through pairs of bytes they hold: a byte per pair's hash says where in literals' four key bytes
+/// such a pair lies; each literal's key is filed under its first `stride` pairs, so that looking at every
+/// `stride`-th place finds it wherever it starts (a key of `stride + 1` bytes covers that many places in a row).
+/// Where a pair's byte is set, the four bytes each place it names would make are hashed against a bit per hashed
+/// key, and only where one is set are the keys filed under that hash compared: a pair alone (`nt` of `[Int`, `1.`
+/// of a version) is in much text, a key of four bytes seldom.
 struct PairFilter: @unchecked Sendable {
-    /// A byte per pair, a bit in it for each place in a key (0, 1, 2) that holds it: what the scan reads at each
-    /// place it looks, one load a place, each independent of the others. 64 KiB, of which text touches a dozen KiB
-    /// (the rows of printable bytes).
+    /// A byte per pair's thirteen-bit hash (`pairSlot`), a bit in it for each place in a key (0, 1, 2) where a pair
+    /// of that hash lies: what the scan reads at each place it looks, one load a place, each independent of the
+    /// others. 8 KiB, which stays in the processor's first cache from one file to the next: a byte per pair (64
+    /// KiB, a dozen KiB of it for text) missed that cache twice as often, and a bit per pair (8 KiB) took twice
+    /// the instructions to test (cachegrind).
     private let present: UnsafeBufferPointer<UInt8>
     /// A bit per hashed key (`hash`), set where a key hashes there: 4 KiB.
     private let hashed: UnsafeBufferPointer<UInt64>
@@ -2056,18 +2060,21 @@ struct PairFilter: @unchecked Sendable {
     static let hashBits = 15
     static let bucketBits = 10
 
+    /// A pair's slot in `present`: its thirteen-bit hash, as `uti_pair_scan` computes it.
+    static func pairSlot(_ pair: Int) -> Int { Int(truncatingIfNeeded: (UInt32(pair) &* 0x9E37_79B1) &>> 19) }
+
     @inline(__always) static func hash(_ key: UInt32) -> Int {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B1) &>> UInt32(32 - hashBits))
     }
 
     init(_ literals: [(index: Int, bytes: [UInt8])], reach: Int) {
         let stride = Self.stride
-        var present = [UInt8](repeating: 0, count: 1 << 16), hashed = [UInt64](repeating: 0, count: (1 << Self.hashBits) / 64)
+        var present = [UInt8](repeating: 0, count: 1 << 13), hashed = [UInt64](repeating: 0, count: (1 << Self.hashBits) / 64)
         var byBucket = [[(key: UInt32, literal: Int32)]](repeating: [], count: 1 << Self.bucketBits)
         for (index, literal) in literals where literal.count > stride {
             for offset in 0..<stride {
                 let pair = Int(literal[offset]) | Int(literal[offset + 1]) << 8
-                present[pair] |= 1 << UInt8(offset)
+                present[Self.pairSlot(pair)] |= 1 << UInt8(offset)
             }
             let key = literal.prefix(stride + 1).enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32($1.offset * 8) }
             let hash = Self.hash(key)
