@@ -322,7 +322,16 @@ struct HardeningIITests {
         let target = setup.root + "/Containers/com.example.viewer/Library/Caches/shared"
         mkdir(target, 0o700)
         try #require(Tools.run("/bin/mount", ["--bind", outside, target]), "mount --bind \(outside) \(target) failed")
-        defer { _ = Tools.run("/bin/umount", ["-l", target]) }
+        // The removal renames the container (`.removing.…`) and the mount goes with it: every mount left under the
+        // test's directory is taken down, wherever it is now, or the directory (and the mount) outlive the test.
+        defer {
+            let mounts = (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
+            for line in mounts.split(separator: "\n") {
+                let fields = line.split(separator: " ")
+                guard fields.count > 1, fields[1].hasPrefix(setup.files.path + "/") else { continue }
+                _ = Tools.run("/bin/umount", ["-l", String(fields[1])])
+            }
+        }
         let unregistered = try setup.run(["apps", "unregister", "--delete-data", "com.example.viewer"])
         #expect(unregistered.status == 0, "\(unregistered)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside).count == 5, "nothing behind the mount was removed")
