@@ -14,6 +14,7 @@ and by type. The uti binary is the one shipped with `--files` (or `--uti NAME-OR
 """
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 import zipfile
@@ -27,14 +28,17 @@ import uti_spark  # noqa: E402
 
 
 def ship_package(spark):
-    """The uti_spark package, zipped for the executors' Python."""
-    archive = os.path.join(tempfile.mkdtemp(prefix="uti-spark-"), "uti_spark.zip")
+    """The uti_spark package, zipped for the executors' Python; returns the directory the zip is in, which the
+    driver serves it from until the job stops, and removes then."""
+    scratch = tempfile.mkdtemp(prefix="uti-spark-")
+    archive = os.path.join(scratch, "uti_spark.zip")
     with zipfile.ZipFile(archive, "w") as handle:
         package = os.path.join(HERE, "uti_spark")
         for name in sorted(os.listdir(package)):
             if name.endswith(".py"):
                 handle.write(os.path.join(package, name), os.path.join("uti_spark", name))
     spark.sparkContext.addPyFile(archive)
+    return scratch
 
 
 def read_listing(path, nul):
@@ -69,20 +73,26 @@ def main(argv=None):
         parser.error("--archives goes with paths: uti reads archives where they lie")
 
     spark = SparkSession.builder.appName("uti classify").getOrCreate()
-    ship_package(spark)
-    if options.source == "paths" and options.roots:
-        frame = uti_spark.classify_roots(spark, options.roots, options.uti, options.partitions, options.include_hidden, options.archives)
-    elif options.source == "paths":
-        frame = uti_spark.classify_paths(spark, read_listing(options.listing, options.nul), options.uti, options.partitions,
-                                         archives=options.archives)
-    else:
-        frame = uti_spark.read_content(spark, options.uri, options.uti)
-    frame.write.mode(options.mode).parquet(options.output)
-    if options.summary:
-        for row in uti_spark.summary(spark.read.parquet(options.output)).collect():
-            label = row["family"] if row["identifier"] is None else "  " + row["identifier"]
-            print(f"{row['count']:>12}  {label}")
-    spark.stop()
+    scratch = ship_package(spark)
+    try:
+        if options.source == "paths" and options.roots:
+            frame = uti_spark.classify_roots(spark, options.roots, options.uti, options.partitions, options.include_hidden,
+                                             options.archives)
+        elif options.source == "paths":
+            frame = uti_spark.classify_paths(spark, read_listing(options.listing, options.nul), options.uti, options.partitions,
+                                             archives=options.archives)
+        else:
+            frame = uti_spark.read_content(spark, options.uri, options.uti)
+        frame.write.mode(options.mode).parquet(options.output)
+        if options.summary:
+            for row in uti_spark.summary(spark.read.parquet(options.output)).collect():
+                label = row["family"] if row["identifier"] is None else "  " + row["identifier"]
+                print(f"{row['count']:>12}  {label}")
+    finally:
+        # The package's zip is served from its directory until the job stops: removed after, so that no job
+        # leaves it behind in the temporary directory.
+        spark.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

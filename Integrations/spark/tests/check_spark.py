@@ -245,8 +245,14 @@ def main():
             runs = [("paths (roots)", ["paths", "--roots", root], expected),
                     ("paths (listing)", ["paths", "--listing", listing_file, "-0"], expected),
                     ("content", ["content", "--input", root], files_only)]
+            def packages():
+                """The job's package directories in the temporary directory (this check's own aside)."""
+                return {name for name in os.listdir(tempfile.gettempdir())
+                        if name.startswith("uti-spark-") and not name.startswith("uti-spark-check-")}
+
             for label, arguments, wanted in runs:
                 output = os.path.join(scratch, "out-" + label.split()[0] + str(len(arguments)))
+                before = packages()
                 submitted = subprocess.run(
                     [os.path.join(spark_home, "bin", "spark-submit"), "--master", cluster.url, "--files", uti,
                      "--conf", "spark.ui.enabled=false", "--conf", "spark.executor.memory=1g", job] + arguments
@@ -256,6 +262,10 @@ def main():
                     print(f"cluster, {label}: FAILED: spark-submit exited {submitted.returncode}: {submitted.stderr[-2000:]}", flush=True)
                     ok = False
                     continue
+                left = packages() - before
+                if left:
+                    print(f"cluster, {label}: FAILED: the job left {sorted(left)} in {tempfile.gettempdir()}", flush=True)
+                    ok = False
                 ok &= compare(f"cluster, {label}", rows(spark.read.parquet(output)), wanted)
         spark.stop()
     finally:
