@@ -421,20 +421,33 @@ struct PronomSkeletonTests {
             Array("@".utf8), Array("<cf".utf8), Array("%A".utf8),
         ]
         let lows = [0, 0, 0, 0, 0, 0, 0, 3, 10, 0], highs = [1_024, 1_024, 1_795, 1_795, 1_795, 1_795, 1_795, 4_092, 200, 154]
-        let near = NearLiterals(literals: literals, signatures: literals.indices.map { Int32($0) }, lows: lows, highs: highs)
-        // Bytes drawn from the literals' own and their near misses, so that pairs, halves and misses are frequent.
+        // Bytes drawn from the literals' own and their near misses, so that pairs, halves and misses are frequent:
+        // half of them, the others a letter no literal holds.
         let alphabet: [UInt8] = [0x00, 0x32, 0x76, 0x20, 0xFF, 0xFB, 0xF3, 0xE2, 0xE3, 0xF0, 0x40, 0x25, 0x41, 0x3C, 0x63, 0x66, 0x61]
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        Self.literalTrials(literals, lows: lows, highs: highs, seed: 0x2545_F491_4F6C_DD1D, longest: 3_000, inserted: 4,
+                           byte: { next in next(2) == 0 ? alphabet[next(alphabet.count)] : 0x78 }) { trial, count, from, expected, found in
+            #expect(found == expected, "trial \(trial): \(count) bytes from \(from)")
+        }
+    }
+
+    /// Four hundred trials of `NearLiterals.search` over `literals` (in windows `lows`/`highs`) against a search byte
+    /// by byte: random bytes (each from `byte`, given the generator), up to `longest`, with up to `inserted` literals
+    /// put in whole at places in their windows and past them, searched from the start or, one trial in three, from a
+    /// place within; `check` gets the trial, the bytes' count, that place, the literals whose first eight bytes (what
+    /// opens a gate) lie in their windows from there, and those the search found.
+    static func literalTrials(_ literals: [[UInt8]], lows: [Int], highs: [Int], seed: UInt64, longest: Int, inserted: Int,
+                              byte: (_ next: (Int) -> Int) -> UInt8,
+                              _ check: (_ trial: Int, _ count: Int, _ from: Int, _ expected: Set<Int32>, _ found: Set<Int32>) -> Void) {
+        let near = NearLiterals(literals: literals, signatures: literals.indices.map { Int32($0) }, lows: lows, highs: highs)
+        var state = seed
         func next(_ bound: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int(truncatingIfNeeded: state >> 33) % bound
         }
         for trial in 0..<400 {
-            let count = 1 + next(trial % 4 == 0 ? 40 : 3_000)
-            // Half of the bytes from the alphabet, the others a letter no literal holds; and a few literals put
-            // in whole, at places in their windows and past them.
-            var bytes = (0..<count).map { _ in next(2) == 0 ? alphabet[next(alphabet.count)] : 0x78 }
-            for _ in 0..<next(4) {
+            let count = 1 + next(trial % 4 == 0 ? 40 : longest)
+            var bytes = (0..<count).map { _ in byte(next) }
+            for _ in 0..<next(inserted) {
                 let literal = literals[next(literals.count)]
                 guard literal.count <= count else { continue }
                 let place = next(count - literal.count + 1)
@@ -443,14 +456,15 @@ struct PronomSkeletonTests {
             let from = trial % 3 == 0 ? next(count + 1) : 0
             var expected = Set<Int32>()
             for (index, literal) in literals.enumerated() {
-                let first = max(lows[index], from), last = min(highs[index], count - literal.count)
-                if first <= last, (first...last).contains(where: { bytes[$0..<$0 + literal.count].elementsEqual(literal) }) {
+                let prefix = literal.prefix(8)
+                let first = max(lows[index], from), last = min(highs[index], count - prefix.count)
+                if first <= last, (first...last).contains(where: { bytes[$0..<$0 + prefix.count].elementsEqual(prefix) }) {
                     expected.insert(Int32(index))
                 }
             }
             var found = Set<Int32>()
             bytes.withUnsafeBufferPointer { buffer in near.search(buffer, from: from) { found.insert($0) } }
-            #expect(found == expected, "trial \(trial): \(count) bytes from \(from)")
+            check(trial, count, from, expected, found)
         }
     }
 
@@ -464,35 +478,10 @@ struct PronomSkeletonTests {
             Array("tion".utf8), [0x48, 0x2B, 0x00, 0x04], Array("<!DOCTYPE html P".utf8), Array("To: ".utf8), Array("on{s".utf8),
         ]
         let lows = [0, 1, 0, 5, 21, 0, 1_024, 0, 0, 7], highs = [4_092, 3_000, 1_024, 2_000, 277, 60, 2_048, 1_024, 4_092, 4_000]
-        let near = NearLiterals(literals: literals, signatures: literals.indices.map { Int32($0) }, lows: lows, highs: highs)
-        // Bytes drawn from the literals' own, so that pairs, keys and near misses are frequent.
+        // Bytes drawn from the literals' own, so that pairs, keys and near misses are frequent (two in three).
         let alphabet = Array("section{ub%PDF-12.<!DOCTYPE html P To: H+\u{0}\u{4}".utf8)
-        var state: UInt64 = 0x1F83_D9AB_FB41_BD6B
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(truncatingIfNeeded: state >> 33) % bound
-        }
-        for trial in 0..<400 {
-            let count = 1 + next(trial % 4 == 0 ? 40 : 4_200)
-            var bytes = (0..<count).map { _ in next(3) == 0 ? 0x78 : alphabet[next(alphabet.count)] }
-            for _ in 0..<next(6) {
-                let literal = literals[next(literals.count)]
-                guard literal.count <= count else { continue }
-                let place = next(count - literal.count + 1)
-                bytes.replaceSubrange(place..<place + literal.count, with: literal)
-            }
-            let from = trial % 3 == 0 ? next(count + 1) : 0
-            // A literal's first eight bytes open its gate (the signature's match compares the rest).
-            var expected = Set<Int32>()
-            for (index, literal) in literals.enumerated() {
-                let prefix = literal.prefix(8)
-                let first = max(lows[index], from), last = min(highs[index], count - prefix.count)
-                if first <= last, (first...last).contains(where: { bytes[$0..<$0 + prefix.count].elementsEqual(prefix) }) {
-                    expected.insert(Int32(index))
-                }
-            }
-            var found = Set<Int32>()
-            bytes.withUnsafeBufferPointer { buffer in near.search(buffer, from: from) { found.insert($0) } }
+        Self.literalTrials(literals, lows: lows, highs: highs, seed: 0x1F83_D9AB_FB41_BD6B, longest: 4_200, inserted: 6,
+                           byte: { next in next(3) == 0 ? 0x78 : alphabet[next(alphabet.count)] }) { trial, count, from, expected, found in
             // Found once the search's places are past `from` by a key's length: places before it may be given too.
             #expect(found.isSuperset(of: expected), "trial \(trial): \(count) bytes from \(from)")
             #expect(from > 0 || found == expected, "trial \(trial): \(count) bytes")
