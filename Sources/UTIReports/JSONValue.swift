@@ -27,63 +27,58 @@ package enum JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
 
     /// The compact rendering as UTF-8 bytes (what a server sends).
     package var renderedUTF8: [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(512)
-        render(into: &output)
-        return output
+        var output = JSONBytes()
+        output.value(self)
+        return output.bytes
     }
 
-    private func render(into output: inout [UInt8]) {
-        switch self {
-        case .string(let string): JSONValue.quote(string, into: &output)
-        case .integer(let number): output.append(contentsOf: String(number).utf8)
-        case .number(let number): output.append(contentsOf: (number.isFinite ? String(number) : "null").utf8)
-        case .boolean(let flag): output.append(contentsOf: flag ? Self.trueBytes : Self.falseBytes)
-        case .null: output.append(contentsOf: Self.nullBytes)
-        case .array(let values):
-            output.append(UInt8(ascii: "["))
-            for (index, value) in values.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                value.render(into: &output)
-            }
-            output.append(UInt8(ascii: "]"))
-        case .object(let members):
-            output.append(UInt8(ascii: "{"))
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                JSONValue.quote(key, into: &output)
-                output.append(UInt8(ascii: ":"))
-                value.render(into: &output)
-            }
-            output.append(UInt8(ascii: "}"))
+    /// Whether `bytes` are printable ASCII without `"` or `\\`: written as they are. Eight bytes at a time (the
+    /// strings of a report are identifiers, MIME types and names: a word's test per byte cost more than the copy).
+    @inline(__always)
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20, at 0x7F or above, or equal to '"' (0x22) or '\\' (0x5C) sets its high bit in one of these.
+            let below = word &- ones &* 0x20
+            let above = word &+ ones &* 0x01
+            let quote = (word ^ (ones &* 0x22)) &- ones
+            let backslash = (word ^ (ones &* 0x5C)) &- ones
+            if (below | above | word | quote & ~(word ^ (ones &* 0x22)) | backslash & ~(word ^ (ones &* 0x5C))) & highs != 0 { return false }
+            index += 8
         }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            index += 1
+        }
+        return true
     }
-
-    private static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8), nullBytes = Array("null".utf8)
 
     /// A JSON string. Beyond what JSON requires, C1 controls and the characters that reorder text (bidi
     /// controls) are escaped too, so that what a terminal shows is what the string holds.
-    package static func quote(_ string: String, into output: inout [UInt8]) {
+    package static func quote<Output: ByteSink & ~Copyable>(_ string: String, into output: inout Output) {
         output.append(UInt8(ascii: "\""))
-        // Printable ASCII without '"' or '\\', the common case, goes as it is.
-        var string = string
-        let plain = string.withUTF8 { bytes in
-            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        }
-        if plain {
-            string.withUTF8 { output.append(contentsOf: $0) }
-        } else {
+        // Printable ASCII without '"' or '\\', the common case, goes as it is, in one pass over the bytes in place.
+        let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard isPlain(bytes) else { return false }
+            output.append(bytes: bytes)
+            return true
+        } ?? false
+        if !copied {
             for scalar in string.unicodeScalars {
                 switch scalar {
-                case "\"": output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case "\\": output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case "\n": output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case "\r": output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case "\t": output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case "\"": output.append(bytes: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case "\\": output.append(bytes: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case "\n": output.append(bytes: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case "\r": output.append(bytes: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case "\t": output.append(bytes: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
                 case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || [0x061C, 0x200E, 0x200F].contains(scalar.value)
                     || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value):
                     let hex = String(scalar.value, radix: 16)
-                    output.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+                    output.append(utf8: "\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
                 default: UTF8.encode(scalar) { output.append($0) }
                 }
             }

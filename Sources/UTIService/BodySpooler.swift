@@ -18,9 +18,12 @@ struct BodySpooler: Sendable {
     /// bytes do; 503 with `Retry-After` when the spool budget (or the disk) is full for now.
     func spool(_ request: Request) async throws -> SpooledBytes {
         let spool = SpooledBytes(budget: memory, fileBudget: disk)
-        let ceiling = try self.ceiling(request)
-        if let declared = request.headers[.contentLength].flatMap(Int.init) { spool.expectedCount = declared }
+        let declared = request.headers.value(.contentLength).flatMap(Int.init)
+        let ceiling = try self.ceiling(declared: declared)
+        if let declared { spool.expectedCount = declared }
+        let received = ByteCounter.request
         for try await buffer in request.body {
+            received?.add(buffer.readableBytes)
             guard spool.count + buffer.readableBytes <= ceiling else { throw tooLarge(spool.count + buffer.readableBytes > limit) }
             try await Self.append(buffer.readableBytesView, to: spool)
         }
@@ -31,11 +34,13 @@ struct BodySpooler: Sendable {
     /// the limits and budgets of `spool(_:)`; a malformed body is a `Multipart.Failure` (400).
     func parts(_ request: Request, boundary: String) async throws -> [Multipart.Part] {
         var splitter = try Multipart.Splitter(boundary: boundary)
-        let ceiling = try self.ceiling(request)
+        let ceiling = try self.ceiling(declared: request.headers.value(.contentLength).flatMap(Int.init))
         var parts: [Multipart.Part] = []
         var received = 0
+        let counter = ByteCounter.request
         for try await buffer in request.body {
             received += buffer.readableBytes
+            counter?.add(buffer.readableBytes)
             guard received <= ceiling else { throw tooLarge(received > limit) }
             var events: [Multipart.Splitter.Event] = []
             try buffer.withUnsafeReadableBytes { (raw) throws(Multipart.Failure) in try splitter.feed(raw) { events.append($0) } }
@@ -54,9 +59,9 @@ struct BodySpooler: Sendable {
 
     /// The most a body may hold (what fits at best: the whole spool budget and a spool's share of memory, and
     /// `limit`); 413 before a byte is read when `Content-Length` passes it.
-    private func ceiling(_ request: Request) throws -> Int {
+    private func ceiling(declared: Int?) throws -> Int {
         let ceiling = min(limit, disk.capacity + min(memory.capacity, SpooledBytes.defaultMemoryLimit))
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > ceiling { throw tooLarge(declared > limit) }
+        if let declared, declared > ceiling { throw tooLarge(declared > limit) }
         return ceiling
     }
 

@@ -1,4 +1,5 @@
 import SystemPackage
+import UTIReports
 package import Logging
 import Synchronization
 #if canImport(Glibc)
@@ -36,18 +37,18 @@ package struct LogfmtLogHandler: LogHandler {
     /// A line of `level` with `message` and `fields` (this handler's metadata among them, or not), the fields in
     /// the order of their keys: what `log(event:)` writes, for a caller that has its fields at hand and need not
     /// build swift-log's metadata dictionaries (the request log, a line per request).
-    package func write(level: Logger.Level, message: String, fields: [(key: String, value: String)]) {
+    package func write(level: Logger.Level, message: String, fields: consuming [(key: String, value: String)]) {
         guard level >= logLevel else { return }
-        var line: [UInt8] = []
-        line.reserveCapacity(256)
-        line.append(contentsOf: "time=".utf8)
+        var line = ByteWriter(capacity: 512)
+        line.append(utf8: "time=")
         Self.appendTimestamp(to: &line)
         Self.append("level", level.rawValue, to: &line)
         Self.append("logger", label, to: &line)
         Self.append("msg", message, to: &line)
-        for field in fields.sorted(by: { $0.key < $1.key }) { Self.append(field.key, field.value, to: &line) }
+        fields.sort { $0.key < $1.key }  // in place: the caller hands its fields over
+        for field in fields { Self.append(field.key, field.value, to: &line) }
         line.append(0x0A)
-        LogOutput.shared.append(line)
+        line.withBytes { LogOutput.shared.append($0) }
     }
 
     /// Writes out the lines not yet written, from the calling thread, before it returns: at exit.
@@ -55,26 +56,27 @@ package struct LogfmtLogHandler: LogHandler {
         LogOutput.shared.flush()
     }
 
-    static func append(_ key: String, _ value: String, to line: inout [UInt8]) {
-        if !line.isEmpty { line.append(0x20) }
-        line.append(contentsOf: key.utf8)
+    /// ` key=value` (after the line's timestamp, every field has a space before it), quoted where logfmt needs it.
+    static func append(_ key: String, _ value: String, to line: inout ByteWriter) {
+        line.append(0x20)
+        line.append(utf8: key)
         line.append(UInt8(ascii: "="))
-        let needsQuotes = value.isEmpty || value.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "\"") || $0 == 0x7F }
+        let needsQuotes = value.isEmpty || (value.utf8.withContiguousStorageIfAvailable(needsQuoting) ?? needsQuoting(value.utf8))
         if !needsQuotes {
-            line.append(contentsOf: value.utf8)
+            line.append(utf8: value)
             return
         }
         line.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case UInt8(ascii: "\""): line.append(bytes: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): line.append(bytes: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: line.append(bytes: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: line.append(bytes: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: line.append(bytes: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0..<0x20, 0x7F:
                 let hex = Array("0123456789abcdef".utf8)
-                line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                line.append(bytes: [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
             default: line.append(byte)
             }
         }
@@ -82,43 +84,44 @@ package struct LogfmtLogHandler: LogHandler {
     }
 
     /// Now in UTC, to the millisecond: `2026-11-23T07:41:57.123Z`.
+    /// Whether a value holds a byte that logfmt must quote: a space or control byte, `=`, `"`, DEL.
+    static func needsQuoting(_ bytes: some Sequence<UInt8>) -> Bool {
+        for byte in bytes where byte <= 0x20 || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "\"") || byte == 0x7F { return true }
+        return false
+    }
+
     static func timestamp() -> String {
-        var bytes: [UInt8] = []
+        var bytes = ByteWriter(capacity: 32)
         appendTimestamp(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends now in UTC, to the millisecond, digit by digit.
-    static func appendTimestamp(to line: inout [UInt8]) {
+    static func appendTimestamp(to line: inout ByteWriter) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var seconds = now.tv_sec
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            var rest = value
-            for _ in 0..<count {
-                line.append(UInt8(ascii: "0") + UInt8((rest / divisor) % 10))
-                rest %= divisor
-                divisor = max(1, divisor / 10)
+        // `2026-11-29T02:05:12.374Z`, written in place and appended at once (a line per request).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            func put(_ value: Int, _ count: Int, at offset: Int, then separator: UInt8) {
+                var rest = value
+                for place in stride(from: offset + count - 1, through: offset, by: -1) {
+                    text[place] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+                text[offset + count] = separator
             }
+            put(Int(parts.tm_year) + 1900, 4, at: 0, then: UInt8(ascii: "-"))
+            put(Int(parts.tm_mon) + 1, 2, at: 5, then: UInt8(ascii: "-"))
+            put(Int(parts.tm_mday), 2, at: 8, then: UInt8(ascii: "T"))
+            put(Int(parts.tm_hour), 2, at: 11, then: UInt8(ascii: ":"))
+            put(Int(parts.tm_min), 2, at: 14, then: UInt8(ascii: ":"))
+            put(Int(parts.tm_sec), 2, at: 17, then: UInt8(ascii: "."))
+            put(Int(now.tv_nsec / 1_000_000), 3, at: 20, then: UInt8(ascii: "Z"))
+            line.append(bytes: UnsafeBufferPointer(text))
         }
-        digits(Int(parts.tm_year) + 1900, 4)
-        line.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2)
-        line.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2)
-        line.append(UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2)
-        line.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2)
-        line.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2)
-        line.append(UInt8(ascii: "."))
-        digits(Int(now.tv_nsec / 1_000_000), 3)
-        line.append(UInt8(ascii: "Z"))
     }
 }
 
@@ -152,7 +155,7 @@ final class LogOutput: Sendable {
         sem_init(ready, 0, 0)
     }
 
-    func append(_ line: [UInt8]) {
+    func append(_ line: UnsafeBufferPointer<UInt8>) {
         let (wake, start) = state.withLock { state -> (Bool, Bool) in
             guard state.pending.count + line.count <= Self.capacity else {
                 state.dropped += 1
@@ -161,11 +164,11 @@ final class LogOutput: Sendable {
             let wasEmpty = state.pending.isEmpty
             if state.dropped > 0 {
                 state.pending += Array("time=".utf8)
-                LogfmtLogHandler.appendTimestamp(to: &state.pending)
+                state.pending += Array(LogfmtLogHandler.timestamp().utf8)
                 state.pending += Array(" level=warning msg=\"\(state.dropped) log lines dropped: standard error did not keep up\"\n".utf8)
                 state.dropped = 0
             }
-            state.pending += line
+            state.pending.append(contentsOf: line)
             let start = !state.started
             state.started = true
             return (wasEmpty, start)

@@ -191,12 +191,12 @@ final class ExpectContinueHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data), let expectation = head.headerFields[.expect],
+        guard case .head(var head) = unwrapInboundIn(data), let expectation = head.headerFields.value(.expect),
               expectation.lowercased() == "100-continue" else {
             return context.fireChannelRead(data)
         }
         head.headerFields[.expect] = nil
-        let declared = head.headerFields[.contentLength].flatMap { Int($0) }
+        let declared = head.headerFields.value(.contentLength).flatMap { Int($0) }
         if declared.map({ $0 <= maximumBodySize }) ?? true {
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
         }

@@ -1,5 +1,6 @@
 import FileIdentification
 import Hummingbird
+import HummingbirdCore
 import HTTPTypes
 import UTIReports
 
@@ -7,24 +8,45 @@ import UTIReports
 enum Responses {
     /// A JSON value, with a final line break.
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-        var bytes = value.renderedUTF8
-        bytes.append(0x0A)
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        json(value.renderedUTF8, status: status)
     }
 
+    /// A JSON document rendered already, with a final line break.
+    static func json(_ rendered: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        rendered.withUnsafeBufferPointer { json($0, status: status) }
+    }
+
+    /// A JSON document rendered already (`IdentificationReport.withRenderedUTF8`), copied into the answer, with
+    /// a final line break.
+    static func json(_ rendered: UnsafeBufferPointer<UInt8>, status: HTTPResponse.Status = .ok) -> Response {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(rendered.count + 1)
+        buffer.writeBytes(rendered)
+        buffer.writeInteger(UInt8(0x0A))
+        return Response(status: status, headers: jsonHeaders, body: .init(byteBuffer: buffer))
+    }
+
+    /// The answers' headers, made once (a field list made from a literal checks its names and values anew).
+    private static let jsonHeaders: HTTPFields = [.contentType: "application/json"]
+    private static let textHeaders: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
+
     static func text(_ body: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        Response(status: .ok, headers: textHeaders, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
     /// Whether the client asked for `text/plain`.
     static func acceptsPlainText(_ request: Request) -> Bool {
-        guard let accept = request.headers[.accept] else { return false }
+        guard let accept = request.headers.value(.accept) else { return false }
         return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingHeaderWhitespace() == "text/plain" }
     }
 
+    /// A request's query parameters. A handler that reads several parses them once (`request.uri.queryParameters`
+    /// parses the query anew on every call) and passes them as `query:` to the functions below.
+    typealias Query = FlatDictionary<Substring, Substring>
+
     /// A query parameter that is `true`/`1` or `false`/`0` (absent: false); anything else is a 400 naming it.
-    static func booleanQuery(_ request: Request, _ name: String) throws -> Bool {
-        guard let value = request.uri.queryParameters.get(name) else { return false }
+    static func booleanQuery(_ request: Request, _ name: String, query: Query? = nil) throws -> Bool {
+        guard let value = (query ?? request.uri.queryParameters).get(name) else { return false }
         switch value {
         case "true", "1": return true
         case "false", "0": return false
@@ -36,8 +58,8 @@ enum Responses {
     /// request names none.
     ///
     /// - Throws: 400 for a name that is not one of `MIMENames`.
-    static func mimeNames(_ request: Request) throws -> MIMENames? {
-        guard let text = request.uri.queryParameters.get("mime-names") else { return nil }
+    static func mimeNames(_ request: Request, query: Query? = nil) throws -> MIMENames? {
+        guard let text = (query ?? request.uri.queryParameters).get("mime-names") else { return nil }
         guard let names = MIMENames(rawValue: text) else {
             throw HTTPError(.badRequest, message: "mime-names: expected one of \(MIMENames.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -46,13 +68,16 @@ enum Responses {
 
     /// The name of the uploaded file, as the client gave it: `?name=`, `Content-Disposition`, or Tika's
     /// `File-Name` / `resourceName`.
-    static func uploadName(_ request: Request) -> String? {
-        if let name = request.uri.queryParameters.get("name"), !name.isEmpty { return name }
-        if let disposition = request.headers[.contentDisposition], let name = UploadName.fromContentDisposition(disposition) { return name }
-        for header in ["File-Name", "resourceName"] {
-            if let field = HTTPField.Name(header), let value = request.headers[field], !value.isEmpty { return value }
+    static func uploadName(_ request: Request, query: Query? = nil) -> String? {
+        if let name = (query ?? request.uri.queryParameters).get("name"), !name.isEmpty { return name }
+        if let disposition = request.headers.value(.contentDisposition), let name = UploadName.fromContentDisposition(disposition) { return name }
+        for field in tikaNameFields {
+            if let value = request.headers.value(field), !value.isEmpty { return value }
         }
         return nil
     }
+
+    /// Tika's headers naming the upload, `File-Name` and `resourceName`, made once.
+    private static let tikaNameFields: [HTTPField.Name] = ["File-Name", "resourceName"].compactMap { HTTPField.Name($0) }
 }
 

@@ -43,7 +43,8 @@ struct FramedIdentifyJob: Equatable {
                 }
                 switch result {
                 case .success(let identification):
-                    output.line(IdentificationReport(identification, path: shown, pathEscaped: !path.isValidUTF8).json.rendered)
+                    let report = IdentificationReport(identification, path: shown, pathEscaped: !path.isValidUTF8)
+                    output.line { $0 += report.renderedUTF8 }
                 case .failure(let error):
                     failed = true
                     var members: [(String, JSONValue)] = [("path", .string(shown))]

@@ -266,7 +266,8 @@ struct IdentifyJob: Equatable {
                 }
                 guard archives, FileIdentifier.holdsMembers(identification) else {
                     if json {
-                        output.line(IdentificationReport(identification, path: shown, pathEscaped: escapedPath).json.rendered)
+                        let report = IdentificationReport(identification, path: shown, pathEscaped: escapedPath)
+                        output.line { $0 += report.renderedUTF8 }
                     } else {
                         emit(shown, result(identification), to: &output)
                     }

@@ -59,57 +59,64 @@ enum TextAnalysis {
     /// else. (What chardet's BOM-less test files are.)
     static func wideEncoding(of bytes: ArraySlice<UInt8>) -> TextEncoding? {
         guard bytes.count >= 8 else { return nil }
-        let bytes = Array(bytes)
-        func plausible(_ scalars: [UInt32]) -> Bool {
-            guard scalars.count >= 16 else { return false }
-            var controls = 0, latin = 0, printable = 0
-            for scalar in scalars {
-                if scalar == 0 { return false }
-                if scalar < 0x20, scalar != 0x09, scalar != 0x0A, scalar != 0x0D, scalar != 0x0C { controls += 1 }
-                if scalar < 0x100 { latin += 1 }
-                if (0x20...0x7E).contains(scalar) || scalar == 0x09 || scalar == 0x0A || scalar == 0x0D { printable += 1 }
-            }
-            return controls * 100 <= scalars.count && latin * 2 >= scalars.count && printable * 10 >= latin * 9
-        }
-        for bigEndian in [false, true] {
-            var scalars: [UInt32] = []
-            var valid = true
-            var index = 0
-            while index + 3 < bytes.count {
-                let value = bigEndian
-                    ? UInt32(bytes[index]) << 24 | UInt32(bytes[index + 1]) << 16 | UInt32(bytes[index + 2]) << 8 | UInt32(bytes[index + 3])
-                    : UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
-                if value == 0 || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { valid = false; break }
-                scalars.append(value)
-                index += 4
-            }
-            if valid && plausible(scalars) { return bigEndian ? .utf32BigEndian : .utf32LittleEndian }
-        }
-        for bigEndian in [false, true] {
-            var scalars: [UInt32] = []
-            var valid = true
-            var index = 0
-            var pendingHigh: UInt32?
-            while index + 1 < bytes.count {
-                let unit = bigEndian ? UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1]) : UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
-                index += 2
-                if unit == 0 { valid = false; break }
-                if let high = pendingHigh {
-                    guard (0xDC00...0xDFFF).contains(unit) else { valid = false; break }
-                    scalars.append(0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00))
-                    pendingHigh = nil
-                } else if (0xD800...0xDBFF).contains(unit) {
-                    pendingHigh = unit
-                } else if (0xDC00...0xDFFF).contains(unit) {
-                    valid = false
-                    break
-                } else {
-                    scalars.append(unit)
+        // Read in place, the characters counted as they are decoded: most bytes that reach here are binary,
+        // and fail at their first units.
+        return bytes.withUnsafeBufferPointer { bytes -> TextEncoding? in
+            /// What makes decoded characters plausible text.
+            struct Tally {
+                var count = 0, controls = 0, latin = 0, printable = 0
+
+                mutating func add(_ scalar: UInt32) {
+                    count += 1
+                    if scalar < 0x20, scalar != 0x09, scalar != 0x0A, scalar != 0x0D, scalar != 0x0C { controls += 1 }
+                    if scalar < 0x100 { latin += 1 }
+                    if (0x20...0x7E).contains(scalar) || scalar == 0x09 || scalar == 0x0A || scalar == 0x0D { printable += 1 }
+                }
+
+                var isPlausible: Bool {
+                    count >= 16 && controls * 100 <= count && latin * 2 >= count && printable * 10 >= latin * 9
                 }
             }
-            if valid && plausible(scalars) { return bigEndian ? .utf16BigEndian : .utf16LittleEndian }
+            for bigEndian in [false, true] {
+                var tally = Tally()
+                var valid = true
+                var index = 0
+                while index + 3 < bytes.count {
+                    let value = bigEndian
+                        ? UInt32(bytes[index]) << 24 | UInt32(bytes[index + 1]) << 16 | UInt32(bytes[index + 2]) << 8 | UInt32(bytes[index + 3])
+                        : UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
+                    if value == 0 || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { valid = false; break }
+                    tally.add(value)
+                    index += 4
+                }
+                if valid && tally.isPlausible { return bigEndian ? .utf32BigEndian : .utf32LittleEndian }
+            }
+            for bigEndian in [false, true] {
+                var tally = Tally()
+                var valid = true
+                var index = 0
+                var pendingHigh: UInt32?
+                while index + 1 < bytes.count {
+                    let unit = bigEndian ? UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1]) : UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
+                    index += 2
+                    if unit == 0 { valid = false; break }
+                    if let high = pendingHigh {
+                        guard (0xDC00...0xDFFF).contains(unit) else { valid = false; break }
+                        tally.add(0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00))
+                        pendingHigh = nil
+                    } else if (0xD800...0xDBFF).contains(unit) {
+                        pendingHigh = unit
+                    } else if (0xDC00...0xDFFF).contains(unit) {
+                        valid = false
+                        break
+                    } else {
+                        tally.add(unit)
+                    }
+                }
+                if valid && tally.isPlausible { return bigEndian ? .utf16BigEndian : .utf16LittleEndian }
+            }
+            return nil
         }
-        return nil
     }
 
     /// Whether bytes that are no text in any encoding (`encoding(of:)` gave `nil`) are proven binary: a NUL

@@ -21,8 +21,8 @@ struct ArchiveController<Context: RequestContext>: Sendable {
 
     /// Whether a request to `/identify` asks for members (`?archives=true`); a value other than `true` or
     /// `false` is refused before the body is read.
-    static func asksForMembers(_ request: Request) throws -> Bool {
-        try Responses.booleanQuery(request, "archives")
+    static func asksForMembers(_ request: Request, query: Responses.Query? = nil) throws -> Bool {
+        try Responses.booleanQuery(request, "archives", query: query)
     }
 
     /// One upload and its members: the upload's identification, how the reading of its members ended (`nil`

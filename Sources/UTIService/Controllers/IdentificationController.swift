@@ -36,18 +36,19 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     /// `resourceName`. Answers `uti identify --json`'s object, or with `Accept: text/plain` the MIME type alone;
     /// `?mime-names=` names the vocabulary of the MIME type, as `uti identify --mime-names` does.
     func identify(_ request: Request) async throws -> Response {
-        let names = try Responses.mimeNames(request)  // a bad vocabulary is refused before the body is read
-        let pronom = try Self.asksForPronom(request)
-        if try ArchiveController<Context>.asksForMembers(request) {
-            return try await archives.identifyWithMembers(request, named: Responses.uploadName(request), names: names)
+        let query = request.uri.queryParameters
+        let names = try Responses.mimeNames(request, query: query)  // a bad vocabulary is refused before the body is read
+        let pronom = try Self.asksForPronom(request, query: query)
+        if try ArchiveController<Context>.asksForMembers(request, query: query) {
+            return try await archives.identifyWithMembers(request, named: Responses.uploadName(request, query: query), names: names)
         }
-        if let contentType = request.headers[.contentType], let boundary = Multipart.boundary(of: contentType) {
+        if let contentType = request.headers.value(.contentType), let boundary = Multipart.boundary(of: contentType) {
             return try await identifyParts(request, boundary: boundary, names: names, pronom: pronom)
         }
-        let name = Responses.uploadName(request)
+        let name = Responses.uploadName(request, query: query)
         let identification = try await self.identification(of: request, named: name, names: names, pronom: pronom)
         if Responses.acceptsPlainText(request) { return Responses.text(identification.mimeType + "\n") }
-        return Responses.json(IdentificationReport(identification, path: name ?? "-").json)
+        return IdentificationReport(identification, path: name ?? "-").withRenderedUTF8 { Responses.json($0) }
     }
 
     /// `multipart/form-data` with several files: one object per part, in order, as a JSON array (or, with
@@ -97,8 +98,8 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     }
 
     /// Whether the request asks for PRONOM's formats (`?pronom=true`, as `uti identify --json --pronom`).
-    static func asksForPronom(_ request: Request) throws -> Bool {
-        try Responses.booleanQuery(request, "pronom")
+    static func asksForPronom(_ request: Request, query: Responses.Query? = nil) throws -> Bool {
+        try Responses.booleanQuery(request, "pronom", query: query)
     }
 
     /// The largest body identified where its handler runs (when it is in memory): 16 KiB.
@@ -115,8 +116,10 @@ struct TikaController<Context: RequestContext>: Sendable {
     func addRoutes(to routes: some RouterMethods<Context>) {
         let identification = self.identification
         routes.put("detect/stream") { request, _ in
-            let names = try Responses.mimeNames(request)  // a bad vocabulary is refused before the body is read
-            return Responses.text(try await identification.identification(of: request, named: Responses.uploadName(request), names: names).mimeType)
+            let query = request.uri.queryParameters
+            let names = try Responses.mimeNames(request, query: query)  // a bad vocabulary is refused before the body is read
+            return Responses.text(try await identification.identification(of: request, named: Responses.uploadName(request, query: query),
+                                                                          names: names).mimeType)
         }
         let tika = self.tika
         routes.get("mime-types") { request, _ in tika.value.list(plainText: Responses.acceptsPlainText(request)) }
