@@ -37,6 +37,15 @@
    milliseconds of each (curl waits a second for a `100 Continue` a server does not send). (`--curl-only`: only
    this part.)
 
+9. `--instructions N`: the instructions a `PUT /identify` of the PNG costs, for this server and for the binaries
+   `--bare` and `--against` name: each under valgrind's callgrind (a copy stripped of its debug information,
+   which valgrind 3.19 cannot read; a binary with Swift's runtime linked in statically, as uti-server is: build
+   BareRoute with `swift build -c release --static-swift-stdlib --product BareRoute`), collection off during
+   start-up and 200 warm-up requests, on for N requests sent one at a time on four keep-alive connections taking
+   turns; instructions per request, every thread's. Counts, not seconds: the same binary gives the same count to
+   a few thousand whatever else the machine does (the event loops' wake-ups vary), so a change of a few per cent
+   shows where wrk's rounds cannot tell it. (`--instructions-only`: only this part.)
+
 Without --server and --uti it builds them: the release server (`swift build -c release --product uti-server`) and
 the fully static uti of Benchmarks/startup.py (the fastest a process per file can be). Everything runs on this
 machine: wrk, the uploaders and the server share its cores.
@@ -411,6 +420,56 @@ def curl_uploads(server, png, runs=40):
         for label, values in times.items()), flush=True)
 
 
+def instructions(binaries, png, requests):
+    """Part 9: instructions per `PUT /identify` of the PNG for each of `binaries`, under callgrind."""
+    import http.client
+    if not shutil.which("valgrind") or not shutil.which("callgrind_control"):
+        sys.exit("service.py: --instructions needs valgrind (apt-get install -y valgrind)")
+    body = open(png, "rb").read()
+    work = tempfile.mkdtemp(prefix="uti-service-callgrind-")
+    print("\n| server | requests | instructions | per request |")
+    print("|---|---|---|---|")
+    for binary in binaries:
+        stripped = os.path.join(work, os.path.basename(binary) + ".stripped")
+        subprocess.run(["strip", "-g", "-o", stripped, binary], check=True)
+        out = os.path.join(work, os.path.basename(binary) + ".callgrind")
+        process = subprocess.Popen(["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
+                                    stripped, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        match = re.search(r":(\d+)\s*$", process.stdout.readline())
+        if not match:
+            process.kill()
+            sys.exit(f"service.py: {binary} did not start under valgrind")
+        connections = [http.client.HTTPConnection("127.0.0.1", int(match.group(1)), timeout=60) for _ in range(4)]
+
+        def send(index):
+            connection = connections[index % 4]
+            connection.request("PUT", "/identify?name=photo.png", body=body, headers={"Content-Type": "application/octet-stream"})
+            answer = connection.getresponse()
+            answer.read()
+            if answer.status != 200:
+                sys.exit(f"service.py: {binary} answered {answer.status}")
+        try:
+            for index in range(200):
+                send(index)
+            subprocess.run(["callgrind_control", "-i", "on", str(process.pid)], check=True, capture_output=True)
+            for index in range(requests):
+                send(index)
+            subprocess.run(["callgrind_control", "-i", "off", str(process.pid)], check=True, capture_output=True)
+            subprocess.run(["callgrind_control", "-d", str(process.pid)], check=True, capture_output=True)
+        finally:
+            for connection in connections:
+                connection.close()
+            process.terminate()
+            process.wait()
+        total = 0
+        for name in os.listdir(work):
+            if name.startswith(os.path.basename(out)):
+                with open(os.path.join(work, name), errors="replace") as dump:
+                    total += next((int(line.split()[1]) for line in dump if line.startswith("totals:")), 0)
+        print(f"| `{binary}` | {requests:,} | {total:,} | {total / requests:,.0f} |", flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=int, default=10, help="seconds of each wrk run")
@@ -429,6 +488,9 @@ def main():
                         "(`auto`: build Benchmarks' BareRoute and use it)")
     parser.add_argument("--bare-only", action="store_true", help="only part 7 (with --bare auto unless --bare says otherwise)")
     parser.add_argument("--curl-only", action="store_true", help="only part 8")
+    parser.add_argument("--instructions", type=int, metavar="N", help="part 9: instructions per request under callgrind, "
+                        "N requests, for this server and the --bare and --against binaries")
+    parser.add_argument("--instructions-only", action="store_true", help="only part 9")
     parser.add_argument("--server", help="the uti-server binary (default: build the release one)")
     parser.add_argument("--uti", help="the uti binary for one process per file (default: build the static one)")
     options = parser.parse_args()
@@ -443,7 +505,7 @@ def main():
         build("BareRoute", package=os.path.join(ROOT, "Benchmarks"))
         bare = os.path.join(ROOT, "Benchmarks", ".build", "release", "BareRoute")
     uti = options.uti
-    if not uti and not (options.model_only or options.against or options.bare_only or options.curl_only):
+    if not uti and not (options.model_only or options.against or options.bare_only or options.curl_only or options.instructions_only):
         build("uti", ["--scratch-path", ".build-static", "-Xswiftc", "-static-executable",
                       "-Xlinker", "-llzma", "-Xlinker", "-lbz2", "-Xlinker", "-lz"])
         uti = os.path.join(ROOT, ".build-static", "release", "uti")
@@ -454,6 +516,11 @@ def main():
     make_docx(docx)
     print(f"files: {os.path.getsize(png)} B PNG, {os.path.getsize(docx)} B DOCX; {os.cpu_count()} cores; "
           f"wrk -t1 -c{options.connections} -d{options.duration}s", flush=True)
+
+    if options.instructions_only:
+        instructions([server] + [binary for binary in (bare, options.against) if binary], png, options.instructions or 2000)
+        shutil.rmtree(work, ignore_errors=True)
+        return
 
     if options.curl_only:
         curl_uploads(server, png)
@@ -544,6 +611,8 @@ def main():
     if bare:
         print()
         against_bare(server, bare, png, options, runs=options.runs)
+    if options.instructions:
+        instructions([server] + [binary for binary in (bare, options.against) if binary], png, options.instructions)
 
 
 def report_held_lock(server, uti, png, options):
