@@ -177,10 +177,11 @@ public final class FileIdentifier: Sendable {
 
     /// Identifies bytes from any source (memory, a spool); `filename` (optional) lets its name count.
     func identify(source: some ByteSource, filename: String?) throws(IdentificationError) -> Identification {
-        let name = filename.flatMap { NameMatching.evidence(for: String(decoding: RawFilePath($0).lastComponent, as: UTF8.self)) }
+        let lastComponent = filename.map { String(decoding: RawFilePath($0).lastComponent, as: UTF8.self) }
+        let name = lastComponent.flatMap { NameMatching.evidence(for: $0) }
         if options.nameOnly { return reported(Resolution.byNameOnly(name, filename: filename ?? "")) }
         do {
-            return reported(try identifyContent(source, name: name, filename: filename.map { String(decoding: RawFilePath($0).lastComponent, as: UTF8.self) }))
+            return reported(try identifyContent(source, name: name, filename: lastComponent))
         } catch {
             throw IdentificationError(path: filename ?? "-", reason: error)
         }
@@ -406,9 +407,13 @@ public final class FileIdentifier: Sendable {
             name?.candidates.insert(chosen.type, at: 0)
             name?.decidedBy = chosen.why
         }
-        let model = { () throws(IdentificationError.Reason) -> ContentEvidence? in try self.modelReading(source, head: sample.head) }
+        // The model's reading, a closure made only where the model is on (making it costs a capture per file).
+        var model: (() throws(IdentificationError.Reason) -> ContentEvidence?)?
+        if options.usesModel {
+            model = { () throws(IdentificationError.Reason) -> ContentEvidence? in try self.modelReading(source, head: sample.head) }
+        }
         return try Resolution.resolve(name: name, readings: reading.readings, encoding: reading.encoding, provenBinary: reading.provenBinary,
-                                      model: options.usesModel ? model : nil)
+                                      model: model)
     }
 
     /// What Magika's model says of text that every other reader left plain and whose name names nothing (the

@@ -67,8 +67,21 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     static func milliseconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
-        let fraction = String(microseconds % 1000)
-        return String(microseconds / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        // Digits written from the right into the string's own storage: whole milliseconds, the point, three digits.
+        var whole = microseconds / 1000, digits = 1
+        while whole >= 10 { whole /= 10; digits += 1 }
+        return String(unsafeUninitializedCapacity: digits + 4) { text in
+            var rest = microseconds
+            for place in stride(from: digits + 3, through: 0, by: -1) {
+                if place == digits {
+                    text[place] = UInt8(ascii: ".")
+                    continue
+                }
+                text[place] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            return digits + 4
+        }
     }
 }
 

@@ -173,6 +173,22 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
         list(start: field(.ancestorsStart, ofType: index), count: field(.ancestorsCount, ofType: index))
     }
 
+    /// `parents(ofType:)` as types.
+    package func parentTypes(ofType index: Int) -> [UTType] {
+        types(start: Int(field(.parentsStart, ofType: index)), count: Int(field(.parentsCount, ofType: index)))
+    }
+
+    /// `ancestors(ofType:)` as types.
+    package func ancestorTypes(ofType index: Int) -> [UTType] {
+        types(start: Int(field(.ancestorsStart, ofType: index)), count: Int(field(.ancestorsCount, ofType: index)))
+    }
+
+    /// The types listed at `start`, made as the list is read (a list of indices in between was made and freed
+    /// each time: a report's supertypes, a name's lookup, on every identification).
+    private func types(start: Int, count: Int) -> [UTType] {
+        (start..<(start + count)).map { UTType(builtIn: self, index: Int(listWord($0))) }
+    }
+
     /// Whether type `index` has `ancestor` among its supertypes.
     func type(_ index: Int, hasAncestor ancestor: Int) -> Bool {
         anyAncestor(ofType: index) { $0 == ancestor }
@@ -346,11 +362,11 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     /// Every type claiming an ASCII tag, best first, as `typeIndices(forTagClassKey:tagKey:)` lists them for
     /// the lower-cased pair, without lower-casing either: `tag` hashed by `asciiTagHash` with `probe`, made for
     /// `tagClass`.
-    package func typeIndices(_ probe: TagClassProbe, tagClass: String, tag: UnsafeRawBufferPointer, hash: UInt32) -> [Int] {
+    package func types(_ probe: TagClassProbe, tagClass: String, tag: UnsafeRawBufferPointer, hash: UInt32) -> [UTType] {
         var tagClass = tagClass
         return tagClass.withUTF8 { classBytes in
-            claimants(probe, classBytes: UnsafeRawBufferPointer(classBytes), tag: tag, hash: hash)
-                .map { list(start: UInt32($0.start), count: UInt32($0.count)) } ?? []
+            guard let (start, count) = claimants(probe, classBytes: UnsafeRawBufferPointer(classBytes), tag: tag, hash: hash) else { return [] }
+            return types(start: start, count: count)
         }
     }
 

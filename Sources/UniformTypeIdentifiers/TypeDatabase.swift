@@ -366,12 +366,12 @@ public final class TypeDatabase: Sendable {
             let length = tagClass.rawValue.utf8.count
             let probe = probes.first { $0.tagClass.utf8.count == length && $0.tagClass == tagClass.rawValue }?.probe
                 ?? builtIn.probe(forTagClass: tagClass.rawValue)
-            let found = tag.utf8.withContiguousStorageIfAvailable { utf8 -> [Int]? in
+            let found = tag.utf8.withContiguousStorageIfAvailable { utf8 -> [UTType]? in
                 let bytes = UnsafeRawBufferPointer(utf8)
                 guard let hash = CompiledTypeDatabase.asciiTagHash(probe, tag: bytes), builtInIndexAnswers(tagHash: hash) else { return nil }
-                return builtIn.typeIndices(probe, tagClass: tagClass.rawValue, tag: bytes, hash: hash)
+                return builtIn.types(probe, tagClass: tagClass.rawValue, tag: bytes, hash: hash)
             } ?? nil
-            if let found { return found.map { UTType(builtIn: builtIn, index: $0) } }
+            if let found { return found }
         }
         // With nothing registered, the compiled index's order is the preference order (`candidates`).
         if builtInOnly, let builtIn {

@@ -40,7 +40,7 @@ extension UTType {
     /// The supertypes depth-first in declaration order: the order in which properties are inherited.
     public var orderedSupertypes: [UTType] {
         if let (builtIn, index) = builtInDeclaration {
-            return builtIn.ancestors(ofType: index).map { UTType(builtIn: builtIn, index: $0) }
+            return builtIn.ancestorTypes(ofType: index)
         }
         let database = TypeDatabase.shared
         let overlay = database.snapshot
@@ -55,7 +55,7 @@ extension UTType {
     /// The direct supertypes, in declaration order.
     public var directSupertypes: [UTType] {
         if let (builtIn, index) = builtInDeclaration {
-            return builtIn.parents(ofType: index).map { UTType(builtIn: builtIn, index: $0) }
+            return builtIn.parentTypes(ofType: index)
         }
         let database = TypeDatabase.shared
         let overlay = database.snapshot
