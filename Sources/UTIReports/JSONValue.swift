@@ -32,38 +32,13 @@ package enum JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
         return output.bytes
     }
 
-    /// Whether `bytes` are printable ASCII without `"` or `\\`: written as they are. Eight bytes at a time (the
-    /// strings of a report are identifiers, MIME types and names: a word's test per byte cost more than the copy).
-    @inline(__always)
-    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            // A byte below 0x20, at 0x7F or above, or equal to '"' (0x22) or '\\' (0x5C) sets its high bit in one of these.
-            let below = word &- ones &* 0x20
-            let above = word &+ ones &* 0x01
-            let quote = (word ^ (ones &* 0x22)) &- ones
-            let backslash = (word ^ (ones &* 0x5C)) &- ones
-            if (below | above | word | quote & ~(word ^ (ones &* 0x22)) | backslash & ~(word ^ (ones &* 0x5C))) & highs != 0 { return false }
-            index += 8
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-            index += 1
-        }
-        return true
-    }
-
     /// A JSON string. Beyond what JSON requires, C1 controls and the characters that reorder text (bidi
     /// controls) are escaped too, so that what a terminal shows is what the string holds.
     package static func quote<Output: ByteSink & ~Copyable>(_ string: String, into output: inout Output) {
         output.append(UInt8(ascii: "\""))
         // Printable ASCII without '"' or '\\', the common case, goes as it is, in one pass over the bytes in place.
         let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard isPlain(bytes) else { return false }
+            guard PrintableASCII.test(bytes, allowingQuotes: false) else { return false }
             output.append(bytes: bytes)
             return true
         } ?? false

@@ -47,6 +47,18 @@ extension JSONWriter where Self: ~Copyable {
         if let value { string(value) } else { null() }
     }
 
+    /// A member whose value is a string, or `null`.
+    package mutating func member(_ key: JSONKey, _ value: String?) {
+        self.key(key)
+        string(value)
+    }
+
+    /// A member whose value is `true` or `false`.
+    package mutating func member(_ key: JSONKey, _ value: Bool) {
+        self.key(key)
+        boolean(value)
+    }
+
     /// An array of strings.
     package mutating func strings(_ values: some Sequence<String>) {
         beginArray()
@@ -100,27 +112,21 @@ package struct JSONBytes: JSONWriter, ~Copyable {
         if follows { output.append(UInt8(ascii: ",")) }
     }
 
-    package mutating func beginObject() {
+    private mutating func open(_ bracket: UInt8) {
         separate()
-        output.append(UInt8(ascii: "{"))
+        output.append(bracket)
         follows = false
     }
 
-    package mutating func endObject() {
-        output.append(UInt8(ascii: "}"))
+    private mutating func close(_ bracket: UInt8) {
+        output.append(bracket)
         follows = true
     }
 
-    package mutating func beginArray() {
-        separate()
-        output.append(UInt8(ascii: "["))
-        follows = false
-    }
-
-    package mutating func endArray() {
-        output.append(UInt8(ascii: "]"))
-        follows = true
-    }
+    package mutating func beginObject() { open(UInt8(ascii: "{")) }
+    package mutating func endObject() { close(UInt8(ascii: "}")) }
+    package mutating func beginArray() { open(UInt8(ascii: "[")) }
+    package mutating func endArray() { close(UInt8(ascii: "]")) }
 
     package mutating func key(_ key: String) {
         separate()

@@ -3,6 +3,7 @@ import FileIdentification
 import SystemCalls
 import SystemPackage
 import UniformTypeIdentifiers
+import UTIReports
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,7 +74,7 @@ struct StandardOutput: ~Copyable {
         let start = buffer.count
         write(&buffer)
         let needsLook = buffer.withUnsafeBufferPointer { written in
-            !Terminal.isPrintableASCII(UnsafeBufferPointer(rebasing: written[start...]))
+            !PrintableASCII.test(UnsafeBufferPointer(rebasing: written[start...]), allowingQuotes: true)
         }
         if needsLook {
             let text = String(decoding: buffer[start...], as: UTF8.self)
@@ -125,31 +126,9 @@ enum Terminal {
     /// construction, so this changes nothing in a JSON line.
     static func safe(_ text: String) -> String {
         var text = text
-        guard !text.withUTF8(isPrintableASCII) else { return text }
+        guard !text.withUTF8({ PrintableASCII.test($0, allowingQuotes: true) }) else { return text }
         let escaped = RawFilePath.escape(Array(text.utf8), escapingBackslash: false)
         return escaped.utf8.elementsEqual(text.utf8) ? text : escaped
-    }
-
-    /// Whether every byte is printable ASCII (0x20 to 0x7E), eight at a time: a record's line is looked at
-    /// whole before it is written, and nearly every line is.
-    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            // A byte below 0x20 borrows into its high bit when 0x20 is taken from each; a byte above 0x7E
-            // carries into it when one is added, or has it already. Either answer is exact for the word.
-            let below = (word &- ones &* 0x20) & ~word & high
-            let above = ((word &+ ones) | word) & high
-            if below | above != 0 { return false }
-            index += 8
-        }
-        while index < bytes.count {
-            if base[index] < 0x20 || base[index] >= 0x7F { return false }
-            index += 1
-        }
-        return true
     }
 
     /// Writes `text` to standard error, unbuffered.
