@@ -107,7 +107,7 @@ static inline size_t pair_keys(const unsigned char *bytes, size_t count, size_t 
 
 /// The byte of the pair at `place` in `present` (8 KiB, by the pair's thirteen-bit hash).
 static inline unsigned pair_byte(const unsigned char *present, const unsigned char *bytes, size_t place) {
-    return present[(pair_at(bytes, place) * 0x9E3779B1u) >> 19];
+    return present[uti_pair_slot(pair_at(bytes, place))];
 }
 
 size_t uti_pair_scan(const unsigned char *bytes, size_t count, size_t index, const unsigned char *present,

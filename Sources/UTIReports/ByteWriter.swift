@@ -5,7 +5,9 @@ package protocol ByteSink: ~Copyable {
 }
 
 extension ByteSink where Self: ~Copyable {
-    /// A string's UTF-8 bytes, copied at once where they lie together (a native string's do).
+    /// A string's UTF-8 bytes, copied at once where they lie together (a native string's do). Inlinable, as the
+    /// rest of a `ByteWriter`'s appends, so that other modules' writers (the request log) copy in place.
+    @inlinable
     package mutating func append(utf8 text: String) {
         let copied = text.utf8.withContiguousStorageIfAvailable { append(bytes: $0) } != nil
         if !copied {
@@ -13,12 +15,14 @@ extension ByteSink where Self: ~Copyable {
         }
     }
 
+    @inlinable
     package mutating func append(bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append(bytes: $0) }
     }
 }
 
 extension Array: ByteSink where Element == UInt8 {
+    @inlinable
     package mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
         append(contentsOf: bytes)
     }
@@ -73,20 +77,6 @@ package struct ByteWriter: ByteSink, ~Copyable {
         reserve(bytes.count)
         (start + written).initialize(from: base, count: bytes.count)
         written += bytes.count
-    }
-
-    /// A string's UTF-8 bytes, copied at once where they lie together (a native string's do).
-    @inlinable
-    package mutating func append(utf8 text: String) {
-        let copied = text.utf8.withContiguousStorageIfAvailable { append(bytes: $0) } != nil
-        if !copied {
-            for byte in text.utf8 { append(byte) }
-        }
-    }
-
-    @inlinable
-    package mutating func append(bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { append(bytes: $0) }
     }
 
     /// The bytes written, to read while the writer lives.

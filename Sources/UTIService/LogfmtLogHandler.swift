@@ -83,13 +83,13 @@ package struct LogfmtLogHandler: LogHandler {
         line.append(UInt8(ascii: "\""))
     }
 
-    /// Now in UTC, to the millisecond: `2026-11-23T07:41:57.123Z`.
     /// Whether a value holds a byte that logfmt must quote: a space or control byte, `=`, `"`, DEL.
     static func needsQuoting(_ bytes: some Sequence<UInt8>) -> Bool {
         for byte in bytes where byte <= 0x20 || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "\"") || byte == 0x7F { return true }
         return false
     }
 
+    /// Now in UTC, to the millisecond: `2026-11-23T07:41:57.123Z`.
     static func timestamp() -> String {
         var bytes = ByteWriter(capacity: 32)
         appendTimestamp(to: &bytes)

@@ -40,13 +40,13 @@ enum Responses {
         return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingHeaderWhitespace() == "text/plain" }
     }
 
-    /// A request's query parameters. A handler that reads several parses them once (`request.uri.queryParameters`
-    /// parses the query anew on every call) and passes them as `query:` to the functions below.
+    /// A request's query parameters, parsed once by the handler (`request.uri.queryParameters` parses the query
+    /// anew on every call) and given to the functions below.
     typealias Query = FlatDictionary<Substring, Substring>
 
     /// A query parameter that is `true`/`1` or `false`/`0` (absent: false); anything else is a 400 naming it.
-    static func booleanQuery(_ request: Request, _ name: String, query: Query? = nil) throws -> Bool {
-        guard let value = (query ?? request.uri.queryParameters).get(name) else { return false }
+    static func booleanQuery(_ query: Query, _ name: String) throws -> Bool {
+        guard let value = query.get(name) else { return false }
         switch value {
         case "true", "1": return true
         case "false", "0": return false
@@ -58,8 +58,8 @@ enum Responses {
     /// request names none.
     ///
     /// - Throws: 400 for a name that is not one of `MIMENames`.
-    static func mimeNames(_ request: Request, query: Query? = nil) throws -> MIMENames? {
-        guard let text = (query ?? request.uri.queryParameters).get("mime-names") else { return nil }
+    static func mimeNames(_ query: Query) throws -> MIMENames? {
+        guard let text = query.get("mime-names") else { return nil }
         guard let names = MIMENames(rawValue: text) else {
             throw HTTPError(.badRequest, message: "mime-names: expected one of \(MIMENames.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -68,8 +68,8 @@ enum Responses {
 
     /// The name of the uploaded file, as the client gave it: `?name=`, `Content-Disposition`, or Tika's
     /// `File-Name` / `resourceName`.
-    static func uploadName(_ request: Request, query: Query? = nil) -> String? {
-        if let name = (query ?? request.uri.queryParameters).get("name"), !name.isEmpty { return name }
+    static func uploadName(_ request: Request, query: Query) -> String? {
+        if let name = query.get("name"), !name.isEmpty { return name }
         if let disposition = request.headers.value(.contentDisposition), let name = UploadName.fromContentDisposition(disposition) { return name }
         for field in tikaNameFields {
             if let value = request.headers.value(field), !value.isEmpty { return value }

@@ -26,6 +26,12 @@ const void *uti_find_pair(const void *bytes, size_t length, unsigned char first,
 /// Sixteen bytes at a time with SSE2 where the machine has it, byte by byte elsewhere.
 int uti_scan_text(const unsigned char *bytes, size_t length, size_t *controls, int *high_bit);
 
+/// A pair of bytes' slot in the near literals' filter table: its thirteen-bit hash. The one definition, for the
+/// scan below and for the Swift that fills the table.
+static inline unsigned uti_pair_slot(unsigned pair) {
+    return (pair * 0x9E3779B1u) >> 19;
+}
+
 /// PRONOM's near literals' filter: from place `index` on, every third place of `bytes` (`count` of them) whose pair
 /// of bytes (`bytes[i] | bytes[i + 1] << 8`) has a byte that is not zero in `present` (8 KiB, at the pair's
 /// thirteen-bit hash `(pair * 0x9E3779B1) >> 19`); for each bit `o` of that byte (a pair of that hash lies `o`

@@ -2060,8 +2060,8 @@ struct PairFilter: @unchecked Sendable {
     static let hashBits = 15
     static let bucketBits = 10
 
-    /// A pair's slot in `present`: its thirteen-bit hash, as `uti_pair_scan` computes it.
-    static func pairSlot(_ pair: Int) -> Int { Int(truncatingIfNeeded: (UInt32(pair) &* 0x9E37_79B1) &>> 19) }
+    /// A pair's slot in `present`: its thirteen-bit hash (`uti_pair_slot`, which `uti_pair_scan` reads it by).
+    static func pairSlot(_ pair: Int) -> Int { Int(uti_pair_slot(UInt32(pair))) }
 
     @inline(__always) static func hash(_ key: UInt32) -> Int {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B1) &>> UInt32(32 - hashBits))

@@ -21,8 +21,8 @@ struct ArchiveController<Context: RequestContext>: Sendable {
 
     /// Whether a request to `/identify` asks for members (`?archives=true`); a value other than `true` or
     /// `false` is refused before the body is read.
-    static func asksForMembers(_ request: Request, query: Responses.Query? = nil) throws -> Bool {
-        try Responses.booleanQuery(request, "archives", query: query)
+    static func asksForMembers(_ query: Responses.Query) throws -> Bool {
+        try Responses.booleanQuery(query, "archives")
     }
 
     /// One upload and its members: the upload's identification, how the reading of its members ended (`nil`
@@ -107,7 +107,8 @@ struct ArchiveController<Context: RequestContext>: Sendable {
     /// children before their parent (Tika adds a document when its parsing ends), every value a string.
     /// `maxEmbeddedResources` caps the members, as Tika's header does.
     func rmeta(_ request: Request) async throws -> Response {
-        let names = try Responses.mimeNames(request) ?? .tika
+        let query = request.uri.queryParameters
+        let names = try Responses.mimeNames(query) ?? .tika
         var limits = self.limits
         if let cap = request.headers[HTTPField.Name("maxEmbeddedResources")!] {
             let digits = cap.trimmingCharacters(in: .whitespaces)
@@ -118,7 +119,7 @@ struct ArchiveController<Context: RequestContext>: Sendable {
             limits.maxMembers = min(limits.maxMembers, Int(digits) ?? Int.max)
         }
         let started = ContinuousClock.now
-        let name = Responses.uploadName(request)
+        let name = Responses.uploadName(request, query: query)
         let read = try await self.read(request, named: name, names: names, limits: limits)
         let (archive, reading, members) = (read.archive, read.reading, read.members)
         let elapsed = ContinuousClock.now - started

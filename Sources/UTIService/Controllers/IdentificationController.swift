@@ -37,9 +37,9 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     /// `?mime-names=` names the vocabulary of the MIME type, as `uti identify --mime-names` does.
     func identify(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
-        let names = try Responses.mimeNames(request, query: query)  // a bad vocabulary is refused before the body is read
-        let pronom = try Self.asksForPronom(request, query: query)
-        if try ArchiveController<Context>.asksForMembers(request, query: query) {
+        let names = try Responses.mimeNames(query)  // a bad vocabulary is refused before the body is read
+        let pronom = try Self.asksForPronom(query)
+        if try ArchiveController<Context>.asksForMembers(query) {
             return try await archives.identifyWithMembers(request, named: Responses.uploadName(request, query: query), names: names)
         }
         if let contentType = request.headers.value(.contentType), let boundary = Multipart.boundary(of: contentType) {
@@ -98,8 +98,8 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     }
 
     /// Whether the request asks for PRONOM's formats (`?pronom=true`, as `uti identify --json --pronom`).
-    static func asksForPronom(_ request: Request, query: Responses.Query? = nil) throws -> Bool {
-        try Responses.booleanQuery(request, "pronom", query: query)
+    static func asksForPronom(_ query: Responses.Query) throws -> Bool {
+        try Responses.booleanQuery(query, "pronom")
     }
 
     /// The largest body identified where its handler runs (when it is in memory): 16 KiB.
@@ -117,7 +117,7 @@ struct TikaController<Context: RequestContext>: Sendable {
         let identification = self.identification
         routes.put("detect/stream") { request, _ in
             let query = request.uri.queryParameters
-            let names = try Responses.mimeNames(request, query: query)  // a bad vocabulary is refused before the body is read
+            let names = try Responses.mimeNames(query)  // a bad vocabulary is refused before the body is read
             return Responses.text(try await identification.identification(of: request, named: Responses.uploadName(request, query: query),
                                                                           names: names).mimeType)
         }
