@@ -1,4 +1,5 @@
 internal import UniformTypeIdentifiers
+internal import Synchronization
 
 /// What one reader of the content says a file is: a declared type, the MIME type the reader named it by
 /// (when it names formats that way), and what it saw.
@@ -22,9 +23,25 @@ struct Verdict: Sendable, Hashable {
 
     /// The verdict naming `mimeType`, or `nil` when no declared type claims it.
     init?(mimeType: String, detail: String) {
-        guard let type = TypeDatabase.shared.declaredTypes(tag: mimeType, tagClass: .mimeType).first else { return nil }
+        guard let type = Self.declaredType(claiming: mimeType) else { return nil }
         self.type = type
         self.mimeType = mimeType
         self.detail = detail
     }
+
+    /// The declared type that claims `mimeType` first, looked up once per name while the database is
+    /// unchanged: the readers name a few hundred formats, thousands of times in a classification.
+    private static func declaredType(claiming mimeType: String) -> UTType? {
+        let generation = TypeDatabase.shared.generation
+        if let known = claimants.withLock({ $0.generation == generation ? $0.types[mimeType] : nil }) { return known }
+        let type = TypeDatabase.shared.declaredTypes(tag: mimeType, tagClass: .mimeType).first
+        claimants.withLock { cache in
+            if cache.generation != generation { cache = (generation, [:]) }
+            // Bounded: the readers' names are a fixed set, but libmagic's come from a file's bytes' rules.
+            if cache.types.count < 4_096 { cache.types[mimeType] = .some(type) }
+        }
+        return type
+    }
+
+    private static let claimants = Mutex<(generation: Int, types: [String: UTType?])>((0, [:]))
 }

@@ -155,32 +155,40 @@ extension UTI {
             var writer = RecordWriter(format: format, details: details, archives: archives, pronom: pronom || format == .droid)
             writer.digest = digest
             if !summary, let header = writer.header { output.line(header) }
+            // The options read once, not per entry (a property wrapper's getter is a call each time).
+            let mismatchesOnly = mismatchesOnly, summary = summary, format = format, rendersInPlace = writer.rendersInPlace
+            let filtered = mismatchesOnly || !supertypes.isEmpty
+            // Borrowed, never copied: a copy of an entry retains each of its strings and arrays.
+            func write(_ entry: borrowing ClassifiedEntry) {
+                progress.count(entry)
+                // Read in place: a copy of an identification retains each of its strings and arrays.
+                switch entry.result {
+                case .failure:
+                    failed = true
+                    if filtered { return }
+                case .success(let identification):
+                    if mismatchesOnly && !identification.isMismatch { return }
+                    if !supertypes.isEmpty && !supertypes.contains(where: { identification.type.conforms(to: $0) }) { return }
+                }
+                if summary {
+                    tally.add(entry)
+                } else if rendersInPlace {
+                    output.line { writer.record(entry, into: &$0) }
+                } else if format == .droid {
+                    output.raw(Array(writer.droidRow(entry, id: &droidIDs).utf8) + [UInt8(ascii: "\n")])
+                } else if format == .csv {
+                    // RFC 4180's quoting carries any character: a name's line break stays one, inside quotes,
+                    // so that no escape makes two names read back alike.
+                    output.raw(Array(writer.record(entry).utf8) + [UInt8(ascii: "\n")])
+                } else {
+                    output.line(writer.record(entry))
+                }
+            }
             classification.forEachBatch { batch in
                 // An archive's members follow it, each a record of its own.
-                for entry in batch.lazy.flatMap({ [$0] + $0.members }) {
-                    progress.count(entry)
-                    // Read in place: a copy of an identification retains each of its strings and arrays.
-                    switch entry.result {
-                    case .failure:
-                        failed = true
-                        if mismatchesOnly || !supertypes.isEmpty { continue }
-                    case .success(let identification):
-                        if mismatchesOnly && !identification.isMismatch { continue }
-                        if !supertypes.isEmpty && !supertypes.contains(where: { identification.type.conforms(to: $0) }) { continue }
-                    }
-                    if summary {
-                        tally.add(entry)
-                    } else if writer.rendersInPlace {
-                        output.line { writer.record(entry, into: &$0) }
-                    } else if format == .droid {
-                        output.raw(Array(writer.droidRow(entry, id: &droidIDs).utf8) + [UInt8(ascii: "\n")])
-                    } else if format == .csv {
-                        // RFC 4180's quoting carries any character: a name's line break stays one, inside quotes,
-                        // so that no escape makes two names read back alike.
-                        output.raw(Array(writer.record(entry).utf8) + [UInt8(ascii: "\n")])
-                    } else {
-                        output.line(writer.record(entry))
-                    }
+                for index in batch.indices {
+                    write(batch[index])
+                    for member in batch[index].members.indices { write(batch[index].members[member]) }
                 }
                 if progress.isDue {
                     output.flush()

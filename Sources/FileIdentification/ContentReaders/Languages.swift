@@ -193,26 +193,29 @@ enum Languages {
         // The first five lines and the last five, as byte ranges found without splitting the whole text.
         var text = text
         let ranges: [Range<Int>] = text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return [] }
             let count = bytes.count
-            var heads: [Range<Int>] = []
+            var lines: [Range<Int>] = []
+            lines.reserveCapacity(10)
             var start = 0
-            while heads.count < 5, start < count {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? count
-                heads.append(start..<end)
+            while lines.count < 5, start < count {
+                let end = memchr(base + start, 0x0A, count - start).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
+                lines.append(start..<end)
                 start = end + 1
             }
-            var tails: [Range<Int>] = []
+            let heads = lines.count
             var end = count
             if end > start, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
-            while tails.count < 5, end > start {
-                let lineStart = bytes[start..<end].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? start
-                tails.insert(lineStart..<end, at: 0)
+            while lines.count < heads + 5, end > start {
+                var lineStart = end
+                while lineStart > start, bytes[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+                lines.append(lineStart..<end)
                 end = lineStart - 1
             }
+            lines[heads...].reverse()
             // Most lines hold neither marker: a byte search rules them out before any parse.
-            let markers: [[UInt8]] = [Array("-*-".utf8), Array("vi:".utf8), Array("vim:".utf8), Array("ex:".utf8)]
-            return (heads + tails).filter { range in
-                markers.contains { UnsafeBufferPointer(rebasing: bytes[range]).contains(bytes: $0) }
+            return lines.filter { range in
+                modelineMarkers.contains { UnsafeBufferPointer(rebasing: bytes[range]).contains(bytes: $0) }
             }
         }
         let utf8 = text.utf8
@@ -226,6 +229,9 @@ enum Languages {
         }
         return nil
     }
+
+    /// What a line with a modeline holds.
+    private static let modelineMarkers: [[UInt8]] = [Array("-*-".utf8), Array("vi:".utf8), Array("vim:".utf8), Array("ex:".utf8)]
 
     private static func emacsMode(_ line: Substring) -> String? {
         guard let start = line.firstRange(of: "-*-"), let end = line[start.upperBound...].firstRange(of: "-*-") else { return nil }

@@ -70,21 +70,22 @@ extension SharedMIMEInfo {
     /// spreadsheet type, which also covers `.sxc`. `nil` when two of them match as well (`*.iso` is a CD
     /// image's and a Sega CD ROM's glob: the name does not tell which).
     private func globbed(for type: UTType, filename: String, cached: Bool) -> String? {
-        let mimeTypes: [String]
-        let found: [[(glob: String, weight: Int)]]
-        if cached, let known = reportCache.withLock({ $0.globs[type] }) {
-            (mimeTypes, found) = known
+        let known: NameGlobs
+        if cached, let found = reportCache.withLock({ $0.globs[type] }) {
+            known = found
         } else {
-            mimeTypes = type.tags(of: .mimeType).map { $0.lowercased() }
-            found = mimeTypes.count > 1 ? globs(of: mimeTypes) : []
-            if cached { reportCache.withLock { $0.globs[type] = (mimeTypes, found) } }
+            let mimeTypes = type.tags(of: .mimeType).map { $0.lowercased() }
+            known = NameGlobs(mimeTypes: mimeTypes, globs: mimeTypes.count > 1 ? globs(of: mimeTypes) : [])
+            if cached { reportCache.withLock { $0.globs[type] = known } }
         }
+        let mimeTypes = known.mimeTypes
         guard mimeTypes.count > 1 else { return nil }
         let name = filename.lowercased()
+        var cString: ContiguousArray<CChar>?
         var best: (mimeType: String, weight: Int)?
         var tied = false
         for index in 0..<mimeTypes.count {
-            let weight = found[index].filter { fnmatch($0.glob, name, 0) == 0 }.map(\.weight).max() ?? -1
+            let weight = known.weight(index, matching: name, cString: &cString)
             guard weight >= 0 else { continue }
             if weight > (best?.weight ?? -1) {
                 best = (mimeTypes[index], weight)

@@ -246,7 +246,58 @@ final class SharedMIMEInfo: Sendable {
         var generation = 0
         var names: [Report: String] = [:]
         /// A type's MIME types, lower-cased, and their globs: what choosing among them by a file's name reads.
-        var globs: [UTType: (mimeTypes: [String], globs: [[(glob: String, weight: Int)]])] = [:]
+        var globs: [UTType: NameGlobs] = [:]
+    }
+
+    /// A type's MIME types (lower-cased) and the globs naming each, made ready to match a name many times: a
+    /// glob that is `*` and a literal suffix (nearly all) compared as bytes, any other given to `fnmatch` as
+    /// the C string made here once. One object, so that a lookup retains one reference, not every string.
+    final class NameGlobs: Sendable {
+        enum Glob: Sendable {
+            /// `*` then these bytes (no `*`, `?`, `[` or `\\` among them): what `fnmatch` matches as a suffix.
+            case suffix([UInt8], weight: Int)
+            case pattern(ContiguousArray<CChar>, weight: Int)
+        }
+
+        let mimeTypes: [String]
+        let globs: [[Glob]]
+
+        init(mimeTypes: [String], globs: [[(glob: String, weight: Int)]]) {
+            self.mimeTypes = mimeTypes
+            self.globs = globs.map { list in
+                list.map { glob, weight in
+                    let bytes = Array(glob.utf8)
+                    let literal = bytes.dropFirst()
+                    if bytes.first == UInt8(ascii: "*"),
+                       !literal.contains(where: { [UInt8(ascii: "*"), UInt8(ascii: "?"), UInt8(ascii: "["), UInt8(ascii: "\\")].contains($0) }) {
+                        return .suffix(Array(literal), weight: weight)
+                    }
+                    return .pattern(glob.utf8CString, weight: weight)
+                }
+            }
+        }
+
+        /// The highest weight of the globs of `mimeTypes[index]` that match `name` (lower-cased), -1 for none.
+        func weight(_ index: Int, matching name: String, cString: inout ContiguousArray<CChar>?) -> Int {
+            var best = -1
+            for glob in globs[index] {
+                switch glob {
+                case .suffix(let suffix, let weight):
+                    guard weight > best else { continue }
+                    let matches = name.utf8.count >= suffix.count && name.utf8.suffix(suffix.count).elementsEqual(suffix)
+                    if matches { best = weight }
+                case .pattern(let pattern, let weight):
+                    guard weight > best else { continue }
+                    let subject = cString ?? name.utf8CString
+                    cString = subject
+                    let matches = pattern.withUnsafeBufferPointer { pattern in
+                        subject.withUnsafeBufferPointer { fnmatch(pattern.baseAddress, $0.baseAddress, 0) == 0 }
+                    }
+                    if matches { best = weight }
+                }
+            }
+            return best
+        }
     }
 
     /// What a reported name is decided by: the type (hashed by its place in the built-in database when it

@@ -333,7 +333,9 @@ enum Signatures {
         let hasNUL = prefix.withUnsafeBytes { $0.baseAddress.map { memchr($0, 0, prefix.count) != nil } ?? false }
         guard source.count >= 512,
               hasNUL || prefix.prefix(512).contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C && $0 != 0x1B }),
-              let trailer = try? source.bytes(at: source.count - 512, length: 12), trailer.count == 12,
+              // A file the prefix holds whole has its trailer there: no read.
+              let trailer = source.count <= prefix.count ? Array(prefix[(source.count - 512)..<(source.count - 500)])
+                : try? source.bytes(at: source.count - 512, length: 12), trailer.count == 12,
               trailer[0..<4].elementsEqual("koly".utf8), trailer.bigEndian32(at: 4) == 4, trailer.bigEndian32(at: 8) == 512 else { return nil }
         return Match(mimeType: "application/x-apple-diskimage", detail: "UDIF koly trailer")
     }

@@ -22,6 +22,8 @@ enum NameMatching {
     /// A pattern (lower-cased) and its type, with what lets most names pass it by without `fnmatch`.
     private struct Pattern {
         var glob: String
+        /// `glob` as the C string `fnmatch` reads, made once.
+        var cGlob: ContiguousArray<CChar>
         var type: UTType
         /// The pattern's first byte when it is a literal ASCII character: only a name whose first byte is
         /// that byte (case folded) can match.
@@ -62,7 +64,7 @@ enum NameMatching {
             for glob in type.tags(of: .filenameGlob) {
                 let lowercased = glob.lowercased()
                 let first = lowercased.utf8.first.flatMap { byte in byte < 0x80 && !"*?[\\".utf8.contains(byte) ? byte : nil }
-                patterns.append(Pattern(glob: lowercased, type: type, firstByte: first, isNamed: isNameWithAnyExtension(lowercased)))
+                patterns.append(Pattern(glob: lowercased, cGlob: lowercased.utf8CString, type: type, firstByte: first, isNamed: isNameWithAnyExtension(lowercased)))
             }
         }
         let made = Patterns(generation: generation, all: patterns)
@@ -161,15 +163,19 @@ enum NameMatching {
         // only against the patterns that can start so; one that starts otherwise is tried against every pattern.
         let firstByte = filename.utf8.first.flatMap { byte in byte < 0x80 ? (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) : nil }
         let table = patterns()
-        var lowercased: String?
+        // The name lower-cased and made a C string once, when a pattern first needs it.
+        var lowercased: (name: String, cString: ContiguousArray<CChar>)?
         func tried(_ index: Int) {
-            let candidate = table.all[index]
-            if let required = candidate.firstByte, let firstByte, required != firstByte { return }
-            let name = lowercased ?? filename.lowercased()
+            if let required = table.all[index].firstByte, let firstByte, required != firstByte { return }
+            let name = lowercased ?? { let name = filename.lowercased(); return (name, name.utf8CString) }()
             lowercased = name
-            guard !namedOnly || candidate.glob.unicodeScalars.first == name.unicodeScalars.first, fnmatch(candidate.glob, name, 0) == 0 else { return }
-            if matched.isEmpty { pattern = candidate.glob }
-            if !matched.contains(candidate.type) { matched.append(candidate.type) }
+            guard !namedOnly || table.all[index].glob.utf8.first == name.name.utf8.first else { return }
+            let matches = table.all[index].cGlob.withUnsafeBufferPointer { glob in
+                name.cString.withUnsafeBufferPointer { fnmatch(glob.baseAddress, $0.baseAddress, 0) == 0 }
+            }
+            guard matches else { return }
+            if matched.isEmpty { pattern = table.all[index].glob }
+            if !matched.contains(table.all[index].type) { matched.append(table.all[index].type) }
         }
         if namedOnly {
             for index in table.named { tried(Int(index)) }
