@@ -4,7 +4,70 @@
 #include <string.h>
 
 const void *uti_find_bytes(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+    return uti_find_literal(haystack, haystack_length, needle, needle_length);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+/// The places where `needle`'s first byte is at `place` and its last byte at `place + length - 1`, 32 at a time
+/// (W. Mula's SIMD-friendly search: two bytes far apart rule out nearly every place at once), the rest of
+/// `needle` compared at each; then place by place at the end.
+__attribute__((target("avx2")))
+static const void *find_literal_avx2(const unsigned char *haystack, size_t count, const unsigned char *needle, size_t length) {
+    const __m256i first = _mm256_set1_epi8((char)needle[0]);
+    const __m256i last = _mm256_set1_epi8((char)needle[length - 1]);
+    size_t place = 0;
+    for (; place + length - 1 + 32 <= count; place += 32) {
+        const __m256i starts = _mm256_loadu_si256((const __m256i *)(haystack + place));
+        const __m256i ends = _mm256_loadu_si256((const __m256i *)(haystack + place + length - 1));
+        unsigned candidates = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(starts, first), _mm256_cmpeq_epi8(ends, last)));
+        while (candidates != 0) {
+            const unsigned bit = (unsigned)__builtin_ctz(candidates);
+            if (length <= 2 || memcmp(haystack + place + bit + 1, needle + 1, length - 2) == 0) return haystack + place + bit;
+            candidates &= candidates - 1;
+        }
+    }
+    for (; place + length <= count; place++) {
+        if (haystack[place] == needle[0] && haystack[place + length - 1] == needle[length - 1] &&
+            memcmp(haystack + place, needle, length) == 0) return haystack + place;
+    }
+    return NULL;
+}
+
+/// The same sixteen at a time with SSE2, which every x86-64 has.
+static const void *find_literal_sse2(const unsigned char *haystack, size_t count, const unsigned char *needle, size_t length) {
+    const __m128i first = _mm_set1_epi8((char)needle[0]);
+    const __m128i last = _mm_set1_epi8((char)needle[length - 1]);
+    size_t place = 0;
+    for (; place + length - 1 + 16 <= count; place += 16) {
+        const __m128i starts = _mm_loadu_si128((const __m128i *)(haystack + place));
+        const __m128i ends = _mm_loadu_si128((const __m128i *)(haystack + place + length - 1));
+        unsigned candidates = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(starts, first), _mm_cmpeq_epi8(ends, last)));
+        while (candidates != 0) {
+            const unsigned bit = (unsigned)__builtin_ctz(candidates);
+            if (length <= 2 || memcmp(haystack + place + bit + 1, needle + 1, length - 2) == 0) return haystack + place + bit;
+            candidates &= candidates - 1;
+        }
+    }
+    for (; place + length <= count; place++) {
+        if (haystack[place] == needle[0] && haystack[place + length - 1] == needle[length - 1] &&
+            memcmp(haystack + place, needle, length) == 0) return haystack + place;
+    }
+    return NULL;
+}
+#endif
+
+const void *uti_find_literal(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+    if (needle_length == 0) return haystack;
+    if (haystack == NULL || needle == NULL || needle_length > haystack_length) return NULL;
+    if (needle_length == 1) return memchr(haystack, *(const unsigned char *)needle, haystack_length);
+#if defined(__x86_64__) || defined(__i386__)
+    if (__builtin_cpu_supports("avx2")) return find_literal_avx2(haystack, haystack_length, needle, needle_length);
+    return find_literal_sse2(haystack, haystack_length, needle, needle_length);
+#else
     return memmem(haystack, haystack_length, needle, needle_length);
+#endif
 }
 
 const void *uti_find_last_byte(const void *bytes, int byte, size_t length) {

@@ -32,4 +32,10 @@ static inline int uti_mount_identifier(int fd, uint64_t *identifier) {
     return -1;
 #endif
 }
+/// The kernel's directory entries (struct linux_dirent64: inode, offset, record length, type, name) read from the
+/// directory open on `fd` into `buffer`: the bytes read, 0 at the end, -1 with errno set. getdents64(2) by its
+/// number, as glibc 2.30's wrapper is not declared without a feature macro.
+static inline long uti_directory_entries(int fd, void *buffer, size_t size) {
+    return syscall(SYS_getdents64, fd, buffer, size);
+}
 #endif

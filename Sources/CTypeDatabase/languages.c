@@ -758,8 +758,8 @@ static const struct uti_language_rule rules_9[2] = {
 static const char *const literals_10_0_0[] = {"auto", "extrn", "goto"};
 static const char *const literals_10_0_1[] = {"implement", "include", "load", "ref"};
 static const struct uti_language_condition conditions_10_0[] = {
-    {1, "^\\s*(?:extrn|auto|goto)\\b", 3, literals_10_0_0, 0, NULL},
-    {0, "^\\s*(?:implement|include|load|ref)\\b", 4, literals_10_0_1, 0, NULL},
+    {1, "^\\s*+(?:extrn|auto|goto)\\b", 3, literals_10_0_0, 0, NULL},
+    {0, "^\\s*+(?:implement|include|load|ref)\\b", 4, literals_10_0_1, 0, NULL},
 };
 static const char *const types_10_0[] = {"uti.language.b"};
 static const char *const literals_10_1_0[] = {">+"};
@@ -937,7 +937,7 @@ static const struct uti_language_rule rules_18[2] = {
 
 static const char *const folded_19_0_0[] = {"command", "define", "if", "ifdef", "ifndef", "include", "pragma", "translate", "undef", "xcommand", "xtranslate"};
 static const struct uti_language_condition conditions_19_0[] = {
-    {1, "^\\s*#\\s*(?i:if|ifdef|ifndef|define|command|xcommand|translate|xtranslate|include|pragma|undef)\\b", 0, NULL, 11, folded_19_0_0},
+    {1, "^\\s*+#\\s*(?i:if|ifdef|ifndef|define|command|xcommand|translate|xtranslate|include|pragma|undef)\\b", 0, NULL, 11, folded_19_0_0},
 };
 static const char *const types_19_0[] = {"uti.language.xbase"};
 static const struct uti_language_rule rules_19[1] = {
@@ -946,7 +946,7 @@ static const struct uti_language_rule rules_19[1] = {
 
 static const char *const folded_20_0_0[] = {"defpackage", "defun", "in-package"};
 static const struct uti_language_condition conditions_20_0[] = {
-    {1, "^\\s*\\((?i:defun|in-package|defpackage) ", 0, NULL, 3, folded_20_0_0},
+    {1, "^\\s*+\\((?i:defun|in-package|defpackage) ", 0, NULL, 3, folded_20_0_0},
 };
 static const char *const types_20_0[] = {"uti.mime.text.x-common-lisp"};
 static const char *const literals_20_1_0[] = {"class"};
@@ -968,7 +968,7 @@ static const char *const literals_21_0_0[] = {"VERSION "};
 static const char *const literals_21_0_1[] = {"Persistable"};
 static const struct uti_language_condition conditions_21_0[] = {
     {1, "^[ ]*VERSION [0-9]\\.[0-9] CLASS", 1, literals_21_0_0, 0, NULL},
-    {1, "^\\s*BEGIN(?:\\r?\\n|\\r)\\s*MultiUse\\s*=.*(?:\\r?\\n|\\r)\\s*Persistable\\s*=", 1, literals_21_0_1, 0, NULL},
+    {1, "^\\s*+BEGIN(?:\\r?\\n|\\r)\\s*MultiUse\\s*=.*(?:\\r?\\n|\\r)\\s*Persistable\\s*=", 1, literals_21_0_1, 0, NULL},
 };
 static const char *const types_21_0[] = {"uti.language.visual-basic-6-0"};
 static const char *const literals_21_1_0[] = {"VERSION "};
@@ -978,7 +978,7 @@ static const struct uti_language_condition conditions_21_1[] = {
 static const char *const types_21_1[] = {"uti.language.vba"};
 static const char *const literals_21_2_0[] = {"NeedsTeXFormat", "ProvidesClass"};
 static const struct uti_language_condition conditions_21_2[] = {
-    {1, "^\\s*\\\\(?:NeedsTeXFormat|ProvidesClass)\\{", 2, literals_21_2_0, 0, NULL},
+    {1, "^\\s*+\\\\(?:NeedsTeXFormat|ProvidesClass)\\{", 2, literals_21_2_0, 0, NULL},
 };
 static const char *const types_21_2[] = {"uti.mime.text.x-tex"};
 static const char *const literals_21_3_0[] = {"Class"};
@@ -1024,7 +1024,7 @@ static const struct uti_language_condition conditions_24_0[] = {
 static const char *const types_24_0[] = {"uti.mime.text.x-stsrc"};
 static const char *const literals_24_1_0[] = {"//", "namespace", "using"};
 static const struct uti_language_condition conditions_24_1[] = {
-    {1, "^\\s*(using\\s+[A-Z][\\s\\w.]+;|namespace\\s*[\\w\\.]+\\s*(\\{|;)|\\/\\/)", 3, literals_24_1_0, 0, NULL},
+    {1, "^\\s*+(using\\s+[A-Z][\\s\\w.]+;|namespace\\s*[\\w\\.]+\\s*(\\{|;)|\\/\\/)", 3, literals_24_1_0, 0, NULL},
 };
 static const char *const types_24_1[] = {"uti.mime.text.x-csharp"};
 static const struct uti_language_rule rules_24[2] = {
@@ -1125,7 +1125,7 @@ static const struct uti_language_rule rules_30[2] = {
 
 static const char *const literals_31_0_0[] = {"%%", "main"};
 static const struct uti_language_condition conditions_31_0[] = {
-    {1, "^\\s*(?:%%|main\\s*\\(.*?\\)\\s*->)", 2, literals_31_0_0, 0, NULL},
+    {1, "^\\s*+(?:%%|main\\s*\\(.*?\\)\\s*->)", 2, literals_31_0_0, 0, NULL},
 };
 static const char *const types_31_0[] = {"uti.mime.text.x-erlang"};
 static const char *const literals_31_1_0[] = {"/*", "//", "default", "use strict"};
@@ -1218,7 +1218,7 @@ static const struct uti_language_condition conditions_37_0[] = {
 static const char *const types_37_0[] = {"uti.mime.text.x-forth"};
 static const char *const literals_37_1_0[] = {"data", "import", "module", "package", "type"};
 static const struct uti_language_condition conditions_37_1[] = {
-    {1, "^\\s*(import|module|package|data|type) ", 5, literals_37_1_0, 0, NULL},
+    {1, "^\\s*+(import|module|package|data|type) ", 5, literals_37_1_0, 0, NULL},
 };
 static const char *const types_37_1[] = {"uti.language.frege"};
 static const char *const types_37_2[] = {"public.plain-text"};
@@ -1232,14 +1232,14 @@ static const char *const literals_38_0_0[] = {"VERSION "};
 static const char *const literals_38_0_1[] = {"Begin"};
 static const struct uti_language_condition conditions_38_0[] = {
     {1, "^[ ]*VERSION [0-9]\\.[0-9]{2}", 1, literals_38_0_0, 0, NULL},
-    {1, "^\\s*Begin\\s+\\{[0-9A-Z\\-]*\\}\\s?", 1, literals_38_0_1, 0, NULL},
+    {1, "^\\s*+Begin\\s+\\{[0-9A-Z\\-]*\\}\\s?", 1, literals_38_0_1, 0, NULL},
 };
 static const char *const types_38_0[] = {"uti.language.vba"};
 static const char *const literals_38_1_0[] = {"VERSION "};
 static const char *const literals_38_1_1[] = {"VB.Form"};
 static const struct uti_language_condition conditions_38_1[] = {
     {1, "^[ ]*VERSION [0-9]\\.[0-9]{2}", 1, literals_38_1_0, 0, NULL},
-    {1, "^\\s*Begin\\s+VB\\.Form\\s+", 1, literals_38_1_1, 0, NULL},
+    {1, "^\\s*+Begin\\s+VB\\.Form\\s+", 1, literals_38_1_1, 0, NULL},
 };
 static const char *const types_38_1[] = {"uti.language.visual-basic-6-0"};
 static const char *const literals_38_2_0[] = {"TYPE=VIEW"};
@@ -1260,12 +1260,12 @@ static const struct uti_language_condition conditions_39_0[] = {
 static const char *const types_39_0[] = {"uti.mime.text.x-forth"};
 static const char *const literals_39_1_0[] = {"#light", "import", "let", "module", "namespace", "open", "type"};
 static const struct uti_language_condition conditions_39_1[] = {
-    {1, "^\\s*(#light|import|let|module|namespace|open|type)", 7, literals_39_1_0, 0, NULL},
+    {1, "^\\s*+(#light|import|let|module|namespace|open|type)", 7, literals_39_1_0, 0, NULL},
 };
 static const char *const types_39_1[] = {"uti.language.f-sharp"};
 static const char *const literals_39_2_0[] = {"#version", "precision", "uniform", "varying", "vec"};
 static const struct uti_language_condition conditions_39_2[] = {
-    {1, "^\\s*(#version|precision|uniform|varying|vec[234])", 5, literals_39_2_0, 0, NULL},
+    {1, "^\\s*+(#version|precision|uniform|varying|vec[234])", 5, literals_39_2_0, 0, NULL},
 };
 static const char *const types_39_2[] = {"uti.language.glsl"};
 static const char *const literals_39_3_0[] = {"#include", "#pragma", "__attribute__"};
@@ -1400,7 +1400,7 @@ static const struct uti_language_rule rules_47[2] = {
 
 static const char *const literals_48_0_0[] = {"#import", "class", "end", "implementation", "interface", "property", "protocol", "selector", "synchronised"};
 static const struct uti_language_condition conditions_48_0[] = {
-    {1, "^\\s*(@(interface|class|protocol|property|end|synchronised|selector|implementation)\\b|#import\\s+.+\\.h[\">])", 9, literals_48_0_0, 0, NULL},
+    {1, "^\\s*+(@(interface|class|protocol|property|end|synchronised|selector|implementation)\\b|#import\\s+.+\\.h[\">])", 9, literals_48_0_0, 0, NULL},
 };
 static const char *const types_48_0[] = {"public.objective-c-source"};
 static const char *const literals_48_1_0[] = {"catch", "class", "constexpr", "cplusplus >", "has_cpp_attribute", "include <", "namespace", "rivate", "rotected", "std::", "template", "try", "ublic"};
@@ -1484,7 +1484,7 @@ static const struct uti_language_condition conditions_53_3[] = {
 static const char *const types_53_3[] = {"uti.language.nasl"};
 static const char *const literals_53_4_0[] = {"declare", "local", "macro", "while"};
 static const struct uti_language_condition conditions_53_4[] = {
-    {1, "^\\s*#(declare|local|macro|while)\\s", 4, literals_53_4_0, 0, NULL},
+    {1, "^\\s*+#(declare|local|macro|while)\\s", 4, literals_53_4_0, 0, NULL},
 };
 static const char *const types_53_4[] = {"uti.language.pov-ray-sdl"};
 static const char *const literals_53_5_0[] = {"end"};
@@ -1515,12 +1515,12 @@ static const struct uti_language_rule rules_53[8] = {
 
 static const char *const literals_54_0_0[] = {"bytecode", "class", "field", "limit", "method", "source", "super"};
 static const struct uti_language_condition conditions_54_0[] = {
-    {1, "^\\s*\\.(?:class|super|method|end\\s+method|limit|field|source|bytecode)\\b", 7, literals_54_0_0, 0, NULL},
+    {1, "^\\s*+\\.(?:class|super|method|end\\s+method|limit|field|source|bytecode)\\b", 7, literals_54_0_0, 0, NULL},
 };
 static const char *const types_54_0[] = {"uti.language.jasmin"};
 static const char *const literals_54_1_0[] = {"end", "implementation", "import", "interface", "protocol", "typedef"};
 static const struct uti_language_condition conditions_54_1[] = {
-    {1, "^\\s*@(?:import|implementation|protocol|interface|typedef|end)\\b", 6, literals_54_1_0, 0, NULL},
+    {1, "^\\s*+@(?:import|implementation|protocol|interface|typedef|end)\\b", 6, literals_54_1_0, 0, NULL},
 };
 static const char *const types_54_1[] = {"uti.language.objective-j"};
 static const char *const literals_54_2_0[] = {"call", "exitwhen", "function", "globals", "local", "loop", "native", "set"};
@@ -1607,7 +1607,7 @@ static const struct uti_language_rule rules_58[2] = {
 
 static const char *const literals_59_0_0[] = {"assert", "compute", "constant", "injective", "notation", "opaque", "open", "require", "rule", "symbol", "type"};
 static const struct uti_language_condition conditions_59_0[] = {
-    {1, "^\\s*(?:opaque\\s+symbol|symbol|rule|notation|constant|injective|require(?:\\s+open)?|open|type|assert(?:not)?|compute)\\b", 11, literals_59_0_0, 0, NULL},
+    {1, "^\\s*+(?:opaque\\s+symbol|symbol|rule|notation|constant|injective|require(?:\\s+open)?|open|type|assert(?:not)?|compute)\\b", 11, literals_59_0_0, 0, NULL},
 };
 static const char *const types_59_0[] = {"uti.language.lambdapi"};
 static const char *const folded_59_1_0[] = {"ax", "aximize", "aximum", "in", "inimize", "inimum"};
@@ -1627,7 +1627,7 @@ static const struct uti_language_rule rules_59[3] = {
 
 static const char *const literals_60_0_0[] = {"package"};
 static const struct uti_language_condition conditions_60_0[] = {
-    {1, "^\\s*package\\s*[\\w\\.\\/\\*\\s]*\\s*\\{", 1, literals_60_0_0, 0, NULL},
+    {1, "^\\s*+package\\s*[\\w\\.\\/\\*\\s]*\\s*\\{", 1, literals_60_0_0, 0, NULL},
 };
 static const char *const types_60_0[] = {"uti.language.loomscript"};
 static const char *const types_60_1[] = {"uti.language.livescript"};
@@ -1638,12 +1638,12 @@ static const struct uti_language_rule rules_60[2] = {
 
 static const char *const folded_61_0_0[] = {"defpackage", "defun", "in-package"};
 static const struct uti_language_condition conditions_61_0[] = {
-    {1, "^\\s*\\((?i:defun|in-package|defpackage) ", 0, NULL, 3, folded_61_0_0},
+    {1, "^\\s*+\\((?i:defun|in-package|defpackage) ", 0, NULL, 3, folded_61_0_0},
 };
 static const char *const types_61_0[] = {"uti.mime.text.x-common-lisp"};
 static const char *const literals_61_1_0[] = {"(define "};
 static const struct uti_language_condition conditions_61_1[] = {
-    {1, "^\\s*\\(define ", 1, literals_61_1_0, 0, NULL},
+    {1, "^\\s*+\\(define ", 1, literals_61_1_0, 0, NULL},
 };
 static const char *const types_61_1[] = {"uti.language.newlisp"};
 static const struct uti_language_rule rules_61[2] = {
@@ -1653,7 +1653,7 @@ static const struct uti_language_rule rules_61[2] = {
 
 static const char *const literals_62_0_0[] = {"#import", "class", "end", "implementation", "interface", "property", "protocol", "selector", "synchronised"};
 static const struct uti_language_condition conditions_62_0[] = {
-    {1, "^\\s*(@(interface|class|protocol|property|end|synchronised|selector|implementation)\\b|#import\\s+.+\\.h[\">])", 9, literals_62_0_0, 0, NULL},
+    {1, "^\\s*+(@(interface|class|protocol|property|end|synchronised|selector|implementation)\\b|#import\\s+.+\\.h[\">])", 9, literals_62_0_0, 0, NULL},
 };
 static const char *const types_62_0[] = {"public.objective-c-source"};
 static const char *const literals_62_1_0[] = {":- module"};
@@ -1667,7 +1667,7 @@ static const struct uti_language_condition conditions_62_2[] = {
 };
 static const char *const types_62_2[] = {"uti.language.muf"};
 static const struct uti_language_condition conditions_62_3[] = {
-    {1, "^\\s*;", 0, NULL, 0, NULL},
+    {1, "^\\s*+;", 0, NULL, 0, NULL},
 };
 static const char *const types_62_3[] = {"uti.language.m"};
 static const char *const literals_62_4_0[] = {"(*"};
@@ -1678,7 +1678,7 @@ static const struct uti_language_condition conditions_62_4[] = {
 };
 static const char *const types_62_4[] = {"uti.mime.application.vnd.wolfram.wl"};
 static const struct uti_language_condition conditions_62_5[] = {
-    {1, "^\\s*%", 0, NULL, 0, NULL},
+    {1, "^\\s*+%", 0, NULL, 0, NULL},
 };
 static const char *const types_62_5[] = {"uti.mime.text.x-matlab"};
 static const char *const literals_62_6_0[] = {"module"};
@@ -1779,7 +1779,7 @@ static const struct uti_language_condition conditions_68_1[] = {
 static const char *const types_68_1[] = {"uti.language.nmodl"};
 static const char *const folded_68_2_0[] = {"end", "module"};
 static const struct uti_language_condition conditions_68_2[] = {
-    {1, "^\\s*(?i:MODULE|END) [\\w\\.]+;", 0, NULL, 2, folded_68_2_0},
+    {1, "^\\s*+(?i:MODULE|END) [\\w\\.]+;", 0, NULL, 2, folded_68_2_0},
 };
 static const char *const types_68_2[] = {"uti.language.modula-2"};
 static const char *const types_68_3[] = {"uti.language.linux-kernel-module", "uti.language.ampl"};
@@ -1792,12 +1792,12 @@ static const struct uti_language_rule rules_68[4] = {
 
 static const char *const literals_69_0_0[] = {"alias", "def", "fn", "from", "import", "struct", "trait"};
 static const struct uti_language_condition conditions_69_0[] = {
-    {1, "^\\s*(alias|def|from|fn|import|struct|trait)\\s", 7, literals_69_0_0, 0, NULL},
+    {1, "^\\s*+(alias|def|from|fn|import|struct|trait)\\s", 7, literals_69_0_0, 0, NULL},
 };
 static const char *const types_69_0[] = {"uti.language.mojo"};
 static const char *const literals_69_1_0[] = {"<?xml"};
 static const struct uti_language_condition conditions_69_1[] = {
-    {1, "^\\s*<\\?xml", 1, literals_69_1_0, 0, NULL},
+    {1, "^\\s*+<\\?xml", 1, literals_69_1_0, 0, NULL},
 };
 static const char *const types_69_1[] = {"public.xml"};
 static const struct uti_language_rule rules_69[2] = {
@@ -1827,7 +1827,7 @@ static const char *const types_71_0[] = {"uti.mime.text.troff"};
 static const char *const literals_71_1_0[] = {"/*"};
 static const struct uti_language_condition conditions_71_1[] = {
     {0, "/\\*", 1, literals_71_1_0, 0, NULL},
-    {1, "^\\s*\\.(?:include\\s|globa?l\\s|[A-Za-z][_A-Za-z0-9]*:)", 0, NULL, 0, NULL},
+    {1, "^\\s*+\\.(?:include\\s|globa?l\\s|[A-Za-z][_A-Za-z0-9]*:)", 0, NULL, 0, NULL},
 };
 static const char *const types_71_1[] = {"uti.language.unix-assembly"};
 static const char *const literals_71_2_0[] = {"end ", "isa"};
@@ -1874,7 +1874,7 @@ static const struct uti_language_rule rules_73[2] = {
 
 static const char *const literals_74_0_0[] = {"version"};
 static const struct uti_language_condition conditions_74_0[] = {
-    {1, "^\\s*<\\?xml\\s+version", 1, literals_74_0_0, 0, NULL},
+    {1, "^\\s*+<\\?xml\\s+version", 1, literals_74_0_0, 0, NULL},
 };
 static const char *const types_74_0[] = {"public.xml"};
 static const struct uti_language_condition conditions_74_1[] = {
@@ -1925,7 +1925,7 @@ static const struct uti_language_rule rules_76[2] = {
 
 static const char *const literals_77_0_0[] = {"def", "export", "import", "let", "let-env", "module"};
 static const struct uti_language_condition conditions_77_0[] = {
-    {1, "^\\s*(import|export|module|def|let|let-env) ", 6, literals_77_0_0, 0, NULL},
+    {1, "^\\s*+(import|export|module|def|let|let-env) ", 6, literals_77_0_0, 0, NULL},
 };
 static const char *const types_77_0[] = {"uti.mime.application.x-nuscript"};
 static const char *const types_77_1[] = {"uti.language.nu"};
@@ -1964,7 +1964,7 @@ static const struct uti_language_rule rules_79[2] = {
 
 static const char *const literals_80_0_0[] = {"EXEC"};
 static const struct uti_language_condition conditions_80_0[] = {
-    {1, "^\\s*EXEC\\s+SQL\\s", 1, literals_80_0_0, 0, NULL},
+    {1, "^\\s*+EXEC\\s+SQL\\s", 1, literals_80_0_0, 0, NULL},
 };
 static const char *const types_80_0[] = {"uti.language.pro-starc"};
 static const char *const literals_80_1_0[] = {"Name:"};
@@ -2014,13 +2014,13 @@ static const char *const types_83_0[] = {"uti.mime.text.x-prolog"};
 static const char *const literals_83_1_0[] = {"use"};
 static const char *const literals_83_1_1[] = {"->", "EXPORT", "constant", "overload", "package", "use"};
 static const struct uti_language_condition conditions_83_1[] = {
-    {0, "^\\s*use\\s+v6\\b", 1, literals_83_1_0, 0, NULL},
+    {0, "^\\s*+use\\s+v6\\b", 1, literals_83_1_0, 0, NULL},
     {1, "(?:\\buse\\s+(?:strict\\b|v?5\\b))|(?:^\\s*use\\s+(?:constant|overload)\\b)|(?:^\\s*(?:\\*|(?:our\\s*)?@)EXPORT\\s*=)|(?:^\\s*package\\s+[^\\W\\d]\\w*(?:::\\w+)*\\s*(?:[;{]|\\sv?\\d))|(?:[\\s$][^\\W\\d]\\w*(?::\\w+)*->[a-zA-Z_\\[({])", 6, literals_83_1_1, 0, NULL},
 };
 static const char *const types_83_1[] = {"public.perl-script"};
 static const char *const literals_83_2_0[] = {"class", "module", "use"};
 static const struct uti_language_condition conditions_83_2[] = {
-    {1, "^\\s*(?:use\\s+v6\\b|\\bmodule\\b|\\b(?:my\\s+)?class\\b)", 3, literals_83_2_0, 0, NULL},
+    {1, "^\\s*+(?:use\\s+v6\\b|\\bmodule\\b|\\b(?:my\\s+)?class\\b)", 3, literals_83_2_0, 0, NULL},
 };
 static const char *const types_83_2[] = {"uti.language.raku"};
 static const struct uti_language_rule rules_83[3] = {
@@ -2031,7 +2031,7 @@ static const struct uti_language_rule rules_83[3] = {
 
 static const char *const literals_84_0_0[] = {"!DOCTYPE", "?xml", "plist"};
 static const struct uti_language_condition conditions_84_0[] = {
-    {1, "^\\s*(?:<\\?xml\\s|<!DOCTYPE\\s+plist|<plist(?:\\s+version\\s*=\\s*[\"']\\d+(?:\\.\\d+)?[\"'])?\\s*>\\s*$)", 3, literals_84_0_0, 0, NULL},
+    {1, "^\\s*+(?:<\\?xml\\s|<!DOCTYPE\\s+plist|<plist(?:\\s+version\\s*=\\s*[\"']\\d+(?:\\.\\d+)?[\"'])?\\s*>\\s*$)", 3, literals_84_0_0, 0, NULL},
 };
 static const char *const types_84_0[] = {"com.apple.xml-property-list"};
 static const char *const types_84_1[] = {"uti.language.openstep-property-list"};
@@ -2042,7 +2042,7 @@ static const struct uti_language_rule rules_84[2] = {
 
 static const char *const literals_85_0_0[] = {":-"};
 static const struct uti_language_condition conditions_85_0[] = {
-    {1, "^\\s*:-", 1, literals_85_0_0, 0, NULL},
+    {1, "^\\s*+:-", 1, literals_85_0_0, 0, NULL},
 };
 static const char *const types_85_0[] = {"uti.mime.text.x-prolog"};
 static const struct uti_language_rule rules_85[1] = {
@@ -2052,18 +2052,18 @@ static const struct uti_language_rule rules_85[1] = {
 static const char *const literals_86_0_0[] = {"use"};
 static const char *const literals_86_0_1[] = {"->", "EXPORT", "constant", "overload", "package", "use"};
 static const struct uti_language_condition conditions_86_0[] = {
-    {0, "^\\s*use\\s+v6\\b", 1, literals_86_0_0, 0, NULL},
+    {0, "^\\s*+use\\s+v6\\b", 1, literals_86_0_0, 0, NULL},
     {1, "(?:\\buse\\s+(?:strict\\b|v?5\\b))|(?:^\\s*use\\s+(?:constant|overload)\\b)|(?:^\\s*(?:\\*|(?:our\\s*)?@)EXPORT\\s*=)|(?:^\\s*package\\s+[^\\W\\d]\\w*(?:::\\w+)*\\s*(?:[;{]|\\sv?\\d))|(?:[\\s$][^\\W\\d]\\w*(?::\\w+)*->[a-zA-Z_\\[({])", 6, literals_86_0_1, 0, NULL},
 };
 static const char *const types_86_0[] = {"public.perl-script"};
 static const char *const literals_86_1_0[] = {"class", "module", "use"};
 static const struct uti_language_condition conditions_86_1[] = {
-    {1, "^\\s*(?:use\\s+v6\\b|\\bmodule\\b|\\b(?:my\\s+)?class\\b)", 3, literals_86_1_0, 0, NULL},
+    {1, "^\\s*+(?:use\\s+v6\\b|\\bmodule\\b|\\b(?:my\\s+)?class\\b)", 3, literals_86_1_0, 0, NULL},
 };
 static const char *const types_86_1[] = {"uti.language.raku"};
 static const char *const literals_86_2_0[] = {"/* XPM */"};
 static const struct uti_language_condition conditions_86_2[] = {
-    {1, "^\\s*\\/\\* XPM \\*\\/", 1, literals_86_2_0, 0, NULL},
+    {1, "^\\s*+\\/\\* XPM \\*\\/", 1, literals_86_2_0, 0, NULL},
 };
 static const char *const types_86_2[] = {"uti.mime.image.x-xpixmap"};
 static const struct uti_language_rule rules_86[3] = {
@@ -2085,7 +2085,7 @@ static const struct uti_language_rule rules_87[2] = {
 
 static const char *const literals_88_0_0[] = {"end"};
 static const struct uti_language_condition conditions_88_0[] = {
-    {1, "^\\s*end[.;]", 1, literals_88_0_0, 0, NULL},
+    {1, "^\\s*+end[.;]", 1, literals_88_0_0, 0, NULL},
 };
 static const char *const types_88_0[] = {"public.pascal-source"};
 static const char *const literals_88_1_0[] = {"=>"};
@@ -2122,7 +2122,7 @@ static const struct uti_language_condition conditions_89_3[] = {
 static const char *const types_89_3[] = {"uti.language.qmake"};
 static const char *const folded_89_4_0[] = {"compile_opt", "function", "pro"};
 static const struct uti_language_condition conditions_89_4[] = {
-    {1, "^\\s*(?i:function|pro|compile_opt) \\w[ \\w,:]*$", 0, NULL, 3, folded_89_4_0},
+    {1, "^\\s*+(?i:function|pro|compile_opt) \\w[ \\w,:]*$", 0, NULL, 3, folded_89_4_0},
 };
 static const char *const types_89_4[] = {"uti.mime.text.x-idl"};
 static const struct uti_language_rule rules_89[5] = {
@@ -2286,7 +2286,7 @@ static const struct uti_language_condition conditions_100_1[] = {
 static const char *const types_100_1[] = {"uti.language.renderscript"};
 static const char *const literals_100_2_0[] = {"<?xml"};
 static const struct uti_language_condition conditions_100_2[] = {
-    {1, "^\\s*<\\?xml", 1, literals_100_2_0, 0, NULL},
+    {1, "^\\s*+<\\?xml", 1, literals_100_2_0, 0, NULL},
 };
 static const char *const types_100_2[] = {"public.xml"};
 static const struct uti_language_rule rules_100[3] = {
@@ -2468,12 +2468,12 @@ static const struct uti_language_rule rules_112[2] = {
 
 static const char *const literals_113_0_0[] = {"#[", "abi", "dep", "fn", "impl", "mod", "pub", "trait"};
 static const struct uti_language_condition conditions_113_0[] = {
-    {1, "^\\s*(?:(?:abi|dep|fn|impl|mod|pub|trait)\\s|#\\[)", 8, literals_113_0_0, 0, NULL},
+    {1, "^\\s*+(?:(?:abi|dep|fn|impl|mod|pub|trait)\\s|#\\[)", 8, literals_113_0_0, 0, NULL},
 };
 static const char *const types_113_0[] = {"uti.language.sway"};
 static const char *const literals_113_1_0[] = {"version"};
 static const struct uti_language_condition conditions_113_1[] = {
-    {1, "^\\s*<\\?xml\\s+version", 1, literals_113_1_0, 0, NULL},
+    {1, "^\\s*+<\\?xml\\s+version", 1, literals_113_1_0, 0, NULL},
 };
 static const char *const types_113_1[] = {"public.xml"};
 static const struct uti_language_rule rules_113[2] = {
@@ -2484,13 +2484,13 @@ static const struct uti_language_rule rules_113[2] = {
 static const char *const literals_114_0_0[] = {"use"};
 static const char *const literals_114_0_1[] = {"->", "EXPORT", "constant", "overload", "package", "use"};
 static const struct uti_language_condition conditions_114_0[] = {
-    {0, "^\\s*use\\s+v6\\b", 1, literals_114_0_0, 0, NULL},
+    {0, "^\\s*+use\\s+v6\\b", 1, literals_114_0_0, 0, NULL},
     {1, "(?:\\buse\\s+(?:strict\\b|v?5\\b))|(?:^\\s*use\\s+(?:constant|overload)\\b)|(?:^\\s*(?:\\*|(?:our\\s*)?@)EXPORT\\s*=)|(?:^\\s*package\\s+[^\\W\\d]\\w*(?:::\\w+)*\\s*(?:[;{]|\\sv?\\d))|(?:[\\s$][^\\W\\d]\\w*(?::\\w+)*->[a-zA-Z_\\[({])", 6, literals_114_0_1, 0, NULL},
 };
 static const char *const types_114_0[] = {"public.perl-script"};
 static const char *const literals_114_1_0[] = {"class", "module", "use"};
 static const struct uti_language_condition conditions_114_1[] = {
-    {1, "^\\s*(?:use\\s+v6\\b|\\bmodule\\b|\\bmy\\s+class\\b)", 3, literals_114_1_0, 0, NULL},
+    {1, "^\\s*+(?:use\\s+v6\\b|\\bmodule\\b|\\bmy\\s+class\\b)", 3, literals_114_1_0, 0, NULL},
 };
 static const char *const types_114_1[] = {"uti.language.raku"};
 static const struct uti_language_condition conditions_114_2[] = {

@@ -131,11 +131,14 @@ public final class FileIdentifier: Sendable {
     /// `directory`: the directory the walk holds open that `path`'s last component is in, which the file is
     /// opened relative to (no path walked again); `nil` to open it by `path`.
     func identify(fileAt path: RawFilePath, seenRegular: Bool, in directory: FileDescriptor? = nil) throws(IdentificationError) -> Identification {
-        let filename = String(decoding: path.lastComponent, as: UTF8.self)
+        let lastComponent = path.lastComponent
+        let filename = String(decoding: lastComponent, as: UTF8.self)
         let name = NameMatching.evidence(for: filename)
         if options.nameOnly { return reported(Resolution.byNameOnly(name, filename: filename)) }
         do {
-            if seenRegular, let identification = try identifyRegularFile(path, name: name, in: directory) { return reported(identification) }
+            if seenRegular, let identification = try identifyRegularFile(path, lastComponent: lastComponent, filename: filename, name: name, in: directory) {
+                return reported(identification)
+            }
             return reported(try identifyOnDisk(path, filename: filename, name: name, in: directory))
         } catch {
             throw IdentificationError(path: path.escaped, reason: error)
@@ -270,14 +273,14 @@ public final class FileIdentifier: Sendable {
     /// A file a walk saw as regular, opened without asking `lstat` again: its identification while it still
     /// is a regular file; `nil` when it cannot be opened or is something else now, for the caller to ask
     /// by path (and answer, or fail, as it always would).
-    private func identifyRegularFile(_ path: RawFilePath, name: NameEvidence?, in directory: FileDescriptor?) throws(IdentificationError.Reason) -> Identification? {
-        let opened = directory.map { try? FileDescriptor.open(PathBytes(path.lastComponent), relativeTo: $0, .readOnly, options: openOptions) }
+    private func identifyRegularFile(_ path: RawFilePath, lastComponent: [UInt8], filename: String, name: NameEvidence?,
+                                     in directory: FileDescriptor?) throws(IdentificationError.Reason) -> Identification? {
+        let opened = directory.map { try? FileDescriptor.open(PathBytes(lastComponent), relativeTo: $0, .readOnly, options: openOptions) }
             ?? (try? FileDescriptor.open(path, .readOnly, options: openOptions))
         guard let file = opened else { return nil }
         defer { file.closeQuietly() }
         guard let opened = try? file.status(), opened.type == .regular else { return nil }
-        return try identifyContent(FileBytes(file: file, count: Int(opened.size)), name: name,
-                                   filename: String(decoding: path.lastComponent, as: UTF8.self))
+        return try identifyContent(FileBytes(file: file, count: Int(opened.size)), name: name, filename: filename)
     }
 
     /// The type of a file that is not read: a FIFO, a socket, a device, an unknown kind; `nil` for a regular

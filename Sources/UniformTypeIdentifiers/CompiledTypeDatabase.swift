@@ -71,6 +71,10 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     /// The built-in types' identifiers, each made once, when first asked for.
     private static let builtInIdentifiers: IdentifierCache? = builtIn.map { IdentifierCache(count: $0.typeCount) }
 
+    /// The built-in types' first MIME types (a NUL for none), each made once, when first asked for: the
+    /// resolver asks for one at every identification.
+    private static let builtInPreferredMIMETypes: IdentifierCache? = builtIn.map { IdentifierCache(count: $0.typeCount) }
+
     /// The bytes compiled into this library, for checking that they are up to date.
     package static var builtInBytes: [UInt8] {
         guard let bytes = uti_builtin_typedb_bytes() else { return [] }
@@ -240,6 +244,15 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     /// The first tag of one class (`classKey`, compared as stored), in declaration order: `tags(ofType:tagClass:).first`
     /// without the array.
     func firstTag(ofType index: Int, tagClass classKey: String) -> String? {
+        // Only the bytes compiled into the library (`builtIn`) have no owner: theirs are the MIME types kept made.
+        if owner == nil, classKey == "public.mime-type", let known = Self.builtInPreferredMIMETypes {
+            let tag = known.identifier(ofType: index) { uncachedFirstTag(ofType: index, tagClass: classKey) ?? "\u{0}" }
+            return tag == "\u{0}" ? nil : tag
+        }
+        return uncachedFirstTag(ofType: index, tagClass: classKey)
+    }
+
+    private func uncachedFirstTag(ofType index: Int, tagClass classKey: String) -> String? {
         let start = Int(field(.tagsStart, ofType: index))
         let count = Int(field(.tagsCount, ofType: index))
         var key = classKey

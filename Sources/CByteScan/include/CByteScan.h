@@ -4,11 +4,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// The C library's `memmem` and `memrchr` (GNU extensions, which Swift's Glibc module leaves out): the first
-/// place `needle` occurs in `haystack`, and the last place `byte` does in `bytes`; NULL for none. PRONOM's scans
-/// of a file's first 64 KiB for a literal and of its last bytes for a gate's last byte use them.
+/// The first place `needle` occurs in `haystack` (`uti_find_literal`), and the last place `byte` does in `bytes`
+/// (the C library's `memrchr`, a GNU extension Swift's Glibc module leaves out); NULL for none. PRONOM's scans of
+/// a file's first 64 KiB for a literal and of its last bytes for a gate's last byte use them.
 const void *uti_find_bytes(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 const void *uti_find_last_byte(const void *bytes, int byte, size_t length);
+
+/// The first place `needle` (`needle_length` bytes) occurs in `haystack`, as `memmem` finds it; NULL for none
+/// (`haystack` for an empty needle). On x86 the places where the needle's first and last bytes both are, 32 at a
+/// time with AVX2 where the processor has it (16 with SSE2 otherwise), the rest compared at each: four times
+/// `memmem`'s speed on text, where a search by the first byte stops at every one of a frequent byte. What
+/// shared-mime-info's searched rules, PRONOM's floating literals and Linguist's literals look for.
+const void *uti_find_literal(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 
 /// The first place in `bytes` (`length` of them) holding byte `first` followed by a byte that is `value` where
 /// `mask` has bits (`mask` 0xFF: exactly `value`); NULL for none. Both bytes lie within `length`. The C library's

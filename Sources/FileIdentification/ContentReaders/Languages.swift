@@ -1,4 +1,5 @@
 internal import CTypeDatabase
+internal import CByteScan
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -262,21 +263,14 @@ enum Languages {
 }
 
 private extension Collection where Element == UInt8 {
-    /// Whether `needle`'s bytes occur in these (memmem where both are contiguous, as a native string's are).
+    /// Whether `needle`'s bytes occur in these (CByteScan's `uti_find_literal` where both are contiguous, as a
+    /// native string's are).
     func contains(bytes needle: some Collection<UInt8>) -> Bool {
         guard !needle.isEmpty else { return true }
         let found = withContiguousStorageIfAvailable { haystack in
             needle.withContiguousStorageIfAvailable { needle in
-                guard let base = haystack.baseAddress, let pattern = needle.baseAddress, needle.count <= haystack.count else { return false }
-                // memchr to each place the first byte is, memcmp there (glibc's memmem is a GNU extension).
-                let last = haystack.count - needle.count
-                var offset = 0
-                while offset <= last, let hit = memchr(base + offset, Int32(pattern.pointee), last - offset + 1) {
-                    let position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(base + position, pattern, needle.count) == 0 { return true }
-                    offset = position + 1
-                }
-                return false
+                guard let base = haystack.baseAddress, needle.count <= haystack.count else { return false }
+                return uti_find_literal(base, haystack.count, needle.baseAddress, needle.count) != nil
             }
         }
         if let found = found ?? nil { return found }

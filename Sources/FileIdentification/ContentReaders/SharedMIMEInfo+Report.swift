@@ -80,12 +80,21 @@ extension SharedMIMEInfo {
         }
         let mimeTypes = known.mimeTypes
         guard mimeTypes.count > 1 else { return nil }
-        let name = filename.lowercased()
+        // Lower-cased as `String.lowercased()` does, in place for an ASCII name (nearly every one).
+        var name = filename
+        let folded: [UInt8]? = name.withUTF8 { utf8 in
+            guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return [UInt8](unsafeUninitializedCapacity: utf8.count) { bytes, count in
+                for index in 0..<utf8.count { bytes[index] = utf8[index] >= 0x41 && utf8[index] <= 0x5A ? utf8[index] | 0x20 : utf8[index] }
+                count = utf8.count
+            }
+        }
+        let bytes = folded ?? Array(filename.lowercased().utf8)
         var cString: ContiguousArray<CChar>?
         var best: (mimeType: String, weight: Int)?
         var tied = false
         for index in 0..<mimeTypes.count {
-            let weight = known.weight(index, matching: name, cString: &cString)
+            let weight = bytes.withUnsafeBufferPointer { known.weight(index, matching: $0, cString: &cString) }
             guard weight >= 0 else { continue }
             if weight > (best?.weight ?? -1) {
                 best = (mimeTypes[index], weight)

@@ -277,18 +277,22 @@ final class SharedMIMEInfo: Sendable {
             }
         }
 
-        /// The highest weight of the globs of `mimeTypes[index]` that match `name` (lower-cased), -1 for none.
-        func weight(_ index: Int, matching name: String, cString: inout ContiguousArray<CChar>?) -> Int {
+        /// The highest weight of the globs of `mimeTypes[index]` that match `name` (lower-cased, its bytes), -1
+        /// for none; `cString` is the name made a C string, when a glob first needs one.
+        func weight(_ index: Int, matching name: UnsafeBufferPointer<UInt8>, cString: inout ContiguousArray<CChar>?) -> Int {
             var best = -1
             for glob in globs[index] {
                 switch glob {
                 case .suffix(let suffix, let weight):
-                    guard weight > best else { continue }
-                    let matches = name.utf8.count >= suffix.count && name.utf8.suffix(suffix.count).elementsEqual(suffix)
+                    guard weight > best, suffix.count <= name.count else { continue }
+                    let matches = suffix.withUnsafeBufferPointer { suffix in
+                        guard let base = name.baseAddress, let bytes = suffix.baseAddress else { return suffix.isEmpty }
+                        return memcmp(base + (name.count - suffix.count), bytes, suffix.count) == 0
+                    }
                     if matches { best = weight }
                 case .pattern(let pattern, let weight):
                     guard weight > best else { continue }
-                    let subject = cString ?? name.utf8CString
+                    let subject = cString ?? ContiguousArray(name.lazy.map { CChar(bitPattern: $0) }) + [0]
                     cString = subject
                     let matches = pattern.withUnsafeBufferPointer { pattern in
                         subject.withUnsafeBufferPointer { fnmatch(pattern.baseAddress, $0.baseAddress, 0) == 0 }

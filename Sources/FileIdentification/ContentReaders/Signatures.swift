@@ -41,12 +41,27 @@ enum Signatures {
         /// must hold (the detail to report, or `nil` when they do not).
         var identifier: String?
         var confirm: (@Sendable ([UInt8]) -> String?)?
+        /// What a match of this entry is checked or refined by, decided once here (not by comparing the
+        /// entry's strings at every match).
+        var check: Check
+
+        enum Check { case none, elf, id3, jpeg, parquet, arrow, java, png }
 
         init(_ offset: Int, _ bytes: [UInt8], _ mimeType: String, _ name: String) {
             self.offset = offset
             self.bytes = bytes
             self.mimeType = mimeType
             self.name = name
+            check = switch mimeType {
+            case "application/x-elf": .elf
+            case "audio/mpeg" where name == "ID3 tag": .id3
+            case "image/jpeg": .jpeg
+            case "application/vnd.apache.parquet": .parquet
+            case "application/vnd.apache.arrow.file": .arrow
+            case "application/x-java": .java
+            case "image/png": .png
+            default: .none
+            }
         }
 
         init(_ offset: Int, _ text: String, _ mimeType: String, _ name: String) {
@@ -117,33 +132,39 @@ enum Signatures {
         },
     ]
 
+    /// For each first byte of a prefix, the entries it may match, in the table's order: those at offset 0
+    /// that start with it, and those at other offsets.
+    private static let byFirstByte: [[Int]] = (0..<256).map { byte in
+        table.indices.filter { table[$0].offset != 0 || table[$0].bytes.first == UInt8(byte) }
+    }
+
     /// The format whose signature `prefix` carries, if any.
     static func match(_ prefix: [UInt8], in source: some ByteSource) -> Match? {
-        for entry in table where prefix.count >= entry.offset + entry.bytes.count {
-            if prefix[entry.offset..<(entry.offset + entry.bytes.count)].elementsEqual(entry.bytes) {
-                if entry.mimeType == "application/x-elf" { return elf(prefix, source) }
-                if entry.name == "ID3 tag" { return afterID3(prefix, source) }
-                if entry.mimeType == "image/jpeg", prefix.count > 3, prefix[3] == 0xF7 {
-                    return Match(mimeType: "image/jls", detail: "JPEG-LS start-of-frame marker (SOF55)")
-                }
-                if entry.mimeType == "application/vnd.apache.parquet" {
-                    // A Parquet file ends with its footer's length and the magic again.
-                    guard source.count >= 12, (try? source.bytes(at: source.count - 4, length: 4)) == entry.bytes else { continue }
-                }
-                if entry.mimeType == "application/vnd.apache.arrow.file" {
-                    // The file ends with the footer's length and the magic again (without the padding).
-                    guard source.count >= 14, (try? source.bytes(at: source.count - 6, length: 6))?.elementsEqual("ARROW1".utf8) == true else { continue }
-                }
-                if let identifier = entry.identifier {
-                    guard let detail = entry.confirm?(prefix) else { continue }
-                    return Match(mimeType: nil, detail: detail, identifier: identifier)
-                }
-                if entry.mimeType == "application/x-java" { return javaOrMachO(prefix) }
-                if entry.mimeType == "image/png", isAnimatedPNG(prefix) {
-                    return Match(mimeType: "image/apng", detail: "PNG signature, acTL chunk before the image data")
-                }
-                return Match(mimeType: entry.mimeType, detail: entry.name)
+        for index in prefix.first.map({ byFirstByte[Int($0)] }) ?? [] {
+            let offset = table[index].offset, count = table[index].bytes.count
+            guard prefix.count >= offset + count, prefix[offset..<(offset + count)].elementsEqual(table[index].bytes) else { continue }
+            let entry = table[index]
+            switch entry.check {
+            case .elf: return elf(prefix, source)
+            case .id3: return afterID3(prefix, source)
+            case .jpeg where prefix.count > 3 && prefix[3] == 0xF7:
+                return Match(mimeType: "image/jls", detail: "JPEG-LS start-of-frame marker (SOF55)")
+            case .parquet:
+                // A Parquet file ends with its footer's length and the magic again.
+                guard source.count >= 12, (try? source.bytes(at: source.count - 4, length: 4)) == entry.bytes else { continue }
+            case .arrow:
+                // The file ends with the footer's length and the magic again (without the padding).
+                guard source.count >= 14, (try? source.bytes(at: source.count - 6, length: 6))?.elementsEqual("ARROW1".utf8) == true else { continue }
+            case .java: return javaOrMachO(prefix)
+            case .png where isAnimatedPNG(prefix):
+                return Match(mimeType: "image/apng", detail: "PNG signature, acTL chunk before the image data")
+            default: break
             }
+            if let identifier = entry.identifier {
+                guard let detail = entry.confirm?(prefix) else { continue }
+                return Match(mimeType: nil, detail: detail, identifier: identifier)
+            }
+            return Match(mimeType: entry.mimeType, detail: entry.name)
         }
         return riffOrBoxed(prefix) ?? terminfo(prefix) ?? pythonBytecode(prefix) ?? timeZoneInformation(prefix) ?? xcursor(prefix)
             ?? mpegAudioLayerI(prefix, at: 0) ?? webArchive(prefix) ?? marc21(prefix, source) ?? appleDiskImage(prefix, source)

@@ -373,17 +373,10 @@ enum TextAnalysis {
     /// Where `needle` first occurs in `haystack` at or after `start`: memchr to each place its first byte is,
     /// memcmp there.
     static func firstOffset(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard let base = haystack.baseAddress, let head = needle.first, start >= 0, needle.count <= haystack.count - start else { return nil }
-        let last = haystack.count - needle.count
-        var offset = start
+        guard let base = haystack.baseAddress, !needle.isEmpty, start >= 0, needle.count <= haystack.count - start else { return nil }
         return needle.withUnsafeBufferPointer { pattern -> Int? in
-            guard let pattern = pattern.baseAddress else { return nil }
-            while offset <= last, let hit = memchr(base + offset, Int32(head), last - offset + 1) {
-                let position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if memcmp(base + position, pattern, needle.count) == 0 { return position }
-                offset = position + 1
-            }
-            return nil
+            guard let hit = uti_find_literal(base + start, haystack.count - start, pattern.baseAddress, pattern.count) else { return nil }
+            return UnsafeRawPointer(base).distance(to: hit)
         }
     }
 

@@ -43,10 +43,16 @@ enum NameMatching {
         let byFirstByte: [[Int32]]
         /// The patterns that are a whole name followed by `.*`, in database order.
         let named: [Int32]
+        /// What whole names and multi-dot suffixes the database has tags for, as `TagFilter`s: most names
+        /// are neither, and are passed by without a lookup.
+        let filenames: TagFilter
+        let suffixes: TagFilter
 
-        init(generation: Int, all: [Pattern]) {
+        init(generation: Int, all: [Pattern], filenames: TagFilter, suffixes: TagFilter) {
             self.generation = generation
             self.all = all
+            self.filenames = filenames
+            self.suffixes = suffixes
             byFirstByte = (0..<128).map { byte in
                 all.indices.filter { all[$0].firstByte == nil || all[$0].firstByte == UInt8(byte) }.map { Int32($0) }
             }
@@ -67,7 +73,14 @@ enum NameMatching {
                 patterns.append(Pattern(glob: lowercased, cGlob: lowercased.utf8CString, type: type, firstByte: first, isNamed: isNameWithAnyExtension(lowercased)))
             }
         }
-        let made = Patterns(generation: generation, all: patterns)
+        var filenames = TagFilter(), suffixes = TagFilter()
+        for type in TypeDatabase.shared.types(havingTagClass: .filename) {
+            for tag in type.tags(of: .filename) { filenames.insert(tag) }
+        }
+        for type in TypeDatabase.shared.types(havingTagClass: .filenameSuffix) {
+            for tag in type.tags(of: .filenameSuffix) { suffixes.insert(tag) }
+        }
+        let made = Patterns(generation: generation, all: patterns, filenames: filenames, suffixes: suffixes)
         cache.withLock { $0 = made }
         return made
     }
@@ -77,12 +90,43 @@ enum NameMatching {
         glob.hasSuffix(".*") && glob.count > 2 && !glob.dropLast(2).contains { "*?[".contains($0) }
     }
 
+    /// Which tags of a class the database may hold, a bit for each length, first and last byte (ASCII, case
+    /// folded) of its tags: a name whose bit is clear is no tag of the class, and needs no lookup. Any tag
+    /// or name that is not ASCII passes (case folding beyond ASCII can change its bytes).
+    struct TagFilter: Sendable {
+        private var bits = [UInt64](repeating: 0, count: 64)
+        private var passesAll = false
+
+        private static func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard let first = bytes.first, let last = bytes.last, first < 0x80, last < 0x80 else { return nil }
+            func folded(_ byte: UInt8) -> Int { Int(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+            return (bytes.count & 63) << 6 | (folded(first) &* 7 ^ folded(last)) & 63
+        }
+
+        mutating func insert(_ tag: String) {
+            var tag = tag.lowercased()
+            guard let slot = tag.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } ? Self.slot(bytes) : nil }) else {
+                passesAll = true
+                return
+            }
+            bits[slot >> 6] |= 1 << UInt64(slot & 63)
+        }
+
+        /// Whether a tag of the class may be `name` (its bytes).
+        func mayHold(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard !passesAll, name.allSatisfy({ $0 < 0x80 }), let slot = Self.slot(name) else { return true }
+            return bits[slot >> 6] & 1 << UInt64(slot & 63) != 0
+        }
+    }
+
     static func evidence(for filename: String) -> NameEvidence? {
         guard !filename.isEmpty else { return nil }
         let declared = { (tag: String, tagClass: UTTagClass) -> [UTType] in
             TypeDatabase.shared.declaredTypes(tag: tag, tagClass: tagClass)
         }
-        let literal = declared(filename, .filename)
+        var name = filename
+        let filters = patterns()
+        let literal = name.withUTF8(filters.filenames.mayHold) ? declared(filename, .filename) : []
         if !literal.isEmpty {
             return NameEvidence(filename: filename, match: .filename, tag: filename, candidates: literal)
         }
@@ -94,11 +138,21 @@ enum NameMatching {
         }
         // Multi-dot suffixes, longest first: a.b.tar.gz tries b.tar.gz, then tar.gz.
         // By bytes: a dot is ASCII, so each one's index is a character's, and no grapheme is looked for.
+        // The offsets of the dots but a leading one and the last, first to last, each tried only when the
+        // filter lets what follows it be a suffix tag.
+        let offsets: [Int] = name.withUTF8 { bytes in
+            var passed: [Int] = []
+            var previous: Int?
+            for offset in 1..<max(bytes.count, 1) where bytes[offset] == UInt8(ascii: ".") {
+                // The dot before this one is not the last: what follows it may be a suffix.
+                if let previous, filters.suffixes.mayHold(UnsafeBufferPointer(rebasing: bytes[(previous + 1)...])) { passed.append(previous) }
+                previous = offset
+            }
+            return passed
+        }
         let utf8 = filename.utf8
-        var dots = utf8.indices.filter { utf8[$0] == UInt8(ascii: ".") }
-        if dots.first == filename.startIndex { dots.removeFirst() }
-        for dot in dots.dropLast() {
-            let suffix = String(filename[utf8.index(after: dot)...])
+        for offset in offsets {
+            let suffix = String(filename[utf8.index(utf8.startIndex, offsetBy: offset + 1)...])
             let types = declared(suffix, .filenameSuffix)
             if !types.isEmpty {
                 return NameEvidence(filename: filename, match: .suffix, tag: suffix, candidates: types)
@@ -111,13 +165,13 @@ enum NameMatching {
             if !types.isEmpty {
                 // A pattern that is a whole name before `.*` says more (freedesktop's longest glob):
                 // `Makefile.gnu` is a Makefile, whatever `.gnu` names.
-                if let pattern = longestPattern(matching: filename, namedOnly: true) {
+                if let pattern = longestPattern(matching: filename, namedOnly: true, in: filters) {
                     return NameEvidence(filename: filename, match: .pattern, tag: pattern.glob, candidates: pattern.types)
                 }
                 return NameEvidence(filename: filename, match: .filenameExtension, tag: ext, candidates: types)
             }
         }
-        if let pattern = longestPattern(matching: filename) {
+        if let pattern = longestPattern(matching: filename, in: filters) {
             return NameEvidence(filename: filename, match: .pattern, tag: pattern.glob, candidates: pattern.types)
         }
         return nil
@@ -156,13 +210,12 @@ enum NameMatching {
     /// The other patterns (`*.[1-9]`, `Makefile*`) that match `filename`: the first that matches, with the
     /// types of every one that does, in the order of the database; with `namedOnly`, of the patterns that
     /// are a whole name followed by `.*` (`Makefile.*`, `Dockerfile.*`), which are few.
-    private static func longestPattern(matching filename: String, namedOnly: Bool = false) -> (glob: String, types: [UTType])? {
+    private static func longestPattern(matching filename: String, namedOnly: Bool = false, in table: Patterns = patterns()) -> (glob: String, types: [UTType])? {
         var matched: [UTType] = []
         var pattern = ""
         // A name whose first byte is ASCII lower-cases to a name starting with that byte folded, and is tried
         // only against the patterns that can start so; one that starts otherwise is tried against every pattern.
         let firstByte = filename.utf8.first.flatMap { byte in byte < 0x80 ? (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) : nil }
-        let table = patterns()
         // The name lower-cased and made a C string once, when a pattern first needs it.
         var lowercased: (name: String, cString: ContiguousArray<CChar>)?
         func tried(_ index: Int) {

@@ -14,7 +14,7 @@ from .magika import load_magika_names
 from .model import TypeDecl
 from .names import language_slug, names_language, squashed
 from .paths import SOURCES
-from .rubyregex import required_literals, ruby_pattern
+from .rubyregex import possessive_leading_space, required_literals, ruby_pattern
 
 
 def read_yaml(path):
@@ -213,6 +213,8 @@ def disambiguations(languages):
                 if literals and not any("\n" in x or FOLD in x[1:] for x in literals):
                     condition["literals"] = sorted(x for x in literals if not x.startswith(FOLD))
                     condition["foldedLiterals"] = sorted(x[1:] for x in literals if x.startswith(FOLD))
+                # After the literals are read: the same matches, without backtracking into leading white space.
+                condition["pattern"] = possessive_leading_space(condition["pattern"])
             rules.append({"types": [languages[n] for n in names if n in languages], "conditions": found})
         blocks.append({"extensions": [e.lstrip(".").lower() for e in block["extensions"]], "rules": rules})
     return blocks
