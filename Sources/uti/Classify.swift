@@ -270,34 +270,60 @@ struct RecordWriter {
         func key(_ name: StaticString) {
             name.withUTF8Buffer { output.append(contentsOf: $0) }
         }
+        /// A string as JSON: as its bytes are, between quotes, when they are printable ASCII without a quote or a
+        /// backslash (a type's identifier, a MIME type: every one); `JSONValue.quote` otherwise.
+        func quote(_ string: String) {
+            var string = string
+            let plain = string.withUTF8 { bytes -> Bool in
+                guard PrintableASCII.test(bytes, allowingQuotes: false) else { return false }
+                output.append(UInt8(ascii: "\""))
+                output.append(contentsOf: bytes)
+                output.append(UInt8(ascii: "\""))
+                return true
+            }
+            if !plain { JSONValue.quote(string, into: &output) }
+        }
+        /// A size in decimal, its digits written in place.
+        func number(_ value: Int?) {
+            guard let value else { return key("null") }
+            guard value > 0 else { return output.append(contentsOf: String(value).utf8) }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+                var rest = value, at = digits.count
+                while rest > 0 {
+                    at -= 1
+                    digits[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+            }
+        }
         key("{\"path\":")
         // A path of printable ASCII without a quote or a backslash (nearly every one) goes as its bytes are; any
         // other is made text (`dataText`: valid UTF-8 as it is, other bytes escaped) and quoted.
-        let pathBytes = entry.path.bytes
-        let plainPath = pathBytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        if plainPath {
+        let plainPath = entry.path.bytes.withUnsafeBufferPointer { bytes -> Bool in
+            guard PrintableASCII.test(bytes, allowingQuotes: false) else { return false }
             output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: pathBytes)
+            output.append(contentsOf: bytes)
             output.append(UInt8(ascii: "\""))
-        } else {
-            JSONValue.quote(entry.path.dataText, into: &output)
+            return true
         }
+        if !plainPath { JSONValue.quote(entry.path.dataText, into: &output) }
         var pronomAnswer: PronomIdentification?
         switch entry.result {
         case .success(let identification):
             if pronom { pronomAnswer = identification.pronom }
             key(",\"identifier\":")
-            JSONValue.quote(identification.type.identifier, into: &output)
+            quote(identification.type.identifier)
             key(",\"mimeType\":")
-            JSONValue.quote(identification.mimeType, into: &output)
+            quote(identification.mimeType)
             key(",\"size\":")
-            if let size = entry.size { output.append(contentsOf: String(size).utf8) } else { key("null") }
+            number(entry.size)
             key(",\"confidence\":")
-            JSONValue.quote(identification.confidence.rawValue, into: &output)
+            quote(identification.confidence.rawValue)
             key(identification.isMismatch ? ",\"mismatch\":true,\"error\":null" : ",\"mismatch\":false,\"error\":null")
         case .failure(let error):
             key(",\"identifier\":null,\"mimeType\":null,\"size\":")
-            if let size = entry.size { output.append(contentsOf: String(size).utf8) } else { key("null") }
+            number(entry.size)
             key(",\"confidence\":null,\"mismatch\":null,\"error\":")
             JSONValue.quote(error.message, into: &output)
         }

@@ -214,7 +214,15 @@ enum Languages {
                 end = lineStart - 1
             }
             lines[heads...].reverse()
-            // Most lines hold neither marker: a byte search rules them out before any parse.
+            // Most lines hold neither marker: a byte search rules them out before any parse, first over the head's
+            // lines and the tail's as two spans (a marker holds no line break: in a span, it is in one line).
+            func spans(_ range: Range<Int>) -> Bool {
+                let span = UnsafeBufferPointer(rebasing: bytes[range])
+                return modelineMarkers.contains { span.contains(bytes: $0) }
+            }
+            let headSpan = heads > 0 ? lines[0].lowerBound..<lines[heads - 1].upperBound : 0..<0
+            let tailSpan = lines.count > heads ? lines[heads].lowerBound..<lines[lines.count - 1].upperBound : 0..<0
+            guard spans(headSpan) || spans(tailSpan) else { return [] }
             return lines.filter { range in
                 modelineMarkers.contains { UnsafeBufferPointer(rebasing: bytes[range]).contains(bytes: $0) }
             }

@@ -545,6 +545,60 @@ enum TextAnalysis {
     /// The name of the first element, past the XML declaration, processing instructions, comments
     /// and the document type declaration.
     static func rootElement(_ text: String) -> String? {
+        // Text of ASCII alone (most XML's head) is read byte by byte, where a character is a byte; any other by
+        // characters, as `Character`s compare (a mark after `<` makes another character).
+        var bytes = text
+        if let found = bytes.withUTF8({ $0.allSatisfy { $0 < 0x80 } ? rootElementOfASCII($0) : nil }) { return found }
+        return rootElementByCharacters(text)
+    }
+
+    /// `rootElementByCharacters` for text whose bytes are all ASCII: the same steps on bytes. `.some(nil)` when
+    /// there is no root element.
+    private static func rootElementOfASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String?? {
+        // Character.isWhitespace among ASCII: tab, line feed, vertical tab, form feed, carriage return, space.
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        func starts(_ prefix: StaticString, at place: Int) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            return place + count <= bytes.count
+                && UnsafeBufferPointer(start: prefix.utf8Start, count: count).elementsEqual(bytes[place..<(place + count)])
+        }
+        func find(_ needle: StaticString, from place: Int) -> Int? {
+            TextAnalysis.firstOffset(of: Array(UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)), in: bytes, from: place)
+        }
+        var place = 0
+        while true {
+            while place < bytes.count, isSpace(bytes[place]) { place += 1 }
+            guard starts("<", at: place) else { return .some(nil) }
+            if starts("<?", at: place) {
+                guard let end = find("?>", from: place) else { return .some(nil) }
+                place = end + 2
+            } else if starts("<!--", at: place) {
+                guard let end = find("-->", from: place) else { return .some(nil) }
+                place = end + 3
+            } else if starts("<!", at: place) {
+                guard let end = bytes[place...].firstIndex(of: UInt8(ascii: ">")) else { return .some(nil) }
+                if bytes[place..<end].contains(UInt8(ascii: "[")), let close = find("]>", from: place) {
+                    place = close + 2
+                } else {
+                    place = end + 1
+                }
+            } else {
+                let start = place + 1
+                var end = start
+                while end < bytes.count, !isSpace(bytes[end]), bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "/") { end += 1 }
+                let name = bytes[start..<end]
+                guard let first = name.first, isLetter(first) || first == UInt8(ascii: "_"),
+                      name.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+                          || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }),
+                      name.count(where: { $0 == UInt8(ascii: ":") }) <= 1, name.last != UInt8(ascii: ":") else { return .some(nil) }
+                return .some(String(decoding: name, as: UTF8.self))
+            }
+        }
+    }
+
+    /// The name of the first element, by characters (`rootElement`).
+    private static func rootElementByCharacters(_ text: String) -> String? {
         var rest = Substring(text)
         while true {
             rest = rest.drop(while: { $0.isWhitespace })
