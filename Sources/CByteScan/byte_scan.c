@@ -109,11 +109,43 @@ static int is_counted_control(unsigned char byte) {
     return byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C && byte != 0x1B && byte != 0x08;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/// `uti_scan_text`'s blocks 32 bytes at a time with AVX2: the bytes up to the last whole block, `*place` then
+/// where the rest starts; -1 at a NUL.
+__attribute__((target("avx2")))
+static int scan_text_avx2(const unsigned char *bytes, size_t length, size_t *place, size_t *counted, int *high) {
+    const __m256i space = _mm256_set1_epi8(0x20);
+    const __m256i zero = _mm256_setzero_si256();
+    size_t at = *place, found = 0;
+    int seen = 0;
+    for (; at + 32 <= length; at += 32) {
+        const __m256i block = _mm256_loadu_si256((const __m256i *)(bytes + at));
+        const unsigned highs = (unsigned)_mm256_movemask_epi8(block);
+        const unsigned low = (unsigned)_mm256_movemask_epi8(_mm256_cmpgt_epi8(space, block)) & ~highs;
+        seen |= highs != 0;
+        if (low == 0) continue;
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(block, zero)) != 0) return -1;
+        const __m256i layout = _mm256_or_si256(
+            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(block, _mm256_set1_epi8(0x09)), _mm256_cmpeq_epi8(block, _mm256_set1_epi8(0x0A))),
+                            _mm256_or_si256(_mm256_cmpeq_epi8(block, _mm256_set1_epi8(0x0D)), _mm256_cmpeq_epi8(block, _mm256_set1_epi8(0x0C)))),
+            _mm256_or_si256(_mm256_cmpeq_epi8(block, _mm256_set1_epi8(0x1B)), _mm256_cmpeq_epi8(block, _mm256_set1_epi8(0x08))));
+        found += (size_t)__builtin_popcount(low & ~(unsigned)_mm256_movemask_epi8(layout));
+    }
+    *place = at;
+    *counted += found;
+    *high |= seen;
+    return 0;
+}
+#endif
+
 int uti_scan_text(const unsigned char *bytes, size_t length, size_t *controls, int *high_bit) {
     size_t counted = 0;
     int high = 0;
     size_t place = 0;
     if (bytes == NULL) length = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    if (__builtin_cpu_supports("avx2") && scan_text_avx2(bytes, length, &place, &counted, &high) != 0) return -1;
+#endif
 #if defined(__SSE2__)
     const __m128i space = _mm_set1_epi8(0x20);
     const __m128i zero = _mm_setzero_si128();

@@ -65,3 +65,31 @@ struct LiteralSearchTests {
         #expect(search([1], in: [], from: 0) == nil)
     }
 }
+
+/// The text scan every sample goes through (CByteScan's `uti_scan_text`, by way of `TextAnalysis.scan`): 32
+/// bytes at a time with AVX2, 16 with SSE2, then one at a time. Checked against a count byte by byte.
+@Suite("Scanning bytes for text")
+struct TextScanTests {
+    @Test("control characters, high bytes and NULs as a count byte by byte finds them, at every length to 200")
+    func agreesWithAByteByByteCount() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        // Printable ASCII, the layout controls, the counted ones, high bytes and (rarely) a NUL.
+        let alphabet: [UInt8] = [0x41, 0x20, 0x0A, 0x09, 0x0D, 0x0C, 0x1B, 0x08, 0x01, 0x1F, 0x7F, 0x80, 0xC3, 0xFF]
+        var nuls = 0, highs = 0
+        for round in 0..<2_000 {
+            let length = round % 201
+            var bytes = (0..<length).map { _ in alphabet[next(alphabet.count)] }
+            if length > 0, next(10) == 0 { bytes[next(length)] = 0 }
+            let counted = bytes.filter { $0 < 0x20 && ![0x09, 0x0A, 0x0D, 0x0C, 0x1B, 0x08].contains($0) }.count
+            let expected: (controls: Int, highBit: Bool)? = bytes.contains(0) ? nil : (counted, bytes.contains { $0 >= 0x80 })
+            let scanned = bytes.withUnsafeBufferPointer(TextAnalysis.scan)
+            #expect(scanned?.controls == expected?.controls && scanned?.highBit == expected?.highBit, "\(bytes)")
+            if expected == nil { nuls += 1 } else if expected?.highBit == true { highs += 1 }
+        }
+        #expect(nuls > 100 && highs > 100)
+    }
+}

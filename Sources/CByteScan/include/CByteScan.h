@@ -30,7 +30,7 @@ const void *uti_find_pair(const void *bytes, size_t length, unsigned char first,
 /// Reads `bytes` (`length` of them) as text: counts the C0 control characters into `controls` (tab, line feed,
 /// carriage return, form feed, escape and backspace, which text is laid out with, are not counted) and sets
 /// `high_bit` to whether a byte has its high bit set; returns 0, or -1 at a NUL (the outputs then untouched).
-/// Sixteen bytes at a time with SSE2 where the machine has it, byte by byte elsewhere.
+/// Thirty-two bytes at a time with AVX2 where the processor has it, sixteen with SSE2, byte by byte elsewhere.
 int uti_scan_text(const unsigned char *bytes, size_t length, size_t *controls, int *high_bit);
 
 /// A pair of bytes' slot in the near literals' filter table: its thirteen-bit hash. The one definition, for the
