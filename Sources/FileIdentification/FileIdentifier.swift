@@ -541,7 +541,7 @@ public final class FileIdentifier: Sendable {
             add(Verdict(mimeType: "text/plain", detail: "\(encoding.rawValue) text"), .bytes, conclusive: false)
             return (readings, encoding, false, language)
         }
-        for match in sharedMIMEInfo.magic.matches(prefix) {
+        for match in sharedMIMEInfo.magicMatches(prefix) {
             // shared-mime-info's lowest priorities, and rules that only see a keyword or a comment opener at the
             // start, are resemblances (a file starting with `//`, `class` or `def`): the resolver lets them
             // confirm a language the name names, never name one alone.
