@@ -538,7 +538,7 @@ public final class FileIdentifier: Sendable {
         // Text under a name with one candidate, a text format (a .py file that is valid UTF-8): the slower
         // readers are not asked.
         if let encoding, readings.isEmpty, candidates.count == 1, candidates[0].conforms(to: .text), candidates[0] != .plainText {
-            add(Verdict(mimeType: "text/plain", detail: "\(encoding.rawValue) text"), .bytes, conclusive: false)
+            add(Verdict(mimeType: "text/plain", detail: encoding.textDetail), .bytes, conclusive: false)
             return (readings, encoding, false, language)
         }
         for match in sharedMIMEInfo.magicMatches(prefix) {
@@ -546,7 +546,7 @@ public final class FileIdentifier: Sendable {
             // start, are resemblances (a file starting with `//`, `class` or `def`): the resolver lets them
             // confirm a language the name names, never name one alone.
             let resemblance = match.priority < Self.resemblancePriority || match.isKeyword
-            add(Verdict(mimeType: match.mimeType, detail: "shared-mime-info magic: \(match.mimeType) (priority \(match.priority))"),
+            add(Verdict(mimeType: match.mimeType, detail: match.detail),
                 .freedesktopMagic, conclusive: match.priority >= 80, resemblance: resemblance)
         }
         if let text {
@@ -573,7 +573,7 @@ public final class FileIdentifier: Sendable {
             }
         }
         if let encoding {
-            add(Verdict(mimeType: "text/plain", detail: "\(encoding.rawValue) text"), .bytes, conclusive: false)
+            add(Verdict(mimeType: "text/plain", detail: encoding.textDetail), .bytes, conclusive: false)
         } else {
             add(Verdict(mimeType: "application/octet-stream", detail: "binary data"), .bytes, conclusive: false)
         }

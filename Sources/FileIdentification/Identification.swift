@@ -428,4 +428,19 @@ public struct TextEncoding: RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let iso2022KR = TextEncoding(rawValue: "iso-2022-kr")
     /// ISO-2022-CN (RFC 1922): Chinese in seven bits, shifted in and out with SO and SI.
     public static let iso2022CN = TextEncoding(rawValue: "iso-2022-cn")
+
+    /// What the bytes' reading says of text in this encoding (`utf-8 text`): a constant for the encodings above,
+    /// not a string made for every file.
+    var textDetail: String {
+        switch rawValue {
+        case "us-ascii": "us-ascii text"
+        case "utf-8": "utf-8 text"
+        case "unknown-8bit": "unknown-8bit text"
+        case "utf-16le": "utf-16le text"
+        case "utf-16be": "utf-16be text"
+        case "utf-32le": "utf-32le text"
+        case "utf-32be": "utf-32be text"
+        default: "\(rawValue) text"
+        }
+    }
 }

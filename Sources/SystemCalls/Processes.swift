@@ -262,6 +262,25 @@ package func withCStringArray<R>(_ strings: [String], _ body: (UnsafeMutablePoin
 package func withNULTerminated<R, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
     // An array, by index: a generic collection, called across modules unspecialized, has the runtime look up
     // its associated types by name (a search of every conformance in the program, once per process).
+    // On the stack where the runtime finds room (a path's last component, every file of a walk), the bytes up to
+    // the first NUL copied at once.
+    let count = bytes.count
+    return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { (buffer) throws(E) -> R in
+        // (A buffer of one element or more has an address; the heap's copy is the answer if it had none.)
+        guard let pointer = buffer.baseAddress else { return try withNULTerminatedOnTheHeap(bytes, body) }
+        let length = bytes.withUnsafeBufferPointer { source -> Int in
+            guard let base = source.baseAddress else { return 0 }
+            let length = memchr(base, 0, count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
+            UnsafeMutableRawPointer(pointer).copyMemory(from: base, byteCount: length)
+            return length
+        }
+        pointer[length] = 0
+        return try body(pointer)
+    }
+}
+
+/// `withNULTerminated`'s copy made on the heap, byte by byte.
+private func withNULTerminatedOnTheHeap<R, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
     let count = bytes.count
     let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: count + 1)
     defer { pointer.deallocate() }

@@ -35,6 +35,15 @@ struct FreedesktopMagic: Sendable {
         var priority: Int
         var mimeType: String
         var rules: Range<Int>
+        /// What a match reports (`Match.detail`), made once with the section.
+        var detail: String
+
+        init(priority: Int, mimeType: String, rules: Range<Int>) {
+            self.priority = priority
+            self.mimeType = mimeType
+            self.rules = rules
+            detail = "shared-mime-info magic: \(mimeType) (priority \(priority))"
+        }
     }
 
     /// A matching type and the priority of its rules.
@@ -46,6 +55,8 @@ struct FreedesktopMagic: Sendable {
         /// such rules priority 30 or 50 where 2.4 gives them 10; a C comment opens ld scripts and Java
         /// policies too.
         var isKeyword: Bool
+        /// What the reader saw: `shared-mime-info magic: application/x-perl (priority 40)`.
+        var detail: String
     }
 
     /// The longest value a keyword rule has (`function`).
@@ -311,7 +322,7 @@ struct FreedesktopMagic: Sendable {
                                         continue
                                     }
                                     found.append(Match(mimeType: sections[number].mimeType, priority: sections[number].priority,
-                                                       isKeyword: strength == .keyword))
+                                                       isKeyword: strength == .keyword, detail: sections[number].detail))
                                 }
                             }
                         }
