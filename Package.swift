@@ -77,7 +77,8 @@ let package = Package(
         // The built-in type database, compiled from TypeDB/*.plist by `compile-typedb` into a byte array that the
         // library reads in place: nothing is parsed at start-up.
         .target(name: "CTypeDatabase"),
-        // The C library's memmem and memrchr, which Swift's Glibc module leaves out, and a search for a pair of bytes (PRONOM's scans).
+        // Byte scans in C: a literal's search by its first and last bytes (AVX2, SSE2), text's control characters,
+        // memrchr (which Swift's Glibc module leaves out), PRONOM's pair filters.
         .target(name: "CByteScan"),
         .target(
             name: "UniformTypeIdentifiers",
