@@ -10,6 +10,29 @@ const void *uti_find_bytes(const void *haystack, size_t haystack_length, const v
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
+/// The first place from `place` where `needle` (`length` bytes) is in `haystack` (`count` bytes), place by place:
+/// the end a block cannot reach.
+static const void *find_literal_from(const unsigned char *haystack, size_t count, const unsigned char *needle, size_t length,
+                                     size_t place) {
+    for (; place + length <= count; place++) {
+        if (haystack[place] == needle[0] && haystack[place + length - 1] == needle[length - 1] &&
+            memcmp(haystack + place, needle, length) == 0) return haystack + place;
+    }
+    return NULL;
+}
+
+/// Of the places `candidates` marks (bit i: `place + i`, where the needle's first and last bytes are), the first
+/// where the rest of the needle is too; NULL for none.
+static inline const void *first_candidate(const unsigned char *haystack, size_t place, unsigned candidates,
+                                          const unsigned char *needle, size_t length) {
+    while (candidates != 0) {
+        const unsigned bit = (unsigned)__builtin_ctz(candidates);
+        if (length <= 2 || memcmp(haystack + place + bit + 1, needle + 1, length - 2) == 0) return haystack + place + bit;
+        candidates &= candidates - 1;
+    }
+    return NULL;
+}
+
 /// The places where `needle`'s first byte is at `place` and its last byte at `place + length - 1`, 32 at a time
 /// (W. Mula's SIMD-friendly search: two bytes far apart rule out nearly every place at once), the rest of
 /// `needle` compared at each; then place by place at the end.
@@ -21,18 +44,11 @@ static const void *find_literal_avx2(const unsigned char *haystack, size_t count
     for (; place + length - 1 + 32 <= count; place += 32) {
         const __m256i starts = _mm256_loadu_si256((const __m256i *)(haystack + place));
         const __m256i ends = _mm256_loadu_si256((const __m256i *)(haystack + place + length - 1));
-        unsigned candidates = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(starts, first), _mm256_cmpeq_epi8(ends, last)));
-        while (candidates != 0) {
-            const unsigned bit = (unsigned)__builtin_ctz(candidates);
-            if (length <= 2 || memcmp(haystack + place + bit + 1, needle + 1, length - 2) == 0) return haystack + place + bit;
-            candidates &= candidates - 1;
-        }
+        const unsigned candidates = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(starts, first), _mm256_cmpeq_epi8(ends, last)));
+        const void *found = first_candidate(haystack, place, candidates, needle, length);
+        if (found != NULL) return found;
     }
-    for (; place + length <= count; place++) {
-        if (haystack[place] == needle[0] && haystack[place + length - 1] == needle[length - 1] &&
-            memcmp(haystack + place, needle, length) == 0) return haystack + place;
-    }
-    return NULL;
+    return find_literal_from(haystack, count, needle, length, place);
 }
 
 /// The same sixteen at a time with SSE2, which every x86-64 has.
@@ -43,18 +59,11 @@ static const void *find_literal_sse2(const unsigned char *haystack, size_t count
     for (; place + length - 1 + 16 <= count; place += 16) {
         const __m128i starts = _mm_loadu_si128((const __m128i *)(haystack + place));
         const __m128i ends = _mm_loadu_si128((const __m128i *)(haystack + place + length - 1));
-        unsigned candidates = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(starts, first), _mm_cmpeq_epi8(ends, last)));
-        while (candidates != 0) {
-            const unsigned bit = (unsigned)__builtin_ctz(candidates);
-            if (length <= 2 || memcmp(haystack + place + bit + 1, needle + 1, length - 2) == 0) return haystack + place + bit;
-            candidates &= candidates - 1;
-        }
+        const unsigned candidates = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(starts, first), _mm_cmpeq_epi8(ends, last)));
+        const void *found = first_candidate(haystack, place, candidates, needle, length);
+        if (found != NULL) return found;
     }
-    for (; place + length <= count; place++) {
-        if (haystack[place] == needle[0] && haystack[place + length - 1] == needle[length - 1] &&
-            memcmp(haystack + place, needle, length) == 0) return haystack + place;
-    }
-    return NULL;
+    return find_literal_from(haystack, count, needle, length, place);
 }
 #endif
 

@@ -1,6 +1,17 @@
 import Testing
 @testable import FileIdentification
 
+/// A fixed generator (a linear congruential one): the same numbers every run.
+private struct Seeded {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    /// A number from 0 to `bound` - 1.
+    mutating func next(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int(state >> 33) % bound
+    }
+}
+
 /// The search every reader's literals go through (CByteScan's `uti_find_literal`, by way of
 /// `TextAnalysis.firstOffset`): 32 or 16 places at a time by a needle's first and last bytes, then place by
 /// place at the end. Checked against the plain definition (the first place the needle's bytes are), on bytes
@@ -20,12 +31,8 @@ struct LiteralSearchTests {
 
     @Test("the first place, as a search one place at a time finds it, for needles of 1 to 40 bytes")
     func agreesWithThePlainSearch() {
-        // A fixed generator: the same bytes every run.
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(state >> 33) % bound
-        }
+        var random = Seeded(0x9E37_79B9_7F4A_7C15)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         let alphabet: [UInt8] = [UInt8(ascii: "a"), UInt8(ascii: "b"), UInt8(ascii: "/"), 0x00, 0xFF]
         var compared = 0, found = 0
         for _ in 0..<3_000 {
@@ -72,11 +79,8 @@ struct LiteralSearchTests {
 struct TextScanTests {
     @Test("control characters, high bytes and NULs as a count byte by byte finds them, at every length to 200")
     func agreesWithAByteByByteCount() {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(state >> 33) % bound
-        }
+        var random = Seeded(0x2545_F491_4F6C_DD1D)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         // Printable ASCII, the layout controls, the counted ones, high bytes and (rarely) a NUL.
         let alphabet: [UInt8] = [0x41, 0x20, 0x0A, 0x09, 0x0D, 0x0C, 0x1B, 0x08, 0x01, 0x1F, 0x7F, 0x80, 0xC3, 0xFF]
         var nuls = 0, highs = 0
