@@ -199,14 +199,16 @@ public struct Classification: AsyncSequence, Sendable {
                 entries.reserveCapacity(batch.entries.count)
                 for (offset, entry) in batch.entries.enumerated() {
                     if isCancelled { return }
-                    var classified = Self.classify(entry, identifier, sequence: batch.first + offset)
-                    if let digest, classified.size != nil, classified.identification.map({ !$0.type.conforms(to: .symbolicLink) }) == true {
-                        classified.digest = try? digest.hex(ofFileAt: entry.path, in: entry.directory?.descriptor, followingLinks: identifier.options.followSymlinks)
+                    // Made in its place in the batch and completed there: a copy on its way in retained each of its
+                    // strings and arrays.
+                    entries.append(Self.classify(entry, identifier, sequence: batch.first + offset))
+                    let last = entries.count - 1
+                    if let digest, entries[last].size != nil, entries[last].identification.map({ !$0.type.conforms(to: .symbolicLink) }) == true {
+                        entries[last].digest = try? digest.hex(ofFileAt: entry.path, in: entry.directory?.descriptor, followingLinks: identifier.options.followSymlinks)
                     }
-                    if let archives, let identification = classified.identification, FileIdentifier.holdsMembers(identification) {
-                        Self.readMembers(of: &classified, entry, identifier, limits: archives)
+                    if let archives, let identification = entries[last].identification, FileIdentifier.holdsMembers(identification) {
+                        Self.readMembers(of: &entries[last], entry, identifier, limits: archives)
                     }
-                    entries.append(classified)
                 }
                 guard results.push(entries) else { return }
             }
