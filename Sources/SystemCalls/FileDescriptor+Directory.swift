@@ -21,7 +21,9 @@ extension FileDescriptor {
     /// (`fdopendir` on a duplicate, then `rewinddir` and `closedir`) cost five calls more per directory, a
     /// fifth of a tree's classification's calls.
     package func directoryListing() throws(Errno) -> [(name: [UInt8], type: UInt8)] {
-        guard Glibc.lseek(rawValue, 0, SEEK_SET) == 0 else { throw Errno.current }
+        // To the start, as `rewinddir` goes (and, like it, on regardless: a file system that cannot seek a
+        // directory lists it from where it is, which for a descriptor just opened is the start).
+        _ = Glibc.lseek(rawValue, 0, SEEK_SET)
         var entries: [(name: [UInt8], type: UInt8)] = []
         let size = 32 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 8)
