@@ -457,23 +457,9 @@ enum TextAnalysis {
         }
         let name = root.lowercased()
         let local = name.split(separator: ":").last.map(String.init) ?? name
-        let dialects: [String: Format.Name] = [
-            "html": .mimeType("text/html"), "svg": .mimeType("image/svg+xml"), "rss": .mimeType("application/rss+xml"), "feed": .mimeType("application/atom+xml"),
-            "plist": .type(.xmlPropertyList), "stylesheet": .mimeType("application/xslt+xml"), "transform": .mimeType("application/xslt+xml"),
-            "kml": .mimeType("application/vnd.google-earth.kml+xml"), "gpx": .mimeType("application/gpx+xml"), "math": .mimeType("application/mathml+xml"),
-            "smil": .mimeType("application/smil+xml"), "xliff": .mimeType("application/xliff+xml"), "rdf": .mimeType("application/rdf+xml"),
-            "opml": .mimeType("text/x-opml+xml"), "xsd": .mimeType("application/xml"), "schema": .mimeType("application/xml"), "wsdl:definitions": .mimeType("application/xml"),
-            "x3d": .mimeType("model/x3d+xml"), "trainingcenterdatabase": .mimeType("application/vnd.garmin.tcx+xml"), "collada": .mimeType("model/vnd.collada+xml"), "metalink": .mimeType("application/metalink4+xml"),
-            "playlist": .mimeType("application/xspf+xml"), "ttml": .mimeType("application/ttml+xml"), "tt": .mimeType("application/ttml+xml"),
-            "gnc-v2": .mimeType("application/x-gnucash"), "abiword": .mimeType("application/x-abiword"), "mrss": .mimeType("application/rss+xml"),
-            "project": .mimeType("application/xml"), "ui": .mimeType("application/x-gtk-builder"), "interface": .mimeType("application/x-gtk-builder"),
-            "office:document": .mimeType("application/vnd.oasis.opendocument.text-flat-xml"), "fictionbook": .mimeType("application/x-fictionbook+xml"),
-            "docbook": .mimeType("application/x-docbook+xml"), "book": .mimeType("application/x-docbook+xml"), "article": .mimeType("application/x-docbook+xml"),
-            "xbel": .mimeType("application/x-xbel"), "mime-info": .mimeType("application/xml"), "component": .mimeType("application/xml"),
-        ]
         // A root element suggests a dialect but proves nothing against a name: dialects share roots
         // (a Windows Media playlist is <smil>), and any XML may be named for the schema it follows.
-        if let dialect = dialects[name] ?? dialects[local] {
+        if let dialect = Self.dialects[name] ?? Self.dialects[local] {
             return Format(name: dialect, isConclusive: false, detail: "XML root element <\(root)>")
         }
         if namespace.isEmpty, let mime = xmlNamespaces("", localName) {
@@ -481,6 +467,22 @@ enum TextAnalysis {
         }
         return Format(mimeType: "application/xml", isConclusive: false, detail: "XML root element <\(root)>")
     }
+
+    /// XML vocabularies by their root element (lower-cased, with or without its prefix), made once.
+    private static let dialects: [String: Format.Name] = [
+        "html": .mimeType("text/html"), "svg": .mimeType("image/svg+xml"), "rss": .mimeType("application/rss+xml"), "feed": .mimeType("application/atom+xml"),
+        "plist": .type(.xmlPropertyList), "stylesheet": .mimeType("application/xslt+xml"), "transform": .mimeType("application/xslt+xml"),
+        "kml": .mimeType("application/vnd.google-earth.kml+xml"), "gpx": .mimeType("application/gpx+xml"), "math": .mimeType("application/mathml+xml"),
+        "smil": .mimeType("application/smil+xml"), "xliff": .mimeType("application/xliff+xml"), "rdf": .mimeType("application/rdf+xml"),
+        "opml": .mimeType("text/x-opml+xml"), "xsd": .mimeType("application/xml"), "schema": .mimeType("application/xml"), "wsdl:definitions": .mimeType("application/xml"),
+        "x3d": .mimeType("model/x3d+xml"), "trainingcenterdatabase": .mimeType("application/vnd.garmin.tcx+xml"), "collada": .mimeType("model/vnd.collada+xml"), "metalink": .mimeType("application/metalink4+xml"),
+        "playlist": .mimeType("application/xspf+xml"), "ttml": .mimeType("application/ttml+xml"), "tt": .mimeType("application/ttml+xml"),
+        "gnc-v2": .mimeType("application/x-gnucash"), "abiword": .mimeType("application/x-abiword"), "mrss": .mimeType("application/rss+xml"),
+        "project": .mimeType("application/xml"), "ui": .mimeType("application/x-gtk-builder"), "interface": .mimeType("application/x-gtk-builder"),
+        "office:document": .mimeType("application/vnd.oasis.opendocument.text-flat-xml"), "fictionbook": .mimeType("application/x-fictionbook+xml"),
+        "docbook": .mimeType("application/x-docbook+xml"), "book": .mimeType("application/x-docbook+xml"), "article": .mimeType("application/x-docbook+xml"),
+        "xbel": .mimeType("application/x-xbel"), "mime-info": .mimeType("application/xml"), "component": .mimeType("application/xml"),
+    ]
 
     /// The first `count` characters of `text`, as `String(text.prefix(count))` gives them. Text whose first
     /// `count` + 1 bytes are ASCII with no carriage return before a line feed (each byte a character of its
