@@ -3,10 +3,6 @@
 
 #include <string.h>
 
-const void *uti_find_bytes(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
-    return uti_find_literal(haystack, haystack_length, needle, needle_length);
-}
-
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 

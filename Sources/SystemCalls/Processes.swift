@@ -264,33 +264,28 @@ package func withNULTerminated<R, E: Error>(_ bytes: [UInt8], _ body: (UnsafePoi
     // its associated types by name (a search of every conformance in the program, once per process).
     // On the stack where the runtime finds room (a path's last component, every file of a walk), the bytes up to
     // the first NUL copied at once.
-    let count = bytes.count
-    return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { (buffer) throws(E) -> R in
-        // (A buffer of one element or more has an address; the heap's copy is the answer if it had none.)
-        guard let pointer = buffer.baseAddress else { return try withNULTerminatedOnTheHeap(bytes, body) }
-        let length = bytes.withUnsafeBufferPointer { source -> Int in
-            guard let base = source.baseAddress else { return 0 }
-            let length = memchr(base, 0, count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
-            UnsafeMutableRawPointer(pointer).copyMemory(from: base, byteCount: length)
-            return length
+    return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { (buffer) throws(E) -> R in
+        if let pointer = buffer.baseAddress {
+            copyNULTerminated(bytes, to: pointer)
+            return try body(pointer)
         }
-        pointer[length] = 0
+        // Never: a buffer of one element or more has an address. The heap's, then.
+        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+        defer { pointer.deallocate() }
+        copyNULTerminated(bytes, to: pointer)
         return try body(pointer)
     }
 }
 
-/// `withNULTerminated`'s copy made on the heap, byte by byte.
-private func withNULTerminatedOnTheHeap<R, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
-    let count = bytes.count
-    let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: count + 1)
-    defer { pointer.deallocate() }
-    var length = 0
-    while length < count, bytes[length] != 0 {
-        pointer[length] = CChar(bitPattern: bytes[length])
-        length += 1
+/// `bytes` up to the first NUL, and a NUL, into `pointer` (room for `bytes.count + 1`).
+private func copyNULTerminated(_ bytes: [UInt8], to pointer: UnsafeMutablePointer<CChar>) {
+    let length = bytes.withUnsafeBufferPointer { source -> Int in
+        guard let base = source.baseAddress else { return 0 }
+        let length = memchr(base, 0, source.count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? source.count
+        UnsafeMutableRawPointer(pointer).copyMemory(from: base, byteCount: length)
+        return length
     }
     pointer[length] = 0
-    return try body(pointer)
 }
 
 /// `withNULTerminated` for any collection of bytes.

@@ -245,7 +245,7 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
     /// without the array.
     func firstTag(ofType index: Int, tagClass classKey: String) -> String? {
         // Only the bytes compiled into the library (`builtIn`) have no owner: theirs are the MIME types kept made.
-        if owner == nil, classKey == "public.mime-type", let known = Self.builtInPreferredMIMETypes {
+        if owner == nil, classKey == UTTagClass.mimeType.rawValue, let known = Self.builtInPreferredMIMETypes {
             let tag = known.identifier(ofType: index) { uncachedFirstTag(ofType: index, tagClass: classKey) ?? "\u{0}" }
             return tag == "\u{0}" ? nil : tag
         }
@@ -452,7 +452,7 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
 
     /// An ASCII capital as its lower case; any other byte as it is.
     @inline(__always)
-    private static func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+    package static func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
     /// FNV-1a over the bytes with ASCII upper case folded to lower case: the hash of the lower-cased string.
     @inline(__always)
@@ -492,7 +492,8 @@ package struct CompiledTypeDatabase: @unchecked Sendable {
 }
 
 /// Strings made once per type and kept for the life of the process, so that making a `UTType` of a built-in type
-/// copies its identifier instead of decoding (and, past 15 bytes, allocating) it again: a slot per type holding
+/// copies its identifier instead of decoding (and, past 15 bytes, allocating) it again (and, in a cache of its
+/// own, its first MIME type, which the resolver asks for at every identification): a slot per type holding
 /// the address of a string, published by compare-and-exchange. Two threads that miss at once both make the string;
 /// one keeps it, the other frees its own. Bounded by the number of built-in types.
 package final class IdentifierCache: @unchecked Sendable {

@@ -270,19 +270,6 @@ struct RecordWriter {
         func key(_ name: StaticString) {
             name.withUTF8Buffer { output.append(contentsOf: $0) }
         }
-        /// A string as JSON: as its bytes are, between quotes, when they are printable ASCII without a quote or a
-        /// backslash (a type's identifier, a MIME type: every one); `JSONValue.quote` otherwise.
-        func quote(_ string: String) {
-            var string = string
-            let plain = string.withUTF8 { bytes -> Bool in
-                guard PrintableASCII.test(bytes, allowingQuotes: false) else { return false }
-                output.append(UInt8(ascii: "\""))
-                output.append(contentsOf: bytes)
-                output.append(UInt8(ascii: "\""))
-                return true
-            }
-            if !plain { JSONValue.quote(string, into: &output) }
-        }
         /// A size in decimal, its digits written in place.
         func number(_ value: Int?) {
             guard let value else { return key("null") }
@@ -313,13 +300,13 @@ struct RecordWriter {
         case .success(let identification):
             if pronom { pronomAnswer = identification.pronom }
             key(",\"identifier\":")
-            quote(identification.type.identifier)
+            JSONValue.quote(identification.type.identifier, into: &output)
             key(",\"mimeType\":")
-            quote(identification.mimeType)
+            JSONValue.quote(identification.mimeType, into: &output)
             key(",\"size\":")
             number(entry.size)
             key(",\"confidence\":")
-            quote(identification.confidence.rawValue)
+            JSONValue.quote(identification.confidence.rawValue, into: &output)
             key(identification.isMismatch ? ",\"mismatch\":true,\"error\":null" : ",\"mismatch\":false,\"error\":null")
         case .failure(let error):
             key(",\"identifier\":null,\"mimeType\":null,\"size\":")

@@ -4,10 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// The first place `needle` occurs in `haystack` (`uti_find_literal`), and the last place `byte` does in `bytes`
-/// (the C library's `memrchr`, a GNU extension Swift's Glibc module leaves out); NULL for none. PRONOM's scans of
-/// a file's first 64 KiB for a literal and of its last bytes for a gate's last byte use them.
-const void *uti_find_bytes(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
+/// The last place `byte` is in `bytes` (the C library's `memrchr`, a GNU extension Swift's Glibc module leaves out);
+/// NULL for none. PRONOM's scans of a file's last bytes for a gate's last byte use it.
 const void *uti_find_last_byte(const void *bytes, int byte, size_t length);
 
 /// The first place `needle` (`needle_length` bytes) occurs in `haystack`, as `memmem` finds it; NULL for none

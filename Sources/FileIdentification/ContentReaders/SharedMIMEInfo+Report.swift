@@ -85,7 +85,7 @@ extension SharedMIMEInfo {
         let folded: [UInt8]? = name.withUTF8 { utf8 in
             guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
             return [UInt8](unsafeUninitializedCapacity: utf8.count) { bytes, count in
-                for index in 0..<utf8.count { bytes[index] = utf8[index] >= 0x41 && utf8[index] <= 0x5A ? utf8[index] | 0x20 : utf8[index] }
+                for index in 0..<utf8.count { bytes[index] = CompiledTypeDatabase.folded(utf8[index]) }
                 count = utf8.count
             }
         }

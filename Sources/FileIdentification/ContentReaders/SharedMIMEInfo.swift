@@ -383,14 +383,12 @@ final class SharedMIMEInfo: Sendable {
         init(_ rules: FreedesktopMagic) { self.rules = rules }
     }
 
-    /// The content rules: the newer database's, and the older's for types the newer does not know.
-    var magic: FreedesktopMagic { magicRules.rules }
-
     /// Every section of the content rules matching `data`, highest priority first (`FreedesktopMagic.matches`).
     func magicMatches(_ data: [UInt8]) -> [FreedesktopMagic.Match] {
         magicRules.rules.matches(data)
     }
 
+    /// The content rules: the newer database's, and the older's for types the newer does not know.
     private var magicRules: MagicRules {
         if let magic = parts.withLock({ $0.magic }) { return magic }
         var magic = FreedesktopMagic()
@@ -485,7 +483,7 @@ final class SharedMIMEInfo: Sendable {
         _ = olderNames
         _ = globs(of: [], older: false)
         _ = globs(of: [], older: true)
-        _ = magic
+        _ = magicRules
         _ = namespaces
     }
 

@@ -370,8 +370,7 @@ enum TextAnalysis {
         }
     }
 
-    /// Where `needle` first occurs in `haystack` at or after `start`: memchr to each place its first byte is,
-    /// memcmp there.
+    /// Where `needle` first occurs in `haystack` at or after `start` (CByteScan's `uti_find_literal`).
     static func firstOffset(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard let base = haystack.baseAddress, !needle.isEmpty, start >= 0, needle.count <= haystack.count - start else { return nil }
         return needle.withUnsafeBufferPointer { pattern -> Int? in
@@ -779,7 +778,7 @@ extension StringProtocol {
             var needle = needle
             return needle.withUTF8 { needle -> Int? in
                 guard !needle.isEmpty, needle.count <= haystack.count, let base = haystack.baseAddress,
-                      let hit = uti_find_bytes(base, haystack.count, needle.baseAddress, needle.count) else { return nil }
+                      let hit = uti_find_literal(base, haystack.count, needle.baseAddress, needle.count) else { return nil }
                 return UnsafeRawPointer(base).distance(to: hit)
             }
         }

@@ -99,7 +99,7 @@ enum NameMatching {
 
         private static func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
             guard let first = bytes.first, let last = bytes.last, first < 0x80, last < 0x80 else { return nil }
-            func folded(_ byte: UInt8) -> Int { Int(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+            let folded = { (byte: UInt8) in Int(CompiledTypeDatabase.folded(byte)) }
             return (bytes.count & 63) << 6 | (folded(first) &* 7 ^ folded(last)) & 63
         }
 
@@ -215,7 +215,7 @@ enum NameMatching {
         var pattern = ""
         // A name whose first byte is ASCII lower-cases to a name starting with that byte folded, and is tried
         // only against the patterns that can start so; one that starts otherwise is tried against every pattern.
-        let firstByte = filename.utf8.first.flatMap { byte in byte < 0x80 ? (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) : nil }
+        let firstByte = filename.utf8.first.flatMap { byte in byte < 0x80 ? CompiledTypeDatabase.folded(byte) : nil }
         // The name lower-cased and made a C string once, when a pattern first needs it.
         var lowercased: (name: String, cString: ContiguousArray<CChar>)?
         func tried(_ index: Int) {

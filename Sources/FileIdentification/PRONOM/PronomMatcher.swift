@@ -228,7 +228,7 @@ final class PronomMatcher: @unchecked Sendable {
                 search: while start <= furthest, found != open {
                     let hit: Int
                     if length >= FarGate.longLiteral {
-                        guard let place = uti_find_bytes(base + start, furthest - start + length, keyBase, length) else { break }
+                        guard let place = uti_find_literal(base + start, furthest - start + length, keyBase, length) else { break }
                         hit = UnsafeRawPointer(base).distance(to: place)
                     } else {
                         let next = rare + 1 < length ? rare + 1 : rare - 1
@@ -1574,7 +1574,7 @@ final class PronomMatchContext {
         let stop = min(end + length, partStart + part.count)
         guard stop - start >= length else { return nil }
         guard rare >= 0 else {
-            guard let found = uti_find_bytes(base + (start - partStart), stop - start, needle, length) else { return nil }
+            guard let found = uti_find_literal(base + (start - partStart), stop - start, needle, length) else { return nil }
             return partStart + UnsafeRawPointer(base).distance(to: found)
         }
         // By the literal's least likely byte, then the whole literal there.
