@@ -35,7 +35,7 @@ class DisambiguationsTests(unittest.TestCase):
         self.assertEqual(first["extensions"], ["h", "hpp"])
         self.assertEqual(first["rules"][:2], [
             {"types": ["public.objective-c-source"],
-             "conditions": [{"pattern": r"^\s*@interface", "matches": True, "literals": ["@interface"], "foldedLiterals": []}]},
+             "conditions": [{"pattern": r"^\s*+@interface", "matches": True, "literals": ["@interface"], "foldedLiterals": []}]},
             {"types": ["public.c-plus-plus-header"],         # a named pattern's list: the union
              "conditions": [{"pattern": r"(?:^\s*#include <)|(?:^class\b)", "matches": True,
                              "literals": ["#include <", "class"], "foldedLiterals": []}]},
