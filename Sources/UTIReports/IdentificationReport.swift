@@ -46,18 +46,21 @@ package struct IdentificationReport {
     package func write<Writer: JSONWriter & ~Copyable>(to json: inout Writer) {
         let type = identification.type
         let evidence = identification.evidence
+        // What the type alone decides (its identifier, description, MIME types, Linguist's name for its language,
+        // supertypes), made once per type.
+        let typeMembers = TypeMembers.of(type)
         json.beginObject()
         json.member(Key.path, path)
-        json.member(Key.identifier, type.identifier)
-        json.member(Key.description, type.localizedDescription)
+        json.members(typeMembers.head)
         json.member(Key.mimeType, identification.mimeType)
-        json.member(Key.preferredMIMEType, type.preferredMIMEType)
-        json.key(Key.mimeTypes)
-        json.strings(Self.mimeTypes(of: identification))
-        // The language, by GitHub Linguist's name for it, when the type is one.
-        json.member(Key.language, type.tags(of: .linguistLanguage).first)
-        json.key(Key.conformsTo)
-        json.strings(type.orderedSupertypes.lazy.map(\.identifier))
+        if let mimeTypes = typeMembers.mimeTypes {
+            json.members(mimeTypes)
+        } else {
+            json.member(Key.preferredMIMEType, type.preferredMIMEType)
+            json.key(Key.mimeTypes)
+            json.strings(Self.mimeTypes(of: identification))
+        }
+        json.members(typeMembers.tail)
         json.key(Key.evidence)
         json.beginObject()
         json.member(Key.rule, evidence.rule.rawValue)
@@ -143,7 +146,7 @@ package struct IdentificationReport {
     }
 
     /// The report's keys, quoted once.
-    private enum Key {
+    enum Key {
         static let basis: JSONKey = "basis"
         static let candidates: JSONKey = "candidates"
         static let conclusive: JSONKey = "conclusive"

@@ -19,6 +19,27 @@ package protocol JSONWriter: ~Copyable {
     mutating func null()
     /// A value made beforehand.
     mutating func value(_ value: JSONValue)
+    /// Members made beforehand (`JSONMembers`), inside an object: as if each key and value were written in turn.
+    mutating func members(_ members: JSONMembers)
+}
+
+/// Members of an object made once and written into many documents as they are: their keys and values, and
+/// their compact rendering (`"a":1,"b":[]`), which a writer of bytes copies at once.
+package struct JSONMembers: Sendable {
+    package let members: [(key: JSONKey, value: JSONValue)]
+    /// The members rendered, separated by commas, with no comma before the first or after the last.
+    package let encoded: [UInt8]
+
+    package init(_ members: [(key: JSONKey, value: JSONValue)]) {
+        self.members = members
+        var encoded: [UInt8] = []
+        for (index, member) in members.enumerated() {
+            if index > 0 { encoded.append(UInt8(ascii: ",")) }
+            encoded.append(contentsOf: member.key.encoded)
+            encoded.append(contentsOf: member.value.renderedUTF8)
+        }
+        self.encoded = encoded
+    }
 }
 
 /// A member's key and its quoted form (`"path":`), made once: a report writes the same keys into every
@@ -64,6 +85,13 @@ extension JSONWriter where Self: ~Copyable {
         beginArray()
         for value in values { string(value) }
         endArray()
+    }
+
+    package mutating func members(_ members: JSONMembers) {
+        for index in members.members.indices {
+            key(members.members[index].key)
+            value(members.members[index].value)
+        }
     }
 
     package mutating func value(_ value: JSONValue) {
@@ -139,6 +167,13 @@ package struct JSONBytes: JSONWriter, ~Copyable {
         separate()
         output.append(bytes: key.encoded)
         follows = false
+    }
+
+    package mutating func members(_ members: JSONMembers) {
+        guard !members.encoded.isEmpty else { return }
+        separate()
+        output.append(bytes: members.encoded)
+        follows = true
     }
 
     package mutating func string(_ value: String) {
