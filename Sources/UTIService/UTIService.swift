@@ -132,8 +132,8 @@ package struct UTIService: Sendable {
             server: HTTPServerBuilder { responder in
                 BoundedReadHTTP1Channel(
                     inner: HTTP1Channel(responder: responder, configuration: HTTP1Channel.Configuration(
-                        additionalChannelHandlers: [RequestDeadlineHandler(deadlines: deadlines), ExpectContinueHandler(maximumBodySize: maximumBodySize)],
-                        idleTimeout: RequestDeadlineHandler.timeAmount(idleTimeout))),
+                        additionalChannelHandlers: [RequestPacingHandler(deadlines: deadlines, maximumBodySize: maximumBodySize)],
+                        idleTimeout: RequestPacingHandler.timeAmount(idleTimeout))),
                     maximumRead: 16 << 10)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "uti/\(configuration.version)"),
