@@ -79,6 +79,11 @@ package struct ByteWriter: ByteSink, ~Copyable {
         written += bytes.count
     }
 
+    /// Forgets the bytes from `count` on (all of them for 0); the storage stays for what comes next.
+    package mutating func truncate(to count: Int) {
+        written = min(max(count, 0), written)
+    }
+
     /// The bytes written, to read while the writer lives.
     package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: start, count: written))

@@ -266,14 +266,14 @@ struct RecordWriter {
     var rendersInPlace: Bool { format == .ndjson && !details }
 
     /// A plain ndjson record, written into `output` as `record(_:)` would render it, with no value built.
-    func record(_ entry: ClassifiedEntry, into output: inout [UInt8]) {
+    func record<Output: ByteSink & ~Copyable>(_ entry: ClassifiedEntry, into output: inout Output) {
         func key(_ name: StaticString) {
-            name.withUTF8Buffer { output.append(contentsOf: $0) }
+            name.withUTF8Buffer { output.append(bytes: $0) }
         }
         /// A size in decimal, its digits written in place.
         func number(_ value: Int?) {
             guard let value else { return key("null") }
-            guard value > 0 else { return output.append(contentsOf: String(value).utf8) }
+            guard value > 0 else { return output.append(utf8: String(value)) }
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
                 var rest = value, at = digits.count
                 while rest > 0 {
@@ -281,7 +281,7 @@ struct RecordWriter {
                     digits[at] = UInt8(ascii: "0") + UInt8(rest % 10)
                     rest /= 10
                 }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+                output.append(bytes: UnsafeBufferPointer(rebasing: digits[at...]))
             }
         }
         key("{\"path\":")
@@ -290,7 +290,7 @@ struct RecordWriter {
         let plainPath = entry.path.bytes.withUnsafeBufferPointer { bytes -> Bool in
             guard PrintableASCII.test(bytes, allowingQuotes: false) else { return false }
             output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: bytes)
+            output.append(bytes: bytes)
             output.append(UInt8(ascii: "\""))
             return true
         }
@@ -342,7 +342,7 @@ struct RecordWriter {
             // The fields as an object rendered, its braces left out.
             let rendered = Array(JSONValue.object(fields).rendered.utf8)
             output.append(UInt8(ascii: ","))
-            output.append(contentsOf: rendered.dropFirst().dropLast())
+            rendered.withUnsafeBufferPointer { output.append(bytes: UnsafeBufferPointer(rebasing: $0.dropFirst().dropLast())) }
         }
         key("}")
     }

@@ -44,7 +44,7 @@ struct FramedIdentifyJob: Equatable {
                 switch result {
                 case .success(let identification):
                     let report = IdentificationReport(identification, path: shown, pathEscaped: !path.isValidUTF8)
-                    output.line { $0 += report.renderedUTF8 }
+                    output.line { line in report.withRenderedUTF8 { line.append(bytes: $0) } }
                 case .failure(let error):
                     failed = true
                     var members: [(String, JSONValue)] = [("path", .string(shown))]

@@ -267,7 +267,7 @@ struct IdentifyJob: Equatable {
                 guard archives, FileIdentifier.holdsMembers(identification) else {
                     if json {
                         let report = IdentificationReport(identification, path: shown, pathEscaped: escapedPath)
-                        output.line { $0 += report.renderedUTF8 }
+                        output.line { line in report.withRenderedUTF8 { line.append(bytes: $0) } }
                     } else {
                         emit(shown, result(identification), to: &output)
                     }

@@ -56,50 +56,55 @@ struct MIMENamesOption: ParsableArguments {
 
 /// Standard output, buffered: one `write` per 64 KiB rather than one per line.
 struct StandardOutput: ~Copyable {
-    private var buffer: [UInt8] = []
+    /// What waits to be written: storage of its own, appended to without a copy-on-write check per piece (a
+    /// classification writes a dozen pieces a record).
+    private var buffer = ByteWriter(capacity: Self.flushSize + 4096)
+    /// How much is gathered before a write.
+    private static let flushSize = 1 << 16
 
-    init() { buffer.reserveCapacity(1 << 16) }
+    init() {}
 
     /// Appends a line, its control characters escaped (see `Terminal.safe`).
     mutating func line(_ text: String) {
-        buffer.append(contentsOf: Terminal.safe(text).utf8)
+        buffer.append(utf8: Terminal.safe(text))
         buffer.append(UInt8(ascii: "\n"))
-        if buffer.count >= 1 << 16 { flush() }
+        if buffer.count >= Self.flushSize { flush() }
     }
 
     /// Appends a line that `write` puts straight into the buffer (valid UTF-8, as from strings): escaped as
     /// `line` would, which it needs only when it holds a byte outside printable ASCII. A record writer that
     /// renders this way makes no string of its own per line.
-    mutating func line(writing write: (inout [UInt8]) -> Void) {
+    mutating func line(writing write: (inout ByteWriter) -> Void) {
         let start = buffer.count
         write(&buffer)
-        let needsLook = buffer.withUnsafeBufferPointer { written in
+        let needsLook = buffer.withBytes { written in
             !PrintableASCII.test(UnsafeBufferPointer(rebasing: written[start...]), allowingQuotes: true)
         }
         if needsLook {
-            let text = String(decoding: buffer[start...], as: UTF8.self)
-            buffer.removeSubrange(start...)
-            buffer.append(contentsOf: Terminal.safe(text).utf8)
+            let text = buffer.withBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[start...]), as: UTF8.self) }
+            buffer.truncate(to: start)
+            buffer.append(utf8: Terminal.safe(text))
         }
         buffer.append(UInt8(ascii: "\n"))
-        if buffer.count >= 1 << 16 { flush() }
+        if buffer.count >= Self.flushSize { flush() }
     }
 
     /// Appends bytes as they are: names for another program (`-0` output), not for a terminal.
     mutating func raw(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 16 { flush() }
+        buffer.append(bytes: bytes)
+        if buffer.count >= Self.flushSize { flush() }
     }
 
     mutating func flush() {
-        Self.writeAll(buffer)
-        buffer.removeAll(keepingCapacity: true)
+        buffer.withBytes(Self.writeAll)
+        buffer.truncate(to: 0)
     }
 
-    deinit { Self.writeAll(buffer) }
+    deinit { buffer.withBytes(Self.writeAll) }
 
     /// A reader that went away (`EPIPE`) is not an error worth a message: the output is simply not read.
-    private static func writeAll(_ bytes: [UInt8]) {
+    private static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !bytes.isEmpty else { return }
         try? FileDescriptor.standardOutput.writeAll(bytes)
     }
 }
