@@ -518,7 +518,10 @@ public final class FileIdentifier: Sendable {
         var container = try ZipContainer.identify(source, prefix: head)
         if container == nil { container = try OLE2Container.identify(source, prefix: head) }
         add(container, .container, conclusive: true)
-        add(Signatures.verdict(head, in: source), .signature, conclusive: true)
+        if let signature = Signatures.verdict(head, in: source) {
+            // A header whose shape other data may have too (MacBinary I's) is evidence, not proof.
+            add(signature.verdict, .signature, conclusive: signature.isConclusive)
+        }
         var candidates = name?.candidates ?? []
         // A signature or container the name agrees with (a .png whose signature proves PNG) settles it.
         if readings.contains(where: { NameAgreement.settles(candidates, $0) }) {

@@ -130,8 +130,9 @@ enum Resolution {
             // which Jetty's modules are, where the database has only tracker modules).
             // Nor one that only libmagic's lists of extensions seen give a format (`.dat`), nor one whose first
             // sense is a package (`x.template`, `x.key`), which says nothing sure of a regular file's bytes.
+            // Nor, for binary bytes, an extension that names binary data of any kind (`.bin`).
             let elsewhere = name.match == .filenameExtension ? MediaTypeNames.extensionKinds(name.tag) : []
-            let claimedElsewhere = encoding == nil ? elsewhere.contains(.binaryElsewhere) : elsewhere.contains(.textElsewhere)
+            let claimedElsewhere = encoding == nil ? !elsewhere.isDisjoint(with: [.binaryElsewhere, .anyBinary]) : elsewhere.contains(.textElsewhere)
             let promises = (name.match == .filenameExtension || name.match == .suffix) && !name.candidates[0].conforms(to: .directory)
                 && !claimedElsewhere && !elsewhere.contains(.libmagicOnly)
             var answer = contentAlone(name: name, readings: readings, encoding: encoding)

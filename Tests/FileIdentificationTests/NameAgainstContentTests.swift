@@ -135,4 +135,61 @@ struct NameAgainstContentTests {
         let found = try Self.identifier.identify(data: keymap, filename: "croatian.vim")
         #expect(found.type.conforms(to: .text) && !found.isMismatch, "\(found.type.identifier)")
     }
+
+    /// A MacBinary file of each version: a header naming `Read Me`, a data fork of 130 bytes, padded to 128.
+    static func macBinary(version: Int) -> [UInt8] {
+        var header = [UInt8](repeating: 0, count: 128)
+        let name = Array("Read Me".utf8), data = Array(String(repeating: "hello, world\r", count: 10).utf8)
+        header[1] = UInt8(name.count)
+        header.replaceSubrange(2..<(2 + name.count), with: name)
+        header.replaceSubrange(65..<73, with: Array("TEXTttxt".utf8))
+        header.replaceSubrange(83..<87, with: withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init))
+        if version >= 2 {
+            header[122] = version == 3 ? 130 : 129
+            header[123] = 129
+            if version == 3 { header.replaceSubrange(102..<106, with: Array("mBIN".utf8)) }
+            var crc: UInt16 = 0  // CRC-16/XMODEM of the first 124 bytes
+            for byte in header[0..<124] {
+                crc ^= UInt16(byte) << 8
+                for _ in 0..<8 { crc = crc & 0x8000 != 0 ? (crc << 1) ^ 0x1021 : crc << 1 }
+            }
+            header[124] = UInt8(crc >> 8)
+            header[125] = UInt8(crc & 0xFF)
+        }
+        return header + data + [UInt8](repeating: 0, count: (128 - data.count % 128) % 128)
+    }
+
+    @Test("MacBinary by its header: II and III proven by their CRC, I a header .bin confirms; other bytes named .bin are what they read as, and no lie")
+    func macBinaryAndBin() throws {
+        for version in 1...3 {
+            let bytes = Self.macBinary(version: version)
+            let named = try Self.identifier.identify(data: bytes, filename: "readme.bin")
+            #expect(named.type.identifier == "com.apple.macbinary-archive" && !named.isMismatch, "\(version): \(named.type.identifier)")
+            #expect(named.evidence.content?.detail == "MacBinary \(["I", "II", "III"][version - 1]) header, Read Me")
+            #expect(named.confidence == (version == 1 ? .medium : .high), "\(version): \(named.confidence)")
+            let nameless = try Self.identifier.identify(data: bytes)
+            #expect(nameless.type.identifier == "com.apple.macbinary-archive", "\(version), no name: \(nameless.type.identifier)")
+        }
+        // A CRC one bit off is no MacBinary II, and its bytes 99 to 125 are not MacBinary I's zeros either.
+        var broken = Self.macBinary(version: 2)
+        broken[125] ^= 1
+        #expect(try Self.identifier.identify(data: broken).type == .data)
+        // Forks longer than the file: no MacBinary.
+        var short = Self.macBinary(version: 2)
+        short.removeLast(200)
+        #expect(try Self.identifier.identify(data: short).type == .data)
+        // Firmware, a V8 snapshot, udev's hwdb: binary data, whose `.bin` names binary data of any kind.
+        var generator = SplitMix(seed: 7)
+        let noise = (0..<3_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let hwdb = Array("KSLPHHRH".utf8) + [0xFC] + [UInt8](repeating: 0, count: 300) + noise
+        for bytes in [noise, hwdb] {
+            let found = try Self.identifier.identify(data: bytes, filename: "hwdb.bin")
+            #expect(found.type == .data && !found.isMismatch && found.evidence.rule == .contentOverrulesName,
+                    "\(found.type.identifier), \(found.evidence.rule), mismatch \(found.isMismatch)")
+            #expect(found.evidence.nameOverruled?.contains("com.apple.macbinary-archive") == true)
+        }
+        // Text under .bin: the name said binary.
+        let text = try Self.identifier.identify(data: Array("three\nlines of\ntext\n".utf8), filename: "notes.bin")
+        #expect(text.type.conforms(to: .text) && text.isMismatch, "\(text.type.identifier)")
+    }
 }

@@ -14,22 +14,26 @@ enum Signatures {
         var mimeType: String?
         var detail: String
         var identifier: String?
+        /// Whether the signature proves the format; `false` for a header whose shape other data may have too
+        /// (MacBinary I's), which confirms a name that claims the format and names none alone.
+        var isConclusive: Bool
 
-        init(mimeType: String?, detail: String, identifier: String? = nil) {
+        init(mimeType: String?, detail: String, identifier: String? = nil, conclusive: Bool = true) {
             self.mimeType = mimeType
             self.detail = detail
             self.identifier = identifier
+            isConclusive = conclusive
         }
     }
 
-    /// The verdict of the signature `prefix` carries, if any.
-    static func verdict(_ prefix: [UInt8], in source: some ByteSource) -> Verdict? {
+    /// The verdict of the signature `prefix` carries, if any, and whether it proves the format.
+    static func verdict(_ prefix: [UInt8], in source: some ByteSource) -> (verdict: Verdict, isConclusive: Bool)? {
         guard let match = match(prefix, in: source) else { return nil }
         if let identifier = match.identifier {
             guard let type = UTType(identifier), type.isDeclared else { return nil }
-            return Verdict(type: type, mimeType: match.mimeType, detail: match.detail)
+            return (Verdict(type: type, mimeType: match.mimeType, detail: match.detail), match.isConclusive)
         }
-        return match.mimeType.flatMap { Verdict(mimeType: $0, detail: match.detail) }
+        return match.mimeType.flatMap { Verdict(mimeType: $0, detail: match.detail) }.map { ($0, match.isConclusive) }
     }
 
     private struct Entry {
@@ -167,7 +171,34 @@ enum Signatures {
             return Match(mimeType: entry.mimeType, detail: entry.name)
         }
         return riffOrBoxed(prefix) ?? terminfo(prefix) ?? pythonBytecode(prefix) ?? timeZoneInformation(prefix) ?? xcursor(prefix)
-            ?? mpegAudioLayerI(prefix, at: 0) ?? webArchive(prefix) ?? marc21(prefix, source) ?? appleDiskImage(prefix, source)
+            ?? mpegAudioLayerI(prefix, at: 0) ?? webArchive(prefix) ?? marc21(prefix, source) ?? macBinary(prefix, source)
+            ?? appleDiskImage(prefix, source)
+    }
+
+    /// A MacBinary file (a Mac file's forks for other systems): a 128-byte header, then the data fork and the
+    /// resource fork, each padded to 128 bytes. Every version's header has zeros at 0, 74 and 82, a name of 1 to
+    /// 63 bytes at 1, and the forks' lengths at 83 and 87 (big-endian, below 8 MiB); MacBinary II adds the
+    /// CRC-16 of the first 124 bytes at 124 (CRC-CCITT, XMODEM's), MacBinary III `mBIN` at 102. MacBinary I
+    /// has no CRC: its bytes 99 to 125 are zero (where II's fields are), and it is only a resemblance, which the
+    /// name `.bin` may confirm. (`.bin` also names a firmware image, a disc image, a V8 snapshot: their bytes
+    /// have no such header, and the name then says nothing.)
+    private static func macBinary(_ prefix: [UInt8], _ source: some ByteSource) -> Match? {
+        guard prefix.count >= 128, prefix[0] == 0, prefix[74] == 0, prefix[82] == 0, (1...63).contains(prefix[1]),
+              let data = prefix.bigEndian32(at: 83), let resource = prefix.bigEndian32(at: 87),
+              data < 0x80_0000, resource < 0x80_0000, 128 + data + resource <= source.count,
+              !prefix[2..<(2 + Int(prefix[1]))].contains(0) else { return nil }
+        var crc: UInt16 = 0
+        for byte in prefix[0..<124] {
+            crc ^= UInt16(byte) << 8
+            for _ in 0..<8 { crc = crc & 0x8000 != 0 ? (crc << 1) ^ 0x1021 : crc << 1 }
+        }
+        let name = String(decoding: prefix[2..<(2 + Int(prefix[1]))], as: UTF8.self)
+        if crc == UInt16(prefix[124]) << 8 | UInt16(prefix[125]) {
+            let version = prefix[102..<106].elementsEqual("mBIN".utf8) ? "III" : "II"
+            return Match(mimeType: "application/x-macbinary", detail: "MacBinary \(version) header, \(name)")
+        }
+        guard prefix[99..<126].allSatisfy({ $0 == 0 }) else { return nil }
+        return Match(mimeType: "application/x-macbinary", detail: "MacBinary I header, \(name)", conclusive: false)
     }
 
     /// A WARC file (ISO 28500): its first record's version line, `WARC/`, the version (`1.0`, `1.1`; `0.17`

@@ -30,6 +30,9 @@ struct ExtensionKinds: OptionSet, Sendable {
     static let textElsewhere = Self(rawValue: 4)
     /// The database's claimants are all text formats, and a binary format claims it in some source.
     static let binaryElsewhere = Self(rawValue: 8)
+    /// In common use it names binary data of any kind, not one format (`bin`: firmware, ROM and disc images,
+    /// where Apple's database has only MacBinary): curated, `TypeDB/sources/curated/content.toml`.
+    static let anyBinary = Self(rawValue: 16)
 }
 
 /// One name per format: of the MIME names a type carries, the one identification reports.

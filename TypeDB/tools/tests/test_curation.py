@@ -25,7 +25,7 @@ TABLES = {
     "languages": '[types]\nC = "public.c-source"\n[own-types]\nnames = ["Zig"]\n[parents]\nTSX = "TypeScript"\n'
                  '[magika-labels]\nelf = "public.elf-binary"\n',
     "content": 'text = ["public.a"]\ntext-or-binary = ["public.b"]\nbinary = []\nsignature = ["public.c"]\n'
-               '[kind-of]\n"org.idpf.epub-container" = ["public.zip-archive"]\n',
+               '[kind-of]\n"org.idpf.epub-container" = ["public.zip-archive"]\n[any-binary]\nbin = "firmware"\n',
     "tags": '[extensions]\n"public.x" = ["x"]\n[descriptions]\n"public.x" = "X"\n[magika-text-labels]\n"public.y" = "asc"\n',
 }
 
@@ -47,7 +47,8 @@ class LoadCurationTests(unittest.TestCase):
         self.assertEqual(tables["LANGUAGES_OF_THEIR_OWN"], {"Zig"})
         self.assertEqual(tables["CONTENT_KINDS"], {"org.idpf.epub-container": ["public.zip-archive"]})
         self.assertEqual(tables["CURATED_MAGIKA_TEXT_LABELS"], {"public.y": "asc"})
-        self.assertEqual(len(tables), 34)
+        self.assertEqual(tables["CONTENT_ANY_BINARY"], {"bin": "firmware"})
+        self.assertEqual(len(tables), 35)
 
     def test_the_module_holds_every_table_of_the_repository(self):
         tables = load_curation(os.path.join(SOURCES, "curated"))

@@ -8,7 +8,8 @@ from unittest import mock
 
 from typedb import vocabularies
 from typedb.vocabularies import (BINARY_ELSEWHERE_EXTENSION, LIBMAGIC_ONLY_EXTENSION, SHARED_EXTENSION,
-                                 TEXT_ELSEWHERE_EXTENSION, content_of, extension_kinds, media_type_vocabularies)
+                                 TEXT_ELSEWHERE_EXTENSION, ANY_BINARY_EXTENSION, content_of, extension_kinds,
+                                 media_type_vocabularies)
 from tests.helpers import make_db
 
 TIKA = ('<mime-info><mime-type type="application/x-tk"><alias type="application/x-tk-alias"/></mime-type>'
@@ -45,13 +46,14 @@ class ExtensionKindsTests(unittest.TestCase):
         db.get("uti.bin").add_extension("bar")
         db.claim_mime(db.get("uti.fooapp"), "application/x-foo")
         records = {"application/x-foo": {"globs": [("*.foo", False), ("*.tar.gz", False)]}}
-        kinds = extension_kinds(db, records, {}, {"Bar": {"extensions": [".bar", ".Baz"]}})
+        kinds = extension_kinds(db, records, {}, {"Bar": {"extensions": [".bar", ".Baz"]}}, {"Mix": "curated", "raw": "curated"})
         self.assertEqual(kinds, {"dat": SHARED_EXTENSION | LIBMAGIC_ONLY_EXTENSION,          # 3
                                  "foo": SHARED_EXTENSION | BINARY_ELSEWHERE_EXTENSION,       # 9: a binary *.foo glob
                                  "bar": TEXT_ELSEWHERE_EXTENSION,                            # 4: a language's .bar
-                                 "mix": SHARED_EXTENSION})
-        self.assertEqual((SHARED_EXTENSION, LIBMAGIC_ONLY_EXTENSION, TEXT_ELSEWHERE_EXTENSION, BINARY_ELSEWHERE_EXTENSION),
-                         (1, 2, 4, 8))
+                                 "mix": SHARED_EXTENSION | ANY_BINARY_EXTENSION,             # 17: curated, any case
+                                 "raw": ANY_BINARY_EXTENSION})                               # 16: curated, claimed by none
+        self.assertEqual((SHARED_EXTENSION, LIBMAGIC_ONLY_EXTENSION, TEXT_ELSEWHERE_EXTENSION, BINARY_ELSEWHERE_EXTENSION,
+                          ANY_BINARY_EXTENSION), (1, 2, 4, 8, 16))
 
 
 class MediaTypeVocabulariesTests(unittest.TestCase):

@@ -56,6 +56,7 @@ def load_curation(directory):
         "CONTENT_EITHER": content["text-or-binary"],
         "CONTENT_BINARY": content["binary"],
         "CONTENT_SIGNATURE": content["signature"],
+        "CONTENT_ANY_BINARY": content["any-binary"],
         "CONTENT_KINDS": content["kind-of"],
         "CURATED_EXTENSIONS": tags["extensions"],
         "CURATED_DESCRIPTIONS": tags["descriptions"],
@@ -95,6 +96,7 @@ CONTENT_TEXT = _TABLES["CONTENT_TEXT"]
 CONTENT_EITHER = _TABLES["CONTENT_EITHER"]
 CONTENT_BINARY = _TABLES["CONTENT_BINARY"]
 CONTENT_SIGNATURE = _TABLES["CONTENT_SIGNATURE"]
+CONTENT_ANY_BINARY = _TABLES["CONTENT_ANY_BINARY"]
 CONTENT_KINDS = _TABLES["CONTENT_KINDS"]
 CURATED_EXTENSIONS = _TABLES["CURATED_EXTENSIONS"]
 CURATED_DESCRIPTIONS = _TABLES["CURATED_DESCRIPTIONS"]

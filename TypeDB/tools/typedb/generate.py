@@ -11,7 +11,7 @@ import tempfile
 
 from . import tika_import
 from .apple import load_apple, load_macos_system_types, load_newer_apple_constants
-from .curation import add_curated_declarations, add_curated_tags
+from .curation import CONTENT_ANY_BINARY, add_curated_declarations, add_curated_tags
 from .freedesktop import (add_freedesktop_tags, add_other_globs, add_system_globs, load_freedesktop,
                           map_freedesktop)
 from .hierarchy import (add_curated_kinds, assign_families, check_tag_preference, derive_freedesktop_conformance,
@@ -79,7 +79,7 @@ def generate(root, verbose):
             for line in lines:
                 print(f"  {line}")
     vocabularies, canonicals = media_type_vocabularies(db, freedesktop_names, records, all_mimes)
-    extensions = extension_kinds(db, records, rules, read_yaml(os.path.join(SOURCES, "linguist-languages.yml")))
+    extensions = extension_kinds(db, records, rules, read_yaml(os.path.join(SOURCES, "linguist-languages.yml")), CONTENT_ANY_BINARY)
     count = write_media_type_vocabularies(vocabularies, canonicals, typedb, extensions)
     print(f"  media type names: {count} ({sum(1 for bits in vocabularies.values() if bits & IANA)} registered with IANA); "
           f"extensions {sum(1 for bits in extensions.values() if bits & SHARED_EXTENSION)} shared by formats of different families, "

@@ -68,6 +68,7 @@ SHARED_EXTENSION = 1
 LIBMAGIC_ONLY_EXTENSION = 2
 TEXT_ELSEWHERE_EXTENSION = 4     # the database's claimants are all binary; a text format claims it in a source
 BINARY_ELSEWHERE_EXTENSION = 8   # the database's claimants are all text; a binary format claims it in a source
+ANY_BINARY_EXTENSION = 16        # in common use it names binary data of any kind (curated/content.toml, [any-binary])
 
 
 def content_of(db, decl):
@@ -83,13 +84,15 @@ def content_of(db, decl):
     return {"text"} if db.conforms_to(decl, "public.text") else {"binary"}
 
 
-def extension_kinds(db, records, rules, languages=None):
+def extension_kinds(db, records, rules, languages=None, any_binary=()):
     """{extension: bits} for the filename extensions whose name alone does not settle a format:
     SHARED_EXTENSION when formats of different families claim it, across the sources (the database's own
     extension tags, shared-mime-info's `*.ext` globs and libmagic's `!:ext` lists, of which only the first
     claimant keeps a tag: `key`, `mod`, `bin`); LIBMAGIC_ONLY_EXTENSION when the types that carry it carry
     it only because libmagic lists it beside a rule (`dat` for Inno Setup), a list of names files of that
-    format were seen with, not a claim."""
+    format were seen with, not a claim; ANY_BINARY_EXTENSION for the extensions `any_binary` lists, which in
+    common use name binary data of any kind (`bin`: firmware, ROM and disc images, where Apple's database has
+    only MacBinary)."""
     kinds = collections.defaultdict(int)
     families = collections.defaultdict(set)
     contents = collections.defaultdict(set)   # what the claimants in every source may be: text, binary
@@ -136,4 +139,6 @@ def extension_kinds(db, records, rules, languages=None):
     for ext, libmagic_only in carriers.items():
         if all(libmagic_only) and LIBMAGIC_EXT_RE.match(ext):
             kinds[ext] |= LIBMAGIC_ONLY_EXTENSION
+    for ext in any_binary:
+        kinds[ext.lower()] |= ANY_BINARY_EXTENSION
     return dict(kinds)
