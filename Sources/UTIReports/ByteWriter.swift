@@ -79,6 +79,14 @@ package struct ByteWriter: ByteSink, ~Copyable {
         written += bytes.count
     }
 
+    /// A string's UTF-8 bytes. The writer's own (the protocol's, called on a writer from another module, went
+    /// through its witness table for each piece of a log line).
+    @inlinable @inline(__always)
+    package mutating func append(utf8 text: String) {
+        var text = text
+        text.withUTF8 { append(bytes: $0) }
+    }
+
     /// Forgets the bytes from `count` on (all of them for 0); the storage stays for what comes next.
     package mutating func truncate(to count: Int) {
         written = min(max(count, 0), written)

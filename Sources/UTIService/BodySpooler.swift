@@ -12,12 +12,21 @@ struct BodySpooler: Sendable {
     let memory: ByteBudget
     /// What their temporary files hold together on disk: past it, 503 with `Retry-After`.
     let disk: ByteBudget
+    /// Where their temporary files are made (`$TMPDIR`, else `/tmp`), read once when the service starts.
+    let temporaryDirectory: String
+
+    init(limit: Int, memory: ByteBudget, disk: ByteBudget, temporaryDirectory: String = SpooledBytes.defaultTemporaryDirectory) {
+        self.limit = limit
+        self.memory = memory
+        self.disk = disk
+        self.temporaryDirectory = temporaryDirectory
+    }
 
     /// The request's body, gathered: 413 before a byte is read when `Content-Length` passes the limit (or
     /// more than the server can ever hold at once, its spool budget and memory together), or as soon as the
     /// bytes do; 503 with `Retry-After` when the spool budget (or the disk) is full for now.
     func spool(_ request: Request) async throws -> SpooledBytes {
-        let spool = SpooledBytes(budget: memory, fileBudget: disk)
+        let spool = SpooledBytes(budget: memory, fileBudget: disk, temporaryDirectory: temporaryDirectory)
         let declared = request.headers.value(.contentLength).flatMap(Int.init)
         let ceiling = try self.ceiling(declared: declared)
         if let declared { spool.expectedCount = declared }
@@ -46,7 +55,8 @@ struct BodySpooler: Sendable {
             try buffer.withUnsafeReadableBytes { (raw) throws(Multipart.Failure) in try splitter.feed(raw) { events.append($0) } }
             for event in events {
                 switch event {
-                case .part(let headers): parts.append(Multipart.Part(headers: headers, content: SpooledBytes(budget: memory, fileBudget: disk)))
+                case .part(let headers): parts.append(Multipart.Part(headers: headers, content: SpooledBytes(budget: memory, fileBudget: disk,
+                                                                                                    temporaryDirectory: temporaryDirectory)))
                 case .content(let bytes):
                     guard let part = parts.last else { continue }
                     try await Self.append(bytes, to: part.content)

@@ -36,10 +36,16 @@ package struct LogfmtLogHandler: LogHandler {
 
     /// A line of `level` with `message` and `fields` (this handler's metadata among them, or not), the fields in
     /// the order of their keys: what `log(event:)` writes, for a caller that has its fields at hand and need not
-    /// build swift-log's metadata dictionaries (the request log, a line per request).
+    /// build swift-log's metadata dictionaries.
     package func write(level: Logger.Level, message: String, fields: consuming [(key: String, value: String)]) {
         guard level >= logLevel else { return }
         var line = ByteWriter(capacity: 512)
+        render(level: level, message: message, fields: fields, into: &line)
+        line.withBytes { LogOutput.shared.append($0) }
+    }
+
+    /// `write`'s line, into `line`.
+    func render(level: Logger.Level, message: String, fields: consuming [(key: String, value: String)], into line: inout ByteWriter) {
         line.append(utf8: "time=")
         Self.appendTimestamp(to: &line)
         Self.append("level", level.rawValue, to: &line)
@@ -48,7 +54,66 @@ package struct LogfmtLogHandler: LogHandler {
         fields.sort { $0.key < $1.key }  // in place: the caller hands its fields over
         for field in fields { Self.append(field.key, field.value, to: &line) }
         line.append(0x0A)
+    }
+
+    /// A value of the request log's line: text, or a number written digit by digit into the line.
+    package enum RequestValue {
+        case text(String)
+        case number(Int)
+    }
+
+    /// The request log's line (a line per request, at `info`): `fields` in the order of their keys already,
+    /// and `metadata` (this handler's, as text: Hummingbird's request id) merged in where its keys fall,
+    /// numbers written in place; the line `write` makes of the same fields, without a list of strings made and
+    /// sorted per request.
+    package func writeRequest(_ fields: [(key: String, value: RequestValue)], metadata: consuming [(key: String, value: String)]) {
+        guard Logger.Level.info >= logLevel else { return }
+        var line = ByteWriter(capacity: 512)
+        renderRequest(fields, metadata: metadata, into: &line)
         line.withBytes { LogOutput.shared.append($0) }
+    }
+
+    /// `writeRequest`'s line, into `line`.
+    func renderRequest(_ fields: [(key: String, value: RequestValue)], metadata extra: consuming [(key: String, value: String)],
+                       into line: inout ByteWriter) {
+        line.append(utf8: "time=")
+        Self.appendTimestamp(to: &line)
+        Self.append("level", Logger.Level.info.rawValue, to: &line)
+        Self.append("logger", label, to: &line)
+        Self.append("msg", "request", to: &line)
+        if extra.count > 1 { extra.sort { $0.key < $1.key } }
+        var next = 0
+        for (key, value) in fields {
+            while next < extra.count, extra[next].key <= key {  // an equal key: the metadata's first, as a stable sort of both puts it
+                Self.append(extra[next].key, extra[next].value, to: &line)
+                next += 1
+            }
+            switch value {
+            case .text(let text): Self.append(key, text, to: &line)
+            case .number(let number):
+                line.append(0x20)
+                line.append(utf8: key)
+                line.append(UInt8(ascii: "="))
+                Self.appendDecimal(number, to: &line)
+            }
+        }
+        for field in extra[next...] { Self.append(field.key, field.value, to: &line) }
+        line.append(0x0A)
+    }
+
+    /// `value` in decimal, its digits written in place.
+    static func appendDecimal(_ value: Int, to line: inout ByteWriter) {
+        if value < 0 { line.append(UInt8(ascii: "-")) }
+        var rest = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var at = digits.count
+            repeat {
+                at -= 1
+                digits[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            line.append(bytes: UnsafeBufferPointer(rebasing: digits[at...]))
+        }
     }
 
     /// Writes out the lines not yet written, from the calling thread, before it returns: at exit.

@@ -28,25 +28,23 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let bytesOut = response.body.contentLength ?? 0
         let milliseconds = Self.milliseconds(elapsed)
         if let handler = context.logger.handler as? LogfmtLogHandler {
-            // The server's own handler: the line written from the fields at hand, without swift-log's dictionaries.
+            // The server's own handler: the line written from the fields at hand (in the order of their keys),
+            // without swift-log's dictionaries. Hummingbird's request id is in the handler's metadata, which
+            // the line holds too, and `context.id` is it again.
             if handler.logLevel <= .info {
-                var fields: [(key: String, value: String)] = []
-                fields.reserveCapacity(handler.metadata.count + 7)
-                // Hummingbird's request id is in the metadata, and `context.id` is it again, formatted anew.
+                var metadata: [(key: String, value: String)] = []
+                metadata.reserveCapacity(handler.metadata.count)
                 var requestID: String?
                 for (key, value) in handler.metadata {
                     let text = value.description
                     if key == "hb.request.id" { requestID = text }
-                    fields.append((key, text))
+                    metadata.append((key, text))
                 }
-                fields.append(("method", request.method.rawValue))
-                fields.append(("route", route))
-                fields.append(("status", String(status)))
-                fields.append(("bytesIn", String(bytesIn)))
-                fields.append(("bytesOut", String(bytesOut)))
-                fields.append(("durationMs", milliseconds))
-                fields.append(("requestID", requestID ?? context.id))
-                handler.write(level: .info, message: "request", fields: consume fields)
+                handler.writeRequest([
+                    ("bytesIn", .number(bytesIn)), ("bytesOut", .number(bytesOut)), ("durationMs", .text(milliseconds)),
+                    ("method", .text(request.method.rawValue)), ("requestID", .text(requestID ?? context.id)),
+                    ("route", .text(route)), ("status", .number(Int(status))),
+                ], metadata: metadata)
             }
         } else {
             context.logger.info("request", metadata: [

@@ -51,7 +51,12 @@ public final class SpooledBytes {
         self.memoryLimit = max(0, memoryLimit)
         self.budget = budget
         self.fileBudget = fileBudget
-        self.temporaryDirectory = temporaryDirectory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        self.temporaryDirectory = temporaryDirectory ?? Self.defaultTemporaryDirectory
+    }
+
+    /// Where a spool's file is made unless it is told: `$TMPDIR`, else `/tmp`, read at each call.
+    public static var defaultTemporaryDirectory: String {
+        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     }
 
     /// Bytes already in memory, as they are: nothing copied, nothing sent to a file. What a caller that holds
