@@ -19,6 +19,22 @@ extension ByteSink where Self: ~Copyable {
     package mutating func append(bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append(bytes: $0) }
     }
+
+    /// An integer in decimal (`-` before a negative one), its digits written in place: no string made for it.
+    @inlinable
+    package mutating func append(decimal value: Int) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var rest = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var at = digits.count
+            repeat {
+                at -= 1
+                digits[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            append(bytes: UnsafeBufferPointer(rebasing: digits[at...]))
+        }
+    }
 }
 
 extension Array: ByteSink where Element == UInt8 {

@@ -46,14 +46,19 @@ package struct LogfmtLogHandler: LogHandler {
 
     /// `write`'s line, into `line`.
     func render(level: Logger.Level, message: String, fields: consuming [(key: String, value: String)], into line: inout ByteWriter) {
+        renderHead(level: level, message: message, into: &line)
+        fields.sort { $0.key < $1.key }  // in place: the caller hands its fields over
+        for field in fields { Self.append(field.key, field.value, to: &line) }
+        line.append(0x0A)
+    }
+
+    /// Every line's start: `time=… level=… logger=… msg=…`.
+    private func renderHead(level: Logger.Level, message: String, into line: inout ByteWriter) {
         line.append(utf8: "time=")
         Self.appendTimestamp(to: &line)
         Self.append("level", level.rawValue, to: &line)
         Self.append("logger", label, to: &line)
         Self.append("msg", message, to: &line)
-        fields.sort { $0.key < $1.key }  // in place: the caller hands its fields over
-        for field in fields { Self.append(field.key, field.value, to: &line) }
-        line.append(0x0A)
     }
 
     /// A value of the request log's line: text, or a number written digit by digit into the line.
@@ -76,11 +81,7 @@ package struct LogfmtLogHandler: LogHandler {
     /// `writeRequest`'s line, into `line`.
     func renderRequest(_ fields: [(key: String, value: RequestValue)], metadata extra: consuming [(key: String, value: String)],
                        into line: inout ByteWriter) {
-        line.append(utf8: "time=")
-        Self.appendTimestamp(to: &line)
-        Self.append("level", Logger.Level.info.rawValue, to: &line)
-        Self.append("logger", label, to: &line)
-        Self.append("msg", "request", to: &line)
+        renderHead(level: .info, message: "request", into: &line)
         if extra.count > 1 { extra.sort { $0.key < $1.key } }
         var next = 0
         for (key, value) in fields {
@@ -91,29 +92,12 @@ package struct LogfmtLogHandler: LogHandler {
             switch value {
             case .text(let text): Self.append(key, text, to: &line)
             case .number(let number):
-                line.append(0x20)
-                line.append(utf8: key)
-                line.append(UInt8(ascii: "="))
-                Self.appendDecimal(number, to: &line)
+                Self.appendKey(key, to: &line)
+                line.append(decimal: number)
             }
         }
         for field in extra[next...] { Self.append(field.key, field.value, to: &line) }
         line.append(0x0A)
-    }
-
-    /// `value` in decimal, its digits written in place.
-    static func appendDecimal(_ value: Int, to line: inout ByteWriter) {
-        if value < 0 { line.append(UInt8(ascii: "-")) }
-        var rest = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var at = digits.count
-            repeat {
-                at -= 1
-                digits[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            } while rest > 0
-            line.append(bytes: UnsafeBufferPointer(rebasing: digits[at...]))
-        }
     }
 
     /// Writes out the lines not yet written, from the calling thread, before it returns: at exit.
@@ -123,9 +107,7 @@ package struct LogfmtLogHandler: LogHandler {
 
     /// ` key=value` (after the line's timestamp, every field has a space before it), quoted where logfmt needs it.
     static func append(_ key: String, _ value: String, to line: inout ByteWriter) {
-        line.append(0x20)
-        line.append(utf8: key)
-        line.append(UInt8(ascii: "="))
+        appendKey(key, to: &line)
         let needsQuotes = value.isEmpty || (value.utf8.withContiguousStorageIfAvailable(needsQuoting) ?? needsQuoting(value.utf8))
         if !needsQuotes {
             line.append(utf8: value)
@@ -146,6 +128,13 @@ package struct LogfmtLogHandler: LogHandler {
             }
         }
         line.append(UInt8(ascii: "\""))
+    }
+
+    /// ` key=`: a field's start.
+    private static func appendKey(_ key: String, to line: inout ByteWriter) {
+        line.append(0x20)
+        line.append(utf8: key)
+        line.append(UInt8(ascii: "="))
     }
 
     /// Whether a value holds a byte that logfmt must quote: a space or control byte, `=`, `"`, DEL.

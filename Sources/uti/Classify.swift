@@ -273,16 +273,7 @@ struct RecordWriter {
         /// A size in decimal, its digits written in place.
         func number(_ value: Int?) {
             guard let value else { return key("null") }
-            guard value > 0 else { return output.append(utf8: String(value)) }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-                var rest = value, at = digits.count
-                while rest > 0 {
-                    at -= 1
-                    digits[at] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-                output.append(bytes: UnsafeBufferPointer(rebasing: digits[at...]))
-            }
+            output.append(decimal: value)
         }
         key("{\"path\":")
         // A path of printable ASCII without a quote or a backslash (nearly every one) goes as its bytes are; any

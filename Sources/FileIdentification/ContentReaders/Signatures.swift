@@ -179,9 +179,9 @@ enum Signatures {
     /// resource fork, each padded to 128 bytes. Every version's header has zeros at 0, 74 and 82, a name of 1 to
     /// 63 bytes at 1, and the forks' lengths at 83 and 87 (big-endian, below 8 MiB); MacBinary II adds the
     /// CRC-16 of the first 124 bytes at 124 (CRC-CCITT, XMODEM's), MacBinary III `mBIN` at 102. MacBinary I
-    /// has no CRC: its bytes 99 to 125 are zero (where II's fields are), and it is only a resemblance, which the
-    /// name `.bin` may confirm. (`.bin` also names a firmware image, a disc image, a V8 snapshot: their bytes
-    /// have no such header, and the name then says nothing.)
+    /// has no CRC: its bytes 99 to 125 are zero (where II's fields are), and its header is evidence, not proof,
+    /// which the name `.bin` may confirm. (`.bin` also names a firmware image, a disc image, a V8 snapshot: their
+    /// bytes have no such header, and the name then says nothing.)
     private static func macBinary(_ prefix: [UInt8], _ source: some ByteSource) -> Match? {
         guard prefix.count >= 128, prefix[0] == 0, prefix[74] == 0, prefix[82] == 0, (1...63).contains(prefix[1]),
               let data = prefix.bigEndian32(at: 83), let resource = prefix.bigEndian32(at: 87),
@@ -192,13 +192,15 @@ enum Signatures {
             crc ^= UInt16(byte) << 8
             for _ in 0..<8 { crc = crc & 0x8000 != 0 ? (crc << 1) ^ 0x1021 : crc << 1 }
         }
-        let name = String(decoding: prefix[2..<(2 + Int(prefix[1]))], as: UTF8.self)
+        let version: String
         if crc == UInt16(prefix[124]) << 8 | UInt16(prefix[125]) {
-            let version = prefix[102..<106].elementsEqual("mBIN".utf8) ? "III" : "II"
-            return Match(mimeType: "application/x-macbinary", detail: "MacBinary \(version) header, \(name)")
+            version = prefix[102..<106].elementsEqual("mBIN".utf8) ? "III" : "II"
+        } else {
+            guard prefix[99..<126].allSatisfy({ $0 == 0 }) else { return nil }
+            version = "I"
         }
-        guard prefix[99..<126].allSatisfy({ $0 == 0 }) else { return nil }
-        return Match(mimeType: "application/x-macbinary", detail: "MacBinary I header, \(name)", conclusive: false)
+        let name = String(decoding: prefix[2..<(2 + Int(prefix[1]))], as: UTF8.self)
+        return Match(mimeType: "application/x-macbinary", detail: "MacBinary \(version) header, \(name)", conclusive: version != "I")
     }
 
     /// A WARC file (ISO 28500): its first record's version line, `WARC/`, the version (`1.0`, `1.1`; `0.17`
