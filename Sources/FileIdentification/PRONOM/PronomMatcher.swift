@@ -602,6 +602,21 @@ final class PronomMatcher: @unchecked Sendable {
             let checks = leading.allSatisfy { $0.count > 1 } ? leading.map { ByteCheck($0[...]) } : []
             return Follow(offset: literal.count + lows[step + 1], reach: highs[step + 1] - lows[step + 1], set: set, checks: checks)
         }
+        /// A gate's literal as the near literals take it: a literal shorter than the filter's keys that the next
+        /// element's literals follow right after is joined to each of them (BibTeX's `@` to `ARTICLE`, `Book`...),
+        /// so that the filter finds them in its one pass instead of a search of their own stopping at every `@` of
+        /// every address; any other literal as it is, with what must follow it.
+        func nearPieces(_ gate: GateChoice, _ literal: [UInt8]) -> [(literal: [UInt8], follow: Follow?)] {
+            let steps = Int(stepStart[gate.sequence])..<Int(stepStart[gate.sequence + 1])
+            if literal.count < Self.literalPrefixLength, anchors[gate.sequence] == Anchor.beginning.rawValue,
+               let step = steps.first(where: { Int(elements[$0]) == gate.element }), step + 1 < steps.upperBound,
+               lows[step + 1] == 0, highs[step + 1] == 0, Self.elementLengths(tables, gate.element) == (literal.count, literal.count),
+               let followers = Self.leadingLiterals(tables, Int(elements[step + 1])), !followers.isEmpty, followers.count <= 64,
+               followers.allSatisfy({ literal.count + $0.count >= Self.literalPrefixLength }) {
+                return followers.map { (literal + $0, nil) }
+            }
+            return [(literal, follow(gate, literal))]
+        }
         var others: [Int32] = []
         /// Gates from the end by their element's last byte and window (where it has one last byte), each with
         /// its members.
@@ -612,6 +627,18 @@ final class PronomMatcher: @unchecked Sendable {
         var fixedChecks = [FixedBytes](repeating: FixedBytes(), count: tables.signatureCount)
         var fixedLiterals: [ByteCheck] = [], fixedLiteralSignature: [Int32] = []
         var nearLimit = 0
+        /// Gives `literal` (its pieces) to the near literals, for `signature`, starting in `low ... high`.
+        func addNear(_ gate: GateChoice, _ literal: [UInt8], signature: Int, low: Int, high: Int) {
+            for piece in nearPieces(gate, literal) {
+                // A literal's first bytes are enough to narrow the candidates.
+                literals.append(Array(piece.literal.prefix(16)))
+                literalFollows.append(piece.follow)
+                literalSignature.append(Int32(signature))
+                literalLow.append(low)
+                literalHigh.append(high)
+                nearLimit = max(nearLimit, high + piece.literal.count)
+            }
+        }
         var choices: [GateChoice?] = []
         var decidedStart: [Int32] = [0], decidedSpans: [PronomSpan] = [], decidedNeeds: [Int] = [], decidedTests: [Int] = []
         for signature in 0..<tables.signatureCount {
@@ -668,13 +695,7 @@ final class PronomMatcher: @unchecked Sendable {
                 }
             case .window where high <= Self.nearReach:
                 for literal in Self.leadingLiterals(tables, element) ?? [] where !literal.isEmpty {
-                    // A literal's first bytes are enough to narrow the candidates.
-                    literals.append(Array(literal.prefix(16)))
-                    literalFollows.append(follow(gate, literal))
-                    literalSignature.append(Int32(signature))
-                    literalLow.append(low)
-                    literalHigh.append(high)
-                    nearLimit = max(nearLimit, high + literal.count)
+                    addNear(gate, literal, signature: signature, low: low, high: high)
                 }
             case .window:
                 // Further into the file than the near literals reach: the places within the first 4 KiB with the
@@ -682,14 +703,7 @@ final class PronomMatcher: @unchecked Sendable {
                 // every signature that waits on it in the same window.
                 let nearHigh = min(high, Self.nearReach - Self.literalPrefixLength)
                 for literal in Self.leadingLiterals(tables, element) ?? [] where !literal.isEmpty {
-                    if low <= nearHigh {
-                        literals.append(Array(literal.prefix(16)))
-                        literalFollows.append(follow(gate, literal))
-                        literalSignature.append(Int32(signature))
-                        literalLow.append(low)
-                        literalHigh.append(nearHigh)
-                        nearLimit = max(nearLimit, nearHigh + literal.count)
-                    }
+                    if low <= nearHigh { addNear(gate, literal, signature: signature, low: low, high: nearHigh) }
                     let farLow = max(low, nearHigh + 1)
                     guard farLow <= high else { continue }
                     let follows = follow(gate, literal)
@@ -1886,8 +1900,8 @@ struct NearLiterals: @unchecked Sendable {
     /// by its prefix alone opened gates that its next bytes would have kept shut (`http` for
     /// `http://isds.czechpoint.cz/`, in every text with a link).
     private let checks: UnsafeBufferPointer<PronomMatcher.ByteCheck>
-    /// What must follow each literal: checked where a short literal is found by its byte (a lone `@`, in every
-    /// address), not behind the filter, whose literals are long enough to say enough.
+    /// What must follow each literal: checked where a short literal is found by its bytes (`v ` of Wavefront OBJ,
+    /// before a number within eight bytes), not behind the filter, whose literals are long enough to say enough.
     private let follows: FollowTable
     /// The literals the filter cannot take (shorter than four bytes, or with two NULs side by side in every
     /// four: few), in groups (`byByte[groupStarts[g] ..< groupStarts[g + 1]]`), each group looked for by two
@@ -1896,7 +1910,9 @@ struct NearLiterals: @unchecked Sendable {
     /// stopped at every `v` of every text), literals that share their window and first byte by that byte and the
     /// bits their second bytes share (MPEG audio's five frame headers, `FF FB` to `FF E3`: one scan of compressed
     /// data instead of five, stopping at `FF E2`-like pairs, not every `FF`). A group with a literal of one byte
-    /// (BibTeX's `@`) by that byte (`memchr`).
+    /// by that byte (`memchr`). A short literal that the next element's literals follow right after is not
+    /// among them: it is given joined to each of them, long enough for the filter (`nearPieces`: BibTeX's `@`,
+    /// a search of its own that stopped at every `@` of every address).
     private let byByte: UnsafeBufferPointer<Int32>
     private let groupStarts: UnsafeBufferPointer<Int32>
     private let groupPlaces: UnsafeBufferPointer<Int>
