@@ -584,34 +584,35 @@ final class PronomMatcher: @unchecked Sendable {
         var fixed: [Int: [Int32]] = [:]
         var literals: [[UInt8]] = [], literalSignature: [Int32] = [], literalLow: [Int] = [], literalHigh: [Int] = []
         var literalFollows: [PronomMatcher.Follow?] = []
+        /// The step after a gate's element, where the gate's sequence is anchored at the beginning, its element is
+        /// `literal` alone (every alternative that long) and another element follows it; `nil` otherwise.
+        func stepAfter(_ gate: GateChoice, _ literal: [UInt8]) -> Int? {
+            let steps = Int(stepStart[gate.sequence])..<Int(stepStart[gate.sequence + 1])
+            guard anchors[gate.sequence] == Anchor.beginning.rawValue,
+                  let step = steps.first(where: { Int(elements[$0]) == gate.element }), step + 1 < steps.upperBound,
+                  Self.elementLengths(tables, gate.element) == (literal.count, literal.count) else { return nil }
+            return step + 1
+        }
         /// What must follow a gate's literal: where its element is that literal alone and the next element of its
         /// sequence lies right after it or in a narrow window after it, that element's first bytes (BibTeX's `@` is
         /// followed by `ARTICLE`, `Book`...: not by an address's domain; Wavefront OBJ's `v ` by a number within
         /// eight bytes: not `-v ` in a manual).
         func follow(_ gate: GateChoice, _ literal: [UInt8]) -> Follow? {
-            let steps = Int(stepStart[gate.sequence])..<Int(stepStart[gate.sequence + 1])
-            guard anchors[gate.sequence] == Anchor.beginning.rawValue,
-                  let step = steps.first(where: { Int(elements[$0]) == gate.element }), step + 1 < steps.upperBound,
-                  highs[step + 1] != Int.max, highs[step + 1] - lows[step + 1] <= Follow.widest else { return nil }
-            let (shortest, longest) = Self.elementLengths(tables, gate.element)
-            guard shortest == literal.count, longest == literal.count else { return nil }
-            let next = Int(elements[step + 1])
+            guard let after = stepAfter(gate, literal), highs[after] != Int.max, highs[after] - lows[after] <= Follow.widest else { return nil }
+            let next = Int(elements[after])
             let set = Array(firstSets[next * 4..<next * 4 + 4])
             guard !set.allSatisfy({ $0 == .max }) else { return nil }
             let leading = Self.leadingLiterals(tables, next) ?? []
             let checks = leading.allSatisfy { $0.count > 1 } ? leading.map { ByteCheck($0[...]) } : []
-            return Follow(offset: literal.count + lows[step + 1], reach: highs[step + 1] - lows[step + 1], set: set, checks: checks)
+            return Follow(offset: literal.count + lows[after], reach: highs[after] - lows[after], set: set, checks: checks)
         }
         /// A gate's literal as the near literals take it: a literal shorter than the filter's keys that the next
         /// element's literals follow right after is joined to each of them (BibTeX's `@` to `ARTICLE`, `Book`...),
         /// so that the filter finds them in its one pass instead of a search of their own stopping at every `@` of
         /// every address; any other literal as it is, with what must follow it.
         func nearPieces(_ gate: GateChoice, _ literal: [UInt8]) -> [(literal: [UInt8], follow: Follow?)] {
-            let steps = Int(stepStart[gate.sequence])..<Int(stepStart[gate.sequence + 1])
-            if literal.count < Self.literalPrefixLength, anchors[gate.sequence] == Anchor.beginning.rawValue,
-               let step = steps.first(where: { Int(elements[$0]) == gate.element }), step + 1 < steps.upperBound,
-               lows[step + 1] == 0, highs[step + 1] == 0, Self.elementLengths(tables, gate.element) == (literal.count, literal.count),
-               let followers = Self.leadingLiterals(tables, Int(elements[step + 1])), !followers.isEmpty, followers.count <= 64,
+            if literal.count < Self.literalPrefixLength, let after = stepAfter(gate, literal), lows[after] == 0, highs[after] == 0,
+               let followers = Self.leadingLiterals(tables, Int(elements[after])), !followers.isEmpty, followers.count <= 64,
                followers.allSatisfy({ literal.count + $0.count >= Self.literalPrefixLength }) {
                 return followers.map { (literal + $0, nil) }
             }
