@@ -40,9 +40,68 @@ enum Responses {
         return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingHeaderWhitespace() == "text/plain" }
     }
 
-    /// A request's query parameters, parsed once by the handler (`request.uri.queryParameters` parses the query
-    /// anew on every call) and given to the functions below.
-    typealias Query = FlatDictionary<Substring, Substring>
+    /// A request's query parameters, parsed once by the handler and given to the functions below: the
+    /// `name=value` pairs between `&`s, values percent-decoded (one with a `%` not followed by two hex
+    /// digits kept as it came; bytes that are not UTF-8 decoded as U+FFFD), keys as they came, as Hummingbird's `URI.queryParameters` reads them. Looked up by a walk
+    /// over the pairs (a query holds a handful), where Hummingbird's dictionary hashes every key it is given
+    /// and every key asked for (a fiftieth of a small request's work), and compares only the hashes.
+    struct Query {
+        private(set) var pairs: [(key: Substring, value: String)] = []
+
+        init(_ uri: URI) {
+            self.init(uri.query ?? "")
+        }
+
+        init(_ query: String) {
+            guard !query.isEmpty else { return }
+            for pair in query.split(separator: "&") {
+                guard let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) else {
+                    pairs.append((pair, ""))
+                    continue
+                }
+                let value = pair[pair.utf8.index(after: equals)...]
+                pairs.append((pair[..<equals], Self.percentDecoded(value) ?? String(value)))
+            }
+        }
+
+        /// The value of the first pair named `name`, `nil` when none is.
+        func get(_ name: String) -> String? {
+            pairs.first { $0.key == name }?.value
+        }
+
+        /// `text` with every `%XX` made the byte it stands for, as UTF-8; `nil` when a `%` is not followed by
+        /// two hex digits.
+        static func percentDecoded(_ text: Substring) -> String? {
+            let utf8 = text.utf8
+            guard utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(utf8.count)
+            var index = utf8.startIndex
+            while index != utf8.endIndex {
+                let byte = utf8[index]
+                index = utf8.index(after: index)
+                guard byte == UInt8(ascii: "%") else {
+                    bytes.append(byte)
+                    continue
+                }
+                guard index != utf8.endIndex, let high = hexValue(utf8[index]) else { return nil }
+                index = utf8.index(after: index)
+                guard index != utf8.endIndex, let low = hexValue(utf8[index]) else { return nil }
+                index = utf8.index(after: index)
+                bytes.append(high << 4 | low)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        private static func hexValue(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+    }
 
     /// A query parameter that is `true`/`1` or `false`/`0` (absent: false); anything else is a 400 naming it.
     static func booleanQuery(_ query: Query, _ name: String) throws -> Bool {

@@ -26,6 +26,7 @@ struct MemoryBytes: ByteSource {
 
     func bytes(at offset: Int, length: Int) -> [UInt8] {
         guard offset < storage.count, offset >= 0, length > 0 else { return [] }
+        if offset == 0, length >= storage.count { return storage }  // all of it: the array itself, no copy
         // `offset + length` could overflow: the length asked for may be a size read from the data.
         return Array(storage[offset..<(offset + min(length, storage.count - offset))])
     }

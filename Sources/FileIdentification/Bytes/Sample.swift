@@ -27,10 +27,28 @@ final class Sample<Source: ByteSource> {
     /// report with).
     private(set) lazy var headEncoding: TextEncoding? = TextAnalysis.encoding(of: head[...])
 
-    /// The first `sampleSize` bytes (the head, when the file or the sample is no longer).
+    /// The first `sampleSize` bytes (the head, when the file or the sample is no longer). Only what follows
+    /// the head is read, into the same buffer: the head is not read twice.
     func prefix() throws(IdentificationError.Reason) -> [UInt8] {
         if let cachedPrefix { return cachedPrefix }
-        let prefix = head.count < min(sampleSize, count) ? try source.bytes(at: 0, length: sampleSize) : head
+        let length = min(sampleSize, count)
+        guard head.count < length else {
+            cachedPrefix = head
+            return head
+        }
+        var failure: IdentificationError.Reason?
+        let prefix = [UInt8](unsafeUninitializedCapacity: length) { buffer, filled in
+            let start = UnsafeMutableBufferPointer(rebasing: buffer[..<head.count]).initialize(fromContentsOf: head)
+            let rest = UnsafeMutableBufferPointer(rebasing: buffer[start..<length])
+            // The system call inside, the error outside: closures of the standard library rethrow untyped.
+            switch Result(catching: { () throws(IdentificationError.Reason) -> Int in try source.read(at: start, into: rest) }) {
+            case .success(let read): filled = start + read
+            case .failure(let error):
+                filled = start
+                failure = error
+            }
+        }
+        if let failure { throw failure }
         cachedPrefix = prefix
         return prefix
     }

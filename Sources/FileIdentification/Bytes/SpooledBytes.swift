@@ -175,6 +175,8 @@ public final class SpooledBytes {
         package func bytes(at offset: Int, length: Int) throws(IdentificationError.Reason) -> [UInt8] {
             guard offset >= 0, offset < count, length > 0 else { return [] }
             let wanted = length >= count - offset ? count - offset : length
+            // The whole of memory is the array itself: no copy (an upload's head, most often its whole body).
+            if offset == 0, wanted == memory.count { return memory }
             var result: [UInt8] = []
             if offset < memory.count {
                 result = Array(memory[offset..<min(memory.count, offset + wanted)])

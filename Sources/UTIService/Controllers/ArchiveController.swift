@@ -107,7 +107,7 @@ struct ArchiveController<Context: RequestContext>: Sendable {
     /// children before their parent (Tika adds a document when its parsing ends), every value a string.
     /// `maxEmbeddedResources` caps the members, as Tika's header does.
     func rmeta(_ request: Request) async throws -> Response {
-        let query = request.uri.queryParameters
+        let query = Responses.Query(request.uri)
         let names = try Responses.mimeNames(query) ?? .tika
         var limits = self.limits
         if let cap = request.headers[HTTPField.Name("maxEmbeddedResources")!] {

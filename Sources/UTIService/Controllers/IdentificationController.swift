@@ -36,7 +36,7 @@ struct IdentificationController<Context: RequestContext>: Sendable {
     /// `resourceName`. Answers `uti identify --json`'s object, or with `Accept: text/plain` the MIME type alone;
     /// `?mime-names=` names the vocabulary of the MIME type, as `uti identify --mime-names` does.
     func identify(_ request: Request) async throws -> Response {
-        let query = request.uri.queryParameters
+        let query = Responses.Query(request.uri)
         let names = try Responses.mimeNames(query)  // a bad vocabulary is refused before the body is read
         let pronom = try Self.asksForPronom(query)
         if try ArchiveController<Context>.asksForMembers(query) {
@@ -116,7 +116,7 @@ struct TikaController<Context: RequestContext>: Sendable {
     func addRoutes(to routes: some RouterMethods<Context>) {
         let identification = self.identification
         routes.put("detect/stream") { request, _ in
-            let query = request.uri.queryParameters
+            let query = Responses.Query(request.uri)
             let names = try Responses.mimeNames(query)  // a bad vocabulary is refused before the body is read
             return Responses.text(try await identification.identification(of: request, named: Responses.uploadName(request, query: query),
                                                                           names: names).mimeType)

@@ -72,7 +72,7 @@ final class RoutingHandlers: Sendable {
     }
 
     func route(_ request: Request) async throws -> Response {
-        let query = request.uri.queryParameters
+        let query = Responses.Query(request.uri)
         guard let name = query.get("name"), !name.isEmpty else { throw HTTPError(.badRequest, message: "give the file's name: ?name=") }
         let spooled = HandedOver(value: try await body.spool(request))
         let target = query.get("to")

@@ -21,7 +21,7 @@ struct TypesController<Context: RequestContext>: Sendable {
     /// bounded: `q` is at most `TypeQuery.maximumWords` words of `TypeQuery.maximumWordLength` characters
     /// (400 past them, before any work), and the search, proportional to the database, runs on the blocking pool.
     static func types(_ request: Request) async throws -> Response {
-        let query = request.uri.queryParameters
+        let query = Responses.Query(request.uri)
         for name in ["extension", "mime", "conformingTo"] where query.get(name)?.isEmpty == true {
             throw HTTPError(.badRequest, message: "\(name)= needs a value")
         }
@@ -36,7 +36,7 @@ struct TypesController<Context: RequestContext>: Sendable {
 
     /// `?type=A&to=B`.
     static func conforms(_ request: Request) throws -> Response {
-        let query = request.uri.queryParameters
+        let query = Responses.Query(request.uri)
         guard let identifier = query.get("type"), let supertypeIdentifier = query.get("to") else {
             throw HTTPError(.badRequest, message: "give both type= and to=")
         }

@@ -1,0 +1,37 @@
+import Testing
+@testable import UTIService
+
+/// The query parameters the handlers read: split as Hummingbird's `URI.queryParameters` splits them, looked up
+/// by comparing the keys themselves.
+@Suite("A request's query parameters")
+struct QueryTests {
+    @Test("values are percent-decoded, a malformed escape keeps the value as it came, bytes that are not UTF-8 become U+FFFD")
+    func decoding() {
+        let query = Responses.Query("name=caf%C3%A9%20menu.png&raw=100%&half=%4&hex=%4a%4B&plus=a+b&bad=caf%E9")
+        #expect(query.get("name") == "café menu.png")
+        #expect(query.get("raw") == "100%")
+        #expect(query.get("half") == "%4")
+        #expect(query.get("hex") == "JK")
+        #expect(query.get("plus") == "a+b")
+        #expect(query.get("bad") == "caf\u{FFFD}")
+    }
+
+    @Test("the first pair with the key wins; a key without = has an empty value; absent keys and empty queries give nil")
+    func lookup() {
+        let query = Responses.Query("mode=first&flag&mode=second&=orphan&empty=")
+        #expect(query.get("mode") == "first")
+        #expect(query.get("flag") == "")
+        #expect(query.get("empty") == "")
+        #expect(query.get("") == "orphan")
+        #expect(query.get("missing") == nil)
+        #expect(query.get("mod") == nil)
+        #expect(Responses.Query("").get("mode") == nil)
+        #expect(Responses.Query("").pairs.isEmpty)
+        #expect(Responses.Query("a=1&&b=2").pairs.map(\.key) == ["a", "b"])
+    }
+
+    @Test("an = inside the value belongs to the value")
+    func equalsInValue() {
+        #expect(Responses.Query("expr=a=b=c").get("expr") == "a=b=c")
+    }
+}
