@@ -48,8 +48,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        // Digests of files' contents for classify --hash (MD5, SHA-1, SHA-256, as DROID and Siegfried give them).
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -61,8 +59,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `swift package generate-documentation`: the libraries' DocC reference (docs/Testing.md, Packaging/build-docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // Tests only: a real HTTP client talking to the real server.
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The one place system calls are made: swift-system's FilePath, FileDescriptor and Errno, and what it
@@ -206,13 +202,18 @@ let package = Package(
             swiftSettings: strictness + selfContainedRelease.swift,
             linkerSettings: selfContainedRelease.linker
         ),
-        // Digests of files' contents (swift-crypto) for `uti classify --hash`: a module of its own, so that what
-        // links FileIdentification alone (the fuzz targets among them) builds no cryptography.
+        // OpenSSL's libcrypto, from Debian's libssl-dev: the digests of `uti classify --hash`.
+        .systemLibrary(
+            name: "CLibcrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // Digests of files' contents (libcrypto's) for `uti classify --hash`: a module of its own, so that what
+        // links FileIdentification alone (the fuzz targets among them) links no cryptography.
         .target(
             name: "ContentDigests",
             dependencies: [
-                "FileIdentification", "SystemCalls",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "FileIdentification", "SystemCalls", "CLibcrypto",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictness
@@ -272,8 +273,8 @@ let package = Package(
             name: "UTIServiceTests",
             dependencies: [
                 "uti-server", "UTIService", "UTIReports", "AppContainers", "DocumentRouting", "FileIdentification", "TestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

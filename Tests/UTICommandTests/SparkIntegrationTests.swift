@@ -24,7 +24,7 @@ struct SparkIntegrationTests {
     /// 2,000 files hold every case the check exists for (each kind of name at least twice, links at the root's
     /// top level) and cross partition boundaries: the listing is cut into 8 partitions, the roots' walk into
     /// as many as Spark makes. More files would measure Spark, not uti (Integrations/spark/README.md has that).
-    @Test("2,000 files (unreadable, empty, names with spaces, line breaks and not UTF-8, links at the root): paths and content, in local mode and on a standalone cluster of two workers, give exactly uti classify's records",
+    @Test("2,000 files (unreadable, empty, names with spaces, line breaks and not UTF-8, links at the root): paths and content in local mode, roots and content on a standalone cluster of two workers, give exactly uti classify's records",
           .timeLimit(.minutes(20)))
     func sameAsClassify() throws {
         var arguments = [SparkIntegration.repository.appending(path: "Integrations/spark/tests/check_spark.py").path,
@@ -42,7 +42,7 @@ struct SparkIntegrationTests {
         #expect(result.status == 0, "\(report)\n\(result.standardError.suffix(3000))")
         #expect(result.standardOutput.contains("all match"), "\(report)")
         for run in ["local, paths (roots)", "local, paths (listing)", "local, content", "local, missing binary", "local, uti failing",
-                    "cluster, paths (roots)", "cluster, paths (listing)", "cluster, content"] {
+                    "the job's listing, read", "cluster, paths (roots)", "cluster, content"] {
             #expect(result.standardOutput.contains(run + ":"), "\(run) did not run: \(report)")
         }
     }

@@ -1,24 +1,28 @@
-import AsyncHTTPClient
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
-import NIOCore
-import NIOHTTP1
 import TestSupport
 import Testing
 
-/// The real server asked by a real HTTP client library (AsyncHTTPClient), as a Swift or any other program would.
+/// The real server asked by a real HTTP client library (Foundation's URLSession, libcurl's on Linux), as a
+/// Swift or any other program would.
 extension RunningServer {
-    func request(_ path: String, method: HTTPMethod = .GET, body: [UInt8]? = nil, headers: [(String, String)] = [])
-        async throws -> (status: Int, body: String, contentType: String?, headers: HTTPHeaders) {
-        var request = HTTPClientRequest(url: base + path)
-        request.method = method
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        let bytes = try await response.body.collect(upTo: 16 << 20)
-        return (Int(response.status.code), String(buffer: bytes), response.headers.first(name: "content-type"), response.headers)
+    struct NotHTTP: Error {}
+
+    func request(_ path: String, method: String = "GET", body: [UInt8]? = nil, headers: [(String, String)] = [])
+        async throws -> (status: Int, body: String, contentType: String?) {
+        guard let url = URL(string: base + path) else { throw URLError(.badURL) }
+        var request = URLRequest(url: url, timeoutInterval: 60)
+        request.httpMethod = method
+        for (name, value) in headers { request.addValue(value, forHTTPHeaderField: name) }
+        if let body { request.httpBody = Data(body) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard let answer = response as? HTTPURLResponse else { throw NotHTTP() }
+        return (answer.statusCode, String(decoding: data, as: UTF8.self), answer.value(forHTTPHeaderField: "Content-Type"))
     }
 
     /// Whether a new connection to the server is refused (it no longer listens).
@@ -36,26 +40,26 @@ extension RunningServer {
     }
 }
 
-@Suite("uti-server, asked by AsyncHTTPClient")
+@Suite("uti-server, asked by URLSession")
 struct ClientTests {
     @Test("every endpoint answers what it documents")
     func everyEndpoint() async throws {
         let server = try RunningServer()
         #expect(try await server.request("/healthz").body == "ok\n")
         #expect(try await server.request("/version").body.hasPrefix("uti "))
-        for method in [HTTPMethod.PUT, .POST] {
+        for method in ["PUT", "POST"] {
             let identified = try await server.request("/identify?name=photo.png", method: method, body: png)
             #expect(identified.status == 200 && identified.contentType == "application/json")
             #expect(identified.body.contains("\"identifier\":\"public.png\"") && identified.body.contains("\"path\":\"photo.png\""), "\(identified)")
         }
-        let plain = try await server.request("/identify", method: .PUT, body: png, headers: [("Accept", "text/plain")])
+        let plain = try await server.request("/identify", method: "PUT", body: png, headers: [("Accept", "text/plain")])
         #expect(plain.body == "image/png\n")
-        let detected = try await server.request("/detect/stream", method: .PUT, body: Array("a,b\n1,2\n".utf8), headers: [("File-Name", "t.csv")])
+        let detected = try await server.request("/detect/stream", method: "PUT", body: Array("a,b\n1,2\n".utf8), headers: [("File-Name", "t.csv")])
         #expect(detected.body == "text/csv" && detected.contentType?.hasPrefix("text/plain") == true)
         let boundary = "----uti-boundary"
         let multipart = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a.png\"\r\n\r\n".utf8) + png
             + Array("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"b\"; filename=\"b.txt\"\r\n\r\nwords\n\r\n--\(boundary)--\r\n".utf8)
-        let parts = try await server.request("/identify", method: .POST, body: multipart,
+        let parts = try await server.request("/identify", method: "POST", body: multipart,
                                              headers: [("Content-Type", "multipart/form-data; boundary=\(boundary)")])
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(parts.body.utf8)) as? [[String: Any]])
         #expect(objects.map { $0["mimeType"] as? String } == ["image/png", "text/plain"])

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
+import NIOEmbedded
+import Synchronization
 import Logging
 import NIOCore
 import Prometheus
@@ -12,10 +13,11 @@ import DocumentRouting
 @testable import UTIService
 import UTIReports
 
-/// The service's request/response contract, asked in process through HummingbirdTesting's router framework:
-/// the same router `uti-server` serves, no socket. What needs a real socket (slow clients, SIGTERM, 1,000
-/// connections, the log a process writes) is asked of the real server in ServerTests, ClientTests and
-/// BlockingTests.
+/// The service's request/response contract, asked in process: the same router `uti-server` serves, its
+/// responder called with each request as Hummingbird's server calls it (the body streamed in 32 KiB parts, a
+/// context on a channel of SwiftNIO's own testing kind), no socket. What needs a real socket (slow clients,
+/// SIGTERM, 1,000 connections, the log a process writes) is asked of the real server in ServerTests,
+/// ClientTests and BlockingTests.
 struct Contract {
     let service: UTIService
 
@@ -25,14 +27,83 @@ struct Contract {
 
     /// Runs `test` with a client of the service's router (its request log quiet: the log line is tested
     /// against the real server, whose standard error a test reads).
-    func test<Value>(_ test: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+    func test<Value>(_ test: @Sendable (RouterClient) async throws -> Value) async throws -> Value {
         var logger = Logger(label: "uti-contract-tests")
         logger.logLevel = .error
-        return try await Application(router: service.router(), logger: logger).test(.router, test)
+        return try await test(RouterClient(responder: service.router().buildResponder(), logger: logger))
     }
 }
 
-extension TestResponse {
+/// What the router answered: the head and the whole body.
+struct ContractResponse: Sendable {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let body: ByteBuffer
+}
+
+/// Requests handed to the router's responder as the server hands them.
+struct RouterClient: Sendable {
+    let responder: RouterResponder<BasicRequestContext>
+    let logger: Logger
+
+    func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> ContractResponse {
+        var headers = headers
+        if let body { headers[.contentLength] = String(body.readableBytes) }
+        let (requestBody, source) = RequestBody.makeStream()
+        let request = Request(head: HTTPRequest(method: method, scheme: "http", authority: "localhost", path: uri, headerFields: headers),
+                              body: requestBody)
+        var logger = logger
+        logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
+        let context = BasicRequestContext(source: ApplicationRequestContextSource(channel: NIOAsyncTestingChannel(), logger: logger))
+        return try await withThrowingTaskGroup(of: ContractResponse?.self) { group in
+            group.addTask {
+                let response: Response
+                do {
+                    response = try await responder.respond(to: request, context: context)
+                } catch {
+                    response = Response(status: .internalServerError)
+                }
+                let collected = Collected()
+                try await response.body.write(CollectingWriter(collected: collected))
+                return ContractResponse(status: response.status, headers: response.headers, body: collected.buffer.withLock { $0 })
+            }
+            // The body as a client sends it, in parts, while the handler reads (a handler that answers without
+            // reading it leaves the rest unread, as a server's would).
+            group.addTask {
+                if var rest = body {
+                    while rest.readableBytes > 0, let part = rest.readSlice(length: min(32 << 10, rest.readableBytes)) {
+                        await source.yield(part)
+                    }
+                }
+                source.finish()
+                return nil
+            }
+            var answer: ContractResponse?
+            for try await result in group where result != nil {
+                answer = result
+                group.cancelAll()
+            }
+            return try #require(answer)
+        }
+    }
+
+    /// The response's body, gathered.
+    final class Collected: Sendable {
+        let buffer = Mutex(ByteBuffer())
+    }
+
+    struct CollectingWriter: ResponseBodyWriter {
+        let collected: Collected
+
+        mutating func write(_ buffer: ByteBuffer) async throws {
+            collected.buffer.withLock { _ = $0.writeImmutableBuffer(buffer) }
+        }
+
+        consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+    }
+}
+
+extension ContractResponse {
     var text: String { String(buffer: body) }
 
     var object: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] }
