@@ -46,7 +46,7 @@ enum Responses {
     /// over the pairs (a query holds a handful), where Hummingbird's dictionary hashes every key it is given
     /// and every key asked for (a fiftieth of a small request's work), and compares only the hashes.
     struct Query {
-        private(set) var pairs: [(key: Substring, value: String)] = []
+        private(set) var pairs: [(key: String, value: String)] = []
 
         init(_ uri: URI) {
             self.init(uri.query ?? "")
@@ -54,14 +54,28 @@ enum Responses {
 
         init(_ query: String) {
             guard !query.isEmpty else { return }
-            for pair in query.split(separator: "&") {
-                guard let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) else {
-                    pairs.append((pair, ""))
-                    continue
+            // Split on the bytes `&` and `=`, in the query's UTF-8 in place: a split by `Character` walked its
+            // grapheme clusters, a few hundred instructions each, and a combining mark after `&` hid the `&`.
+            var text = query
+            text.withUTF8 { bytes in
+                var start = 0
+                while start < bytes.count {
+                    var end = start
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+                    if end > start { add(UnsafeBufferPointer(rebasing: bytes[start..<end])) }
+                    start = end + 1
                 }
-                let value = pair[pair.utf8.index(after: equals)...]
-                pairs.append((pair[..<equals], Self.percentDecoded(value) ?? String(value)))
             }
+        }
+
+        private mutating func add(_ pair: UnsafeBufferPointer<UInt8>) {
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else {
+                pairs.append((String(decoding: pair, as: UTF8.self), ""))
+                return
+            }
+            let value = UnsafeBufferPointer(rebasing: pair[(equals + 1)...])
+            pairs.append((String(decoding: UnsafeBufferPointer(rebasing: pair[..<equals]), as: UTF8.self),
+                          Self.percentDecoded(value) ?? String(decoding: value, as: UTF8.self)))
         }
 
         /// The value of the first pair named `name`, `nil` when none is.
@@ -69,28 +83,25 @@ enum Responses {
             pairs.first { $0.key == name }?.value
         }
 
-        /// `text` with every `%XX` made the byte it stands for, as UTF-8; `nil` when a `%` is not followed by
-        /// two hex digits.
-        static func percentDecoded(_ text: Substring) -> String? {
-            let utf8 = text.utf8
-            guard utf8.contains(UInt8(ascii: "%")) else { return String(text) }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(utf8.count)
-            var index = utf8.startIndex
-            while index != utf8.endIndex {
-                let byte = utf8[index]
-                index = utf8.index(after: index)
+        /// `bytes` with every `%XX` made the byte it stands for, as UTF-8 (bytes that are not UTF-8 become
+        /// U+FFFD); `nil` when a `%` is not followed by two hex digits.
+        static func percentDecoded(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
+            var decoded: [UInt8] = []
+            decoded.reserveCapacity(bytes.count)
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
                 guard byte == UInt8(ascii: "%") else {
-                    bytes.append(byte)
+                    decoded.append(byte)
                     continue
                 }
-                guard index != utf8.endIndex, let high = hexValue(utf8[index]) else { return nil }
-                index = utf8.index(after: index)
-                guard index != utf8.endIndex, let low = hexValue(utf8[index]) else { return nil }
-                index = utf8.index(after: index)
-                bytes.append(high << 4 | low)
+                guard index + 1 < bytes.count, let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) else { return nil }
+                index += 2
+                decoded.append(high << 4 | low)
             }
-            return String(decoding: bytes, as: UTF8.self)
+            return String(decoding: decoded, as: UTF8.self)
         }
 
         private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -98,9 +98,15 @@ package struct UTIService: Sendable {
     package func router() -> Router<BasicRequestContext> {
         let router = Router()
         let served = ServedRoutes()
-        router.add(middleware: RequestLogMiddleware(metrics: metrics, routes: served))
-        router.add(middleware: ProblemMiddleware(routes: served))
-        router.add(middleware: ConcurrencyLimitMiddleware(limit: configuration.maximumConcurrentRequests))
+        // One stack of fixed type (each layer calls the next directly), not three layers added one by one, each
+        // called through a closure of its own: the log and metrics outside, then errors made problem
+        // documents, then the limit on requests at once.
+        let limit = configuration.maximumConcurrentRequests
+        router.addMiddleware {
+            RequestLogMiddleware(metrics: metrics, routes: served)
+            ProblemMiddleware(routes: served)
+            ConcurrencyLimitMiddleware(limit: limit)
+        }
         let archives = ArchiveController<BasicRequestContext>(identifier: identifier, body: body, metrics: metrics, limits: configuration.archiveLimits)
         let identification = IdentificationController<BasicRequestContext>(identifier: identifier, body: body, metrics: metrics, archives: archives)
         OperationsController(version: configuration.version, metrics: metrics).addRoutes(to: router)

@@ -30,6 +30,14 @@ struct QueryTests {
         #expect(Responses.Query("a=1&&b=2").pairs.map(\.key) == ["a", "b"])
     }
 
+    @Test("split on the byte &, as Hummingbird splits: a combining mark after it does not hide it, leading and trailing ones make no pair")
+    func splitOnBytes() {
+        let query = Responses.Query("a=1&\u{301}b=2&")
+        #expect(query.pairs.map(\.key) == ["a", "\u{301}b"])
+        #expect(query.get("a") == "1")
+        #expect(Responses.Query("&name=x.png").pairs.map(\.key) == ["name"])
+    }
+
     @Test("an = inside the value belongs to the value")
     func equalsInValue() {
         #expect(Responses.Query("expr=a=b=c").get("expr") == "a=b=c")
