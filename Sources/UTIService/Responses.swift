@@ -36,8 +36,33 @@ enum Responses {
 
     /// Whether the client asked for `text/plain`.
     static func acceptsPlainText(_ request: Request) -> Bool {
-        guard let accept = request.headers.value(.accept) else { return false }
-        return accept.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingHeaderWhitespace() == "text/plain" }
+        acceptsPlainText(accept: request.headers.value(.accept))
+    }
+
+    /// Whether an `Accept` value names `text/plain` among its media ranges (compared without regard to case,
+    /// as media types are; parameters after `;` left aside), read by bytes in place: curl sends `Accept: */*`
+    /// with every request, and a split by `Character` walked it grapheme by grapheme.
+    static func acceptsPlainText(accept: String?) -> Bool {
+        guard var accept else { return false }
+        let wanted = Array("text/plain".utf8)
+        return accept.withUTF8 { bytes in
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
+                var first = start, last = start
+                while last < end, bytes[last] != UInt8(ascii: ";") { last += 1 }
+                while first < last, isSpace(bytes[first]) { first += 1 }
+                while last > first, isSpace(bytes[last - 1]) { last -= 1 }
+                if last - first == wanted.count,
+                   (0..<wanted.count).allSatisfy({ bytes[first + $0] | (bytes[first + $0] >= 0x41 && bytes[first + $0] <= 0x5A ? 0x20 : 0) == wanted[$0] }) {
+                    return true
+                }
+                start = end + 1
+            }
+            return false
+        }
     }
 
     /// A request's query parameters, parsed once by the handler and given to the functions below: the

@@ -42,4 +42,16 @@ struct QueryTests {
     func equalsInValue() {
         #expect(Responses.Query("expr=a=b=c").get("expr") == "a=b=c")
     }
+
+    @Test("Accept names text/plain among its media ranges, in any case, with parameters and white space; nothing else does")
+    func acceptsPlainText() {
+        #expect(Responses.acceptsPlainText(accept: "text/plain"))
+        #expect(Responses.acceptsPlainText(accept: "application/json, Text/Plain; charset=utf-8"))
+        #expect(Responses.acceptsPlainText(accept: "*/*;q=0.1,\ttext/plain ;q=0.9"))
+        #expect(!Responses.acceptsPlainText(accept: nil))
+        #expect(!Responses.acceptsPlainText(accept: "*/*"))
+        #expect(!Responses.acceptsPlainText(accept: "text/plainer, text/html"))
+        #expect(!Responses.acceptsPlainText(accept: "text/plai"))
+        #expect(!Responses.acceptsPlainText(accept: ""))
+    }
 }
