@@ -111,7 +111,7 @@ struct ArchiveController<Context: RequestContext>: Sendable {
         let names = try Responses.mimeNames(query) ?? .tika
         var limits = self.limits
         if let cap = request.headers[HTTPField.Name("maxEmbeddedResources")!] {
-            let digits = cap.trimmingCharacters(in: .whitespaces)
+            let digits = cap.trimmingHeaderWhitespace()
             guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
                 throw HTTPError(.badRequest, message: "maxEmbeddedResources: expected a number")
             }
