@@ -39,24 +39,34 @@ enum Responses {
         acceptsPlainText(accept: request.headers.value(.accept))
     }
 
-    /// Whether an `Accept` value names `text/plain` among its media ranges (compared without regard to case,
-    /// as media types are; parameters after `;` left aside), read by bytes in place: curl sends `Accept: */*`
-    /// with every request, and a split by `Character` walked it grapheme by grapheme.
+    /// Whether an `Accept` value (RFC 9110 12.5.1) names `text/plain` among its media ranges, compared without
+    /// regard to case as media types are, with a weight above zero (`text/plain;q=0` says it is not
+    /// acceptable); commas and semicolons inside a parameter's quoted string separate nothing. Read by bytes in
+    /// place: curl sends `Accept: */*` with every request, and a split by `Character` walked it grapheme by grapheme.
     static func acceptsPlainText(accept: String?) -> Bool {
         guard var accept else { return false }
-        let wanted = Array("text/plain".utf8)
         return accept.withUTF8 { bytes in
-            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
             var start = 0
             while start <= bytes.count {
-                var end = start
-                while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
-                var first = start, last = start
-                while last < end, bytes[last] != UInt8(ascii: ";") { last += 1 }
-                while first < last, isSpace(bytes[first]) { first += 1 }
-                while last > first, isSpace(bytes[last - 1]) { last -= 1 }
-                if last - first == wanted.count,
-                   (0..<wanted.count).allSatisfy({ bytes[first + $0] | (bytes[first + $0] >= 0x41 && bytes[first + $0] <= 0x5A ? 0x20 : 0) == wanted[$0] }) {
+                // One member: up to a comma outside a quoted string; its parts split on `;` the same way.
+                var parts: [Range<Int>] = [], partStart = start, end = start, quoted = false, escaped = false
+                while end < bytes.count {
+                    let byte = bytes[end]
+                    if quoted {
+                        if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { quoted = false }
+                    } else if byte == UInt8(ascii: "\"") {
+                        quoted = true
+                    } else if byte == UInt8(ascii: ",") {
+                        break
+                    } else if byte == UInt8(ascii: ";") {
+                        parts.append(partStart..<end)
+                        partStart = end + 1
+                    }
+                    end += 1
+                }
+                parts.append(partStart..<end)
+                if AcceptBytes.equalsIgnoringCase(bytes, AcceptBytes.trimmed(bytes, parts[0]), "text/plain"),
+                   !parts.dropFirst().contains(where: { AcceptBytes.isZeroWeight(bytes, AcceptBytes.trimmed(bytes, $0)) }) {
                     return true
                 }
                 start = end + 1
@@ -65,9 +75,39 @@ enum Responses {
         }
     }
 
+    /// The pieces of `acceptsPlainText`'s reading.
+    private enum AcceptBytes {
+        static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+            var first = range.lowerBound, last = range.upperBound
+            while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+            while last > first, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 { last -= 1 }
+            return first..<last
+        }
+
+        /// Whether `bytes[range]` is `text`, ASCII letters compared without regard to case.
+        static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
+            guard range.count == text.utf8CodeUnitCount else { return false }
+            let wanted = text.utf8Start
+            for offset in 0..<range.count {
+                let byte = bytes[range.lowerBound + offset]
+                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != wanted[offset] { return false }
+            }
+            return true
+        }
+
+        /// Whether a parameter is the weight zero: `q=0`, `q=0.`, `q=0.0` to `q=0.000` (the name in any case).
+        static func isZeroWeight(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+            guard range.count >= 3, bytes[range.lowerBound] | 0x20 == UInt8(ascii: "q"), bytes[range.lowerBound + 1] == UInt8(ascii: "="),
+                  bytes[range.lowerBound + 2] == UInt8(ascii: "0") else { return false }
+            let rest = (range.lowerBound + 3)..<range.upperBound
+            guard !rest.isEmpty else { return true }
+            return bytes[rest.lowerBound] == UInt8(ascii: ".") && rest.count <= 4 && rest.dropFirst().allSatisfy { bytes[$0] == UInt8(ascii: "0") }
+        }
+    }
+
     /// A request's query parameters, parsed once by the handler and given to the functions below: the
     /// `name=value` pairs between `&`s, values percent-decoded (one with a `%` not followed by two hex
-    /// digits kept as it came; bytes that are not UTF-8 decoded as U+FFFD), keys as they came, as Hummingbird's `URI.queryParameters` reads them. Looked up by a walk
+    /// digits kept as it came; bytes that are not UTF-8 decoded as U+FFFD), keys as they came, split on the byte `&` as Hummingbird's `URI.queryParameters` splits them (empty pieces left out). Looked up by a walk
     /// over the pairs (a query holds a handful), where Hummingbird's dictionary hashes every key it is given
     /// and every key asked for (a fiftieth of a small request's work), and compares only the hashes.
     struct Query {

@@ -30,7 +30,7 @@ struct QueryTests {
         #expect(Responses.Query("a=1&&b=2").pairs.map(\.key) == ["a", "b"])
     }
 
-    @Test("split on the byte &, as Hummingbird splits: a combining mark after it does not hide it, leading and trailing ones make no pair")
+    @Test("split on the byte &, as Hummingbird's parser splits: a combining mark after it does not hide it, leading and trailing ones make no pair")
     func splitOnBytes() {
         let query = Responses.Query("a=1&\u{301}b=2&")
         #expect(query.pairs.map(\.key) == ["a", "\u{301}b"])
@@ -53,5 +53,20 @@ struct QueryTests {
         #expect(!Responses.acceptsPlainText(accept: "text/plainer, text/html"))
         #expect(!Responses.acceptsPlainText(accept: "text/plai"))
         #expect(!Responses.acceptsPlainText(accept: ""))
+        #expect(Responses.acceptsPlainText(accept: "text/plain,"))
+        #expect(!Responses.acceptsPlainText(accept: ";text/plain"))
+    }
+
+    @Test("a weight of zero says text/plain is not acceptable; a quoted parameter's commas and semicolons separate nothing")
+    func acceptWeights() {
+        #expect(!Responses.acceptsPlainText(accept: "text/plain;q=0, application/json"))
+        #expect(!Responses.acceptsPlainText(accept: "TEXT/PLAIN ; Q=0.000"))
+        #expect(!Responses.acceptsPlainText(accept: "text/plain;q=0."))
+        #expect(Responses.acceptsPlainText(accept: "text/plain;q=0.001"))
+        #expect(Responses.acceptsPlainText(accept: "text/plain;q=1"))
+        #expect(Responses.acceptsPlainText(accept: "text/plain;charset=utf-8;q=0.5"))
+        #expect(!Responses.acceptsPlainText(accept: "application/json;x=\"1, text/plain, 2\""))
+        #expect(!Responses.acceptsPlainText(accept: "application/json;x=\"a\\\", text/plain, b\""))
+        #expect(Responses.acceptsPlainText(accept: "application/json;x=\"a;b\", text/plain"))
     }
 }
