@@ -71,25 +71,29 @@ package enum UploadName {
 
     /// `%XX` sequences as bytes; `nil` for a `%` not followed by two hexadecimal digits.
     package static func percentDecoded(_ text: some StringProtocol) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(PercentEncoding.hexValue), let low = iterator.next().flatMap(PercentEncoding.hexValue) else {
-                return nil
-            }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
+        PercentEncoding.decoded(text.utf8)
     }
 
 }
 
 /// Percent-encoding (RFC 3986), as request targets and RFC 8187 header values use it.
 enum PercentEncoding {
+    /// `bytes` with every `%XX` made the byte it stands for; `nil` for a `%` not followed by two hexadecimal digits.
+    static func decoded(_ bytes: some Collection<UInt8>) -> [UInt8]? {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var iterator = bytes.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                decoded.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            decoded.append(high << 4 | low)
+        }
+        return decoded
+    }
+
     /// The value of a hexadecimal digit, `nil` for any other byte.
     static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

@@ -6,10 +6,18 @@ extension StringProtocol {
     /// small request's time.
     func trimmingHeaderWhitespace() -> String {
         let bytes = Substring(self).utf8
-        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
-              let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
         // Only ASCII bytes are dropped: what is left is whole scalars.
-        return String(decoding: bytes[first...last], as: UTF8.self)
+        return String(decoding: bytes[HeaderText.trimmed(bytes, bytes.startIndex..<bytes.endIndex)], as: UTF8.self)
+    }
+}
+
+enum HeaderText {
+    /// `range` of `bytes` without the spaces and tabs at either end (HTTP's optional white space).
+    static func trimmed<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes, _ range: Range<Bytes.Index>) -> Range<Bytes.Index> {
+        var first = range.lowerBound, last = range.upperBound
+        while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first = bytes.index(after: first) }
+        while last > first, bytes[bytes.index(before: last)] == 0x20 || bytes[bytes.index(before: last)] == 0x09 { last = bytes.index(before: last) }
+        return first..<last
     }
 }
 

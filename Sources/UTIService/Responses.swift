@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HTTPTypes
 import UTIReports
+import UniformTypeIdentifiers
 
 /// What every controller answers with, and reads from a request the same way.
 enum Responses {
@@ -48,8 +49,18 @@ enum Responses {
         return accept.withUTF8 { bytes in
             var start = 0
             while start <= bytes.count {
-                // One member: up to a comma outside a quoted string; its parts split on `;` the same way.
-                var parts: [Range<Int>] = [], partStart = start, end = start, quoted = false, escaped = false
+                // One member, up to a comma outside a quoted string: its media range, then its parameters, each
+                // part ended by a `;` outside a quoted string, looked at as it ends.
+                var partStart = start, end = start, quoted = false, escaped = false
+                var isPlainText: Bool?, refused = false
+                func part(_ range: Range<Int>) {
+                    let range = HeaderText.trimmed(bytes, range)
+                    if let isPlainText {
+                        if isPlainText, isZeroWeight(bytes, range) { refused = true }
+                    } else {
+                        isPlainText = equalsIgnoringCase(bytes, range, "text/plain")
+                    }
+                }
                 while end < bytes.count {
                     let byte = bytes[end]
                     if quoted {
@@ -59,50 +70,33 @@ enum Responses {
                     } else if byte == UInt8(ascii: ",") {
                         break
                     } else if byte == UInt8(ascii: ";") {
-                        parts.append(partStart..<end)
+                        part(partStart..<end)
                         partStart = end + 1
                     }
                     end += 1
                 }
-                parts.append(partStart..<end)
-                if AcceptBytes.equalsIgnoringCase(bytes, AcceptBytes.trimmed(bytes, parts[0]), "text/plain"),
-                   !parts.dropFirst().contains(where: { AcceptBytes.isZeroWeight(bytes, AcceptBytes.trimmed(bytes, $0)) }) {
-                    return true
-                }
+                part(partStart..<end)
+                if isPlainText == true, !refused { return true }
                 start = end + 1
             }
             return false
         }
     }
 
-    /// The pieces of `acceptsPlainText`'s reading.
-    private enum AcceptBytes {
-        static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
-            var first = range.lowerBound, last = range.upperBound
-            while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
-            while last > first, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 { last -= 1 }
-            return first..<last
-        }
+    /// Whether `bytes[range]` is `text`, ASCII letters compared without regard to case.
+    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
+        guard range.count == text.utf8CodeUnitCount else { return false }
+        let wanted = text.utf8Start
+        return (0..<range.count).allSatisfy { CompiledTypeDatabase.folded(bytes[range.lowerBound + $0]) == wanted[$0] }
+    }
 
-        /// Whether `bytes[range]` is `text`, ASCII letters compared without regard to case.
-        static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
-            guard range.count == text.utf8CodeUnitCount else { return false }
-            let wanted = text.utf8Start
-            for offset in 0..<range.count {
-                let byte = bytes[range.lowerBound + offset]
-                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != wanted[offset] { return false }
-            }
-            return true
-        }
-
-        /// Whether a parameter is the weight zero: `q=0`, `q=0.`, `q=0.0` to `q=0.000` (the name in any case).
-        static func isZeroWeight(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-            guard range.count >= 3, bytes[range.lowerBound] | 0x20 == UInt8(ascii: "q"), bytes[range.lowerBound + 1] == UInt8(ascii: "="),
-                  bytes[range.lowerBound + 2] == UInt8(ascii: "0") else { return false }
-            let rest = (range.lowerBound + 3)..<range.upperBound
-            guard !rest.isEmpty else { return true }
-            return bytes[rest.lowerBound] == UInt8(ascii: ".") && rest.count <= 4 && rest.dropFirst().allSatisfy { bytes[$0] == UInt8(ascii: "0") }
-        }
+    /// Whether a parameter is the weight zero: `q=0`, `q=0.`, `q=0.0` to `q=0.000` (the name in any case).
+    private static func isZeroWeight(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.count >= 3, CompiledTypeDatabase.folded(bytes[range.lowerBound]) == UInt8(ascii: "q"),
+              bytes[range.lowerBound + 1] == UInt8(ascii: "="), bytes[range.lowerBound + 2] == UInt8(ascii: "0") else { return false }
+        let rest = (range.lowerBound + 3)..<range.upperBound
+        guard !rest.isEmpty else { return true }
+        return bytes[rest.lowerBound] == UInt8(ascii: ".") && rest.count <= 4 && rest.dropFirst().allSatisfy { bytes[$0] == UInt8(ascii: "0") }
     }
 
     /// A request's query parameters, parsed once by the handler and given to the functions below: the
@@ -152,30 +146,7 @@ enum Responses {
         /// U+FFFD); `nil` when a `%` is not followed by two hex digits.
         static func percentDecoded(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
             guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
-            var decoded: [UInt8] = []
-            decoded.reserveCapacity(bytes.count)
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                guard byte == UInt8(ascii: "%") else {
-                    decoded.append(byte)
-                    continue
-                }
-                guard index + 1 < bytes.count, let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) else { return nil }
-                index += 2
-                decoded.append(high << 4 | low)
-            }
-            return String(decoding: decoded, as: UTF8.self)
-        }
-
-        private static func hexValue(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
+            return PercentEncoding.decoded(bytes).map { String(decoding: $0, as: UTF8.self) }
         }
     }
 
