@@ -76,7 +76,7 @@ let package = Package(
         // library reads in place: nothing is parsed at start-up.
         .target(name: "CTypeDatabase"),
         // Byte scans in C: a literal's search by its first and last bytes (AVX2, SSE2), text's control characters,
-        // memrchr (which Swift's Glibc module leaves out), PRONOM's pair filters.
+        // memrchr (which Swift's Glibc module leaves out), PRONOM's filters of near literals.
         .target(name: "CByteScan"),
         .target(
             name: "UniformTypeIdentifiers",

@@ -182,71 +182,160 @@ int uti_scan_text(const unsigned char *bytes, size_t length, size_t *controls, i
 
 #include <stdint.h>
 
-static inline unsigned pair_at(const unsigned char *bytes, size_t place) {
-    return (unsigned)bytes[place] | (unsigned)bytes[place + 1] << 8;
-}
-
 static inline uint32_t key_at(const unsigned char *bytes, size_t place) {
     return (uint32_t)bytes[place] | (uint32_t)bytes[place + 1] << 8 | (uint32_t)bytes[place + 2] << 16 |
            (uint32_t)bytes[place + 3] << 24;
 }
 
-/// The keys that may hold the pair at `place` at the places in them `offsets` has a bit for (0, 1, 2) whose hash
-/// has its bit: their starts, to `starts`.
-static inline size_t pair_keys(const unsigned char *bytes, size_t count, size_t place, unsigned offsets,
-                               const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t written) {
-    for (unsigned offset = 0; offset < 3; offset++) {
-        if (!(offsets & (1u << offset)) || place < offset) continue;
-        const size_t start = place - offset;
-        if (start + 4 > count) continue;
-        const uint32_t hash = (key_at(bytes, start) * 0x9E3779B1u) >> (32 - hash_bits);
-        if (hashed[hash >> 6] & ((uint64_t)1 << (hash & 63))) starts[written++] = start;
-    }
+/// Whether the three bytes at `place` (four readable there) have their bit in `present`.
+static inline unsigned triple_bit(const uint64_t *present, const unsigned char *bytes, size_t place) {
+    const unsigned slot = uti_triple_slot(key_at(bytes, place));
+    return (unsigned)(present[slot >> 6] >> (slot & 63)) & 1u;
+}
+
+/// The key's possible start `start`, to `starts`, where its four bytes lie within `count` and their hash has its
+/// bit in `hashed`.
+static inline size_t key_start(const unsigned char *bytes, size_t count, size_t start, const uint64_t *hashed,
+                               unsigned hash_bits, size_t *starts, size_t written) {
+    if (start + 4 > count) return written;
+    const uint32_t hash = (key_at(bytes, start) * 0x9E3779B1u) >> (32 - hash_bits);
+    if (hashed[hash >> 6] & ((uint64_t)1 << (hash & 63))) starts[written++] = start;
     return written;
 }
 
-/// The byte of the pair at `place` in `present` (8 KiB, by the pair's thirteen-bit hash).
-static inline unsigned pair_byte(const unsigned char *present, const unsigned char *bytes, size_t place) {
-    return present[uti_pair_slot(pair_at(bytes, place))];
+/// The keys' possible starts at `place` and one before it, to `starts`.
+static inline size_t place_keys(const unsigned char *bytes, size_t count, size_t place, const uint64_t *hashed,
+                                unsigned hash_bits, size_t *starts, size_t written) {
+    written = key_start(bytes, count, place, hashed, hash_bits, starts, written);
+    if (place > 0) written = key_start(bytes, count, place - 1, hashed, hash_bits, starts, written);
+    return written;
 }
 
-size_t uti_pair_scan(const unsigned char *bytes, size_t count, size_t index, const unsigned char *present,
-                     const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t capacity, size_t *next) {
+#if defined(__x86_64__) || defined(__i386__)
+/// `uti_triple_scan`'s rounds eight places (sixteen bytes) at a time with AVX2: each place's three bytes gathered
+/// into a lane, hashed in all lanes at once, their bits fetched from `present` in one gather (its words read as
+/// 32-bit ones: x86 is little-endian). `*index` is where the scan stopped (at the first of the places the bytes
+/// left for the rest, or at a place `starts` had no room for: `*full` then set).
+__attribute__((target("avx2")))
+static size_t triple_scan_avx2(const unsigned char *bytes, size_t count, size_t *index, const uint64_t *present,
+                               const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t capacity, int *full) {
+    // Lane k of each half: bytes 2k, 2k + 1, 2k + 2 of its sixteen, the top byte zero.
+    const __m256i spread = _mm256_setr_epi8(0, 1, 2, -128, 2, 3, 4, -128, 4, 5, 6, -128, 6, 7, 8, -128,
+                                            0, 1, 2, -128, 2, 3, 4, -128, 4, 5, 6, -128, 6, 7, 8, -128);
+    const __m256i golden = _mm256_set1_epi32((int)0x9E3779B1u);
+    const __m256i low5 = _mm256_set1_epi32(31), one = _mm256_set1_epi32(1);
+    const int *words = (const int *)(const void *)present;
+    size_t written = 0, at = *index;
+    // The second half's load, eight bytes on, ends at `at + 24`.
+    for (; at + 24 <= count; at += 16) {
+        const __m256i both = _mm256_loadu2_m128i((const __m128i *)(const void *)(bytes + at + 8), (const __m128i *)(const void *)(bytes + at));
+        const __m256i threes = _mm256_shuffle_epi8(both, spread);
+        const __m256i slots = _mm256_srli_epi32(_mm256_mullo_epi32(threes, golden), 16);
+        const __m256i gathered = _mm256_i32gather_epi32(words, _mm256_srli_epi32(slots, 5), 4);
+        const __m256i bits = _mm256_and_si256(_mm256_srlv_epi32(gathered, _mm256_and_si256(slots, low5)), one);
+        if (_mm256_testz_si256(bits, bits)) continue;
+        unsigned lanes = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32(bits, 31)));
+        while (lanes != 0) {
+            const size_t place = at + 2 * (size_t)__builtin_ctz(lanes);
+            if (capacity - written < 2) {
+                *index = place;
+                *full = 1;
+                return written;
+            }
+            written = place_keys(bytes, count, place, hashed, hash_bits, starts, written);
+            lanes &= lanes - 1;
+        }
+    }
+    *index = at;
+    return written;
+}
+#endif
+
+size_t uti_triple_scan(const unsigned char *bytes, size_t count, size_t index, const uint64_t *present,
+                       const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t capacity, size_t *next, int portable) {
     size_t written = 0;
-    if (bytes == NULL || capacity < 3) {
+    if (bytes == NULL || capacity < 2) {
         *next = count;
         return 0;
     }
-    // Eight places a round, their bytes tested together: most rounds have none.
-    while (index + 7 * 3 + 1 < count) {
-        const unsigned char *here = bytes + index;
-        const unsigned any = pair_byte(present, here, 0) | pair_byte(present, here, 3) | pair_byte(present, here, 6) |
-                             pair_byte(present, here, 9) | pair_byte(present, here, 12) | pair_byte(present, here, 15) |
-                             pair_byte(present, here, 18) | pair_byte(present, here, 21);
-        if (any != 0) {
-            // The round's places again (their loads are in the cache): building a byte for each place in every
-            // round cost more than this in the few rounds that have one.
-            for (size_t place = index; place < index + 24; place += 3) {
-                const unsigned offsets = pair_byte(present, bytes, place);
-                if (offsets == 0) continue;
-                if (capacity - written < 3) {
-                    *next = place;
-                    return written;
-                }
-                written = pair_keys(bytes, count, place, offsets, hashed, hash_bits, starts, written);
-            }
-        }
-        index += 24;
-    }
-    for (; index + 1 < count; index += 3) {
-        const unsigned offsets = pair_byte(present, bytes, index);
-        if (offsets == 0) continue;
-        if (capacity - written < 3) {
+    index &= ~(size_t)1;
+    (void)portable;
+#if defined(__x86_64__) || defined(__i386__)
+    if (!portable && __builtin_cpu_supports("avx2")) {
+        int full = 0;
+        written = triple_scan_avx2(bytes, count, &index, present, hashed, hash_bits, starts, capacity, &full);
+        if (full) {
             *next = index;
             return written;
         }
-        written = pair_keys(bytes, count, index, offsets, hashed, hash_bits, starts, written);
+    }
+#endif
+    // Eight places a round, sixteen bytes, their bits tested together: most rounds have none. The last place reads
+    // four bytes, so a round needs eighteen.
+    while (index + 18 <= count) {
+        const unsigned char *here = bytes + index;
+        const unsigned any = triple_bit(present, here, 0) | triple_bit(present, here, 2) | triple_bit(present, here, 4) |
+                             triple_bit(present, here, 6) | triple_bit(present, here, 8) | triple_bit(present, here, 10) |
+                             triple_bit(present, here, 12) | triple_bit(present, here, 14);
+        if (any != 0) {
+            // The round's places again (their words are in the cache).
+            for (size_t place = index; place < index + 16; place += 2) {
+                if (!triple_bit(present, bytes, place)) continue;
+                if (capacity - written < 2) {
+                    *next = place;
+                    return written;
+                }
+                written = place_keys(bytes, count, place, hashed, hash_bits, starts, written);
+            }
+        }
+        index += 16;
+    }
+    // The last places, whose three bytes lie within `count` but not always a fourth.
+    for (; index + 3 <= count; index += 2) {
+        const uint32_t triple = (uint32_t)bytes[index] | (uint32_t)bytes[index + 1] << 8 | (uint32_t)bytes[index + 2] << 16;
+        const unsigned slot = uti_triple_slot(triple);
+        if (!((present[slot >> 6] >> (slot & 63)) & 1u)) continue;
+        if (capacity - written < 2) {
+            *next = index;
+            return written;
+        }
+        written = place_keys(bytes, count, index, hashed, hash_bits, starts, written);
     }
     *next = count;
+    return written;
+}
+
+/// A window's move in `uti_shift_scan`: by its last three bytes' shift, by one where that is 0 (the end written).
+#define SHIFT_STEP(end, written)                                                                                    \
+    do {                                                                                                             \
+        const unsigned shift = shifts[(((key_at(bytes, (end) - 3) >> 8) & 0xFFFFFFu) * 0x9E3779B1u) >> (32 - hash_bits)]; \
+        if (shift == 0) ends[(written)++] = (end);                                                                 \
+        (end) += shift == 0 ? 1 : shift;                                                                             \
+    } while (0)
+
+size_t uti_shift_scan(const unsigned char *bytes, size_t first, size_t last, const unsigned char *shifts, unsigned hash_bits,
+                      size_t *ends) {
+    size_t written = 0;
+    if (bytes == NULL || first < 3 || last < first) return 0;
+    // Four windows, each from the start of a quarter of the ends: a window's next place waits on its shift's load,
+    // and four such chains run side by side where one would wait.
+    const size_t quarter = (last - first + 1) / 4;
+    if (quarter >= 64) {
+        size_t end0 = first, end1 = first + quarter, end2 = first + 2 * quarter, end3 = first + 3 * quarter;
+        const size_t stop0 = end1, stop1 = end2, stop2 = end3, stop3 = last + 1;
+        while (end0 < stop0 && end1 < stop1 && end2 < stop2 && end3 < stop3) {
+            SHIFT_STEP(end0, written);
+            SHIFT_STEP(end1, written);
+            SHIFT_STEP(end2, written);
+            SHIFT_STEP(end3, written);
+        }
+        while (end0 < stop0) SHIFT_STEP(end0, written);
+        while (end1 < stop1) SHIFT_STEP(end1, written);
+        while (end2 < stop2) SHIFT_STEP(end2, written);
+        while (end3 < stop3) SHIFT_STEP(end3, written);
+        return written;
+    }
+    size_t end = first;
+    while (end <= last) SHIFT_STEP(end, written);
     return written;
 }

@@ -376,6 +376,10 @@ struct PronomSkeletonTests {
                 bytes += text.prefix(max(0, 70_000 - bytes.count))
                 #expect(try opens(puid, bytes), "\(puid) at \(start)")
             }
+            // Ending the bytes: the pass's last place (its four windows' last quarter ends there).
+            for start in 9_000..<9_008 {
+                #expect(try opens(puid, Array(text.prefix(start)) + Array(literal.utf8)), "\(puid) ending the bytes at \(start)")
+            }
             // Past the window: not there.
             var beyond = Array(text.prefix(high + 1)) + Array(literal.utf8)
             beyond += text.prefix(1_000)
@@ -462,15 +466,18 @@ struct PronomSkeletonTests {
                     expected.insert(Int32(index))
                 }
             }
-            var found = Set<Int32>()
+            var found = Set<Int32>(), portable = Set<Int32>()
             bytes.withUnsafeBufferPointer { buffer in near.search(buffer, from: from) { found.insert($0) } }
+            // Without the processor's vector instructions (a filter's load a place, as where it has none): the same.
+            bytes.withUnsafeBufferPointer { buffer in near.search(buffer, from: from, portable: true) { portable.insert($0) } }
+            #expect(portable == found, "trial \(trial): \(count) bytes from \(from), without vector instructions")
             check(trial, count, from, expected, found)
         }
     }
 
-    @Test("literals of four bytes and more, found by their pairs and keys, open their gates wherever their first eight bytes lie in their windows, as a search byte by byte finds them")
+    @Test("literals of four bytes and more, found by three of their bytes and their keys, open their gates wherever their first eight bytes lie in their windows, as a search byte by byte finds them")
     func keyedLiterals() {
-        // Literals sharing pairs (`ion{`, `tion`), sharing their four key bytes but not what follows (`%PDF-1.`,
+        // Literals sharing three bytes (`ion{`, `tion`), sharing their four key bytes but not what follows (`%PDF-1.`,
         // `%PDF-2.`), holding a NUL (not two side by side), repeating one pair (`%%%%`), sixteen bytes long, and
         // in windows from the first byte to past the bytes.
         let literals: [[UInt8]] = [

@@ -31,20 +31,31 @@ const void *uti_find_pair(const void *bytes, size_t length, unsigned char first,
 /// Thirty-two bytes at a time with AVX2 where the processor has it, sixteen with SSE2, byte by byte elsewhere.
 int uti_scan_text(const unsigned char *bytes, size_t length, size_t *controls, int *high_bit);
 
-/// A pair of bytes' slot in the near literals' filter table: its thirteen-bit hash. The one definition, for the
-/// scan below and for the Swift that fills the table.
-static inline unsigned uti_pair_slot(unsigned pair) {
-    return (pair * 0x9E3779B1u) >> 19;
+/// Three bytes' slot in the near literals' filter: their sixteen-bit hash, the three read little-endian (`triple`'s
+/// high byte is ignored). The one definition, for the scan below and for the Swift that fills the filter's bits.
+static inline unsigned uti_triple_slot(uint32_t triple) {
+    return ((triple & 0xFFFFFFu) * 0x9E3779B1u) >> 16;
 }
 
-/// PRONOM's near literals' filter: from place `index` on, every third place of `bytes` (`count` of them) whose pair
-/// of bytes (`bytes[i] | bytes[i + 1] << 8`) has a byte that is not zero in `present` (8 KiB, at the pair's
-/// thirteen-bit hash `(pair * 0x9E3779B1) >> 19`); for each bit `o` of that byte (a pair of that hash lies `o`
-/// bytes into a key), the four bytes starting `o` before the place, where they lie within `count` and their hash
+/// PRONOM's near literals' filter: from place `index` on (an even one), every second place of `bytes` (`count` of
+/// them) whose three bytes have their slot's bit set in `present` (65,536 bits, 8 KiB, at `uti_triple_slot`);
+/// there the four bytes starting at the place and the four starting one before it (keys hold four bytes, so
+/// their first three or their last three lie at an even place), where they lie within `count` and their hash
 /// (`(key * 0x9E3779B1) >> (32 - hash_bits)`, the key read little-endian) has its bit in `hashed`, are a key's
-/// possible start, written to `starts`. Returns how many were written, at most `capacity` (at least 3); `*next`
-/// is the place to go on from (`count` once the bytes are done).
-size_t uti_pair_scan(const unsigned char *bytes, size_t count, size_t index, const unsigned char *present,
-                     const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t capacity, size_t *next);
+/// possible start, written to `starts`. Returns how many were written, at most `capacity` (at least 2); `*next`
+/// is the place to go on from (`count` once the bytes are done). With AVX2, where the processor has it, eight
+/// places' bits come in one gather (a third less time over /usr/share's first 4 KiB than a load each); `portable`
+/// not 0: without it, a load a place, as on every other processor (for the tests, which compare the two).
+size_t uti_triple_scan(const unsigned char *bytes, size_t count, size_t index, const uint64_t *present,
+                       const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t capacity, size_t *next, int portable);
+
+/// PRONOM's far literals' pass (Wu and Manber's shifts): the places from `first` to `last` (at least 3) that a window
+/// ending there, moved on by the shift of its last three bytes (`shifts`, at the hash `(three * 0x9E3779B1) >>
+/// (32 - hash_bits)` of the three read little-endian), stops at (a shift of 0), to `ends`, which has room for
+/// `last - first + 1`; returns how many. The bytes up to `last` are read. Four windows move side by side, each over
+/// a quarter of the places, so that one's wait on its next shift does not hold up the others; the places come in
+/// no particular order.
+size_t uti_shift_scan(const unsigned char *bytes, size_t first, size_t last, const unsigned char *shifts, unsigned hash_bits,
+                      size_t *ends);
 
 #endif

@@ -110,7 +110,7 @@ struct PronomSpan: Sendable, Hashable {
 /// or the end, the one least likely to be there by chance, placed by the windows and lengths of those before
 /// it; and when the bytes its sequences require at fixed offsets from the beginning are there. Gates at a fixed
 /// offset (and literals in windows of a few places, at each place) are found by the byte there; gates in wider
-/// windows within the first 4 KiB by one pass of a filter on pairs of bytes over their literals; the dozen that
+/// windows within the first 4 KiB by one pass of a filter on three bytes side by side over their literals; the dozen that
 /// reach further, the long literals in one pass of their own (`FarLiterals`), the others with `memmem` or
 /// `memchr`; gates from the end by the bytes they end with. A gate of a byte or two opens only where the next
 /// element follows it. A signature's
@@ -1770,12 +1770,14 @@ struct FollowTable: @unchecked Sendable {
     }
 }
 
-/// Long literals in windows past the first 4 KiB, looked for together (Wu and Manber's shifts on pairs of bytes):
-/// the pair of bytes at the end of a window of the shortest literal's length says how far no literal can start,
-/// most often that whole length less one; where it ends one of the literals' first bytes, each literal is
-/// compared there. The pairs are hashed to 4,096 shifts (4 KiB, in the first-level cache: each shift read
-/// decides where the next is, so a table of every pair, 64 KiB, waited on the second level at each step through
-/// compressed data); pairs that share a hash share the least shift.
+/// Long literals in windows past the first 4 KiB, looked for together (Wu and Manber's shifts on three bytes): the
+/// three bytes at the end of a window of the shortest literal's length say how far no literal can start, most often
+/// that whole length less two; where they end one of the literals' first bytes, each literal is compared there.
+/// Three bytes are hashed to 8,192 shifts (8 KiB, in the first-level cache: each shift read decides where the next
+/// is, so a table that missed it waited on the second level at each step through compressed data); threes that
+/// share a hash share the least shift. The pass is `uti_shift_scan`'s, in C, four windows side by side over
+/// quarters of the places: one window's steps each wait on the load before (the last one cost 11% of what
+/// `--pronom` adds over /usr/share, in time, more than its instructions said).
 struct FarLiterals: @unchecked Sendable {
     /// Literals of at least this many bytes are taken: the pass moves on by up to one less.
     static let shortest = 16
@@ -1817,9 +1819,11 @@ struct FarLiterals: @unchecked Sendable {
     /// 64 KiB, missed the processor's first cache twice as often).
     private let shifts: UnsafeBufferPointer<UInt8>
     static let hashBits: UInt32 = 13
+    /// How many places `uti_shift_scan` looks at a time (the room for the places it stops at).
+    static let chunk = 1024
 
-    /// The hash of three bytes (the low three of `bytes`, the first lowest).
-    @inline(__always) private static func hash(_ bytes: UInt32) -> Int {
+    /// The hash of three bytes (the low three of `bytes`, the first lowest), as `uti_shift_scan` reads them.
+    private static func hash(_ bytes: UInt32) -> Int {
         Int(truncatingIfNeeded: ((bytes & 0xFF_FFFF) &* 0x9E37_79B1) &>> (32 - hashBits))
     }
 
@@ -1857,27 +1861,26 @@ struct FarLiterals: @unchecked Sendable {
                 last = max(last, furthest)
             }
         }
-        if searched != 0 {
+        if searched != 0, let shifts = shifts.baseAddress {
             let window = self.window
             // The window's last byte; every literal place is looked at by a window ending `window - 1` after it.
-            var end = first + window - 1
+            // The ends where the window stops come from C (`uti_shift_scan`), some at a time.
             let stop = last + window - 1
-            while end <= stop {
-                // The window's last three bytes, in the top of a load ending at its end (the window is at least
-                // sixteen bytes: its start is in the bytes).
-                let last = UnsafeRawPointer(base + (end &- 3)).loadUnaligned(as: UInt32.self).littleEndian &>> 8
-                let shift = Int(shifts[Self.hash(last)])
-                if shift > 0 {
-                    end += shift
-                    continue
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.chunk) { ends in
+                guard let buffer = ends.baseAddress else { return }
+                var from = first + window - 1
+                while from <= stop, found != searched {
+                    let to = min(stop, from + Self.chunk - 1)
+                    let written = uti_shift_scan(base, from, to, shifts, Self.hashBits, buffer)
+                    for end in ends[0..<written] {
+                        let start = end - window + 1
+                        for literal in 0..<count where (searched & ~found) >> UInt64(literal) & 1 != 0
+                        && literals.lies(literal, at: start, in: front, size: size) {
+                            found |= 1 << UInt64(literal)
+                        }
+                    }
+                    from = to + 1
                 }
-                let start = end - window + 1
-                for literal in 0..<count where (searched & ~found) >> UInt64(literal) & 1 != 0
-                && literals.lies(literal, at: start, in: front, size: size) {
-                    found |= 1 << UInt64(literal)
-                }
-                if found == searched { break }
-                end += 1
             }
         }
         literals.answer(found: found, size: size, read: front.count, answer)
@@ -1886,10 +1889,10 @@ struct FarLiterals: @unchecked Sendable {
 
 /// The literals of the gates in windows within the first 4 KiB too wide to file with the fixed offsets (up to
 /// sixteen bytes of each): the few shorter than four bytes (or with two NULs side by side in every four) by two
-/// of their bytes side by side (`uti_find_pair`), the others by four of their bytes through a filter on pairs of
-/// bytes that tests every third place (each literal under the three pairs of those four), then those four bytes
-/// where a pair is set, so that one pass over the bytes finds them all; the first four bytes of a literal found,
-/// then its first eight, confirm it.
+/// of their bytes side by side (`uti_find_pair`), the others by four of their bytes through a filter on three
+/// bytes side by side that tests every second place (each literal under the two threes of those four), then those
+/// four bytes where a three's bit is set, so that one pass over the bytes finds them all; the first four bytes of a
+/// literal found, then its first eight, confirm it.
 struct NearLiterals: @unchecked Sendable {
     private let values: UnsafeBufferPointer<UInt32>
     private let masks: UnsafeBufferPointer<UInt32>
@@ -1921,9 +1924,9 @@ struct NearLiterals: @unchecked Sendable {
     /// second byte is compared with (mask 0: the first byte alone), and whether `memchr` looks for the second.
     private let groupShortest: UnsafeBufferPointer<Int>
     private let groupPairs: UnsafeBufferPointer<(first: UInt8, mask: UInt8, value: UInt8, bySecond: Bool)>
-    /// The others, by four of their bytes (`keyOffsets`), through a filter on pairs of bytes that looks at every
-    /// third place (each literal filed under the three pairs of its four).
-    private let filter: PairFilter
+    /// The others, by four of their bytes (`keyOffsets`), through a filter on three bytes side by side that looks
+    /// at every second place (each literal filed under the two threes of its four).
+    private let filter: TripleFilter
     /// Where in each literal the four bytes filed with the filter start: the four least likely together of its
     /// first sixteen, never four with two NULs side by side (a pair every place of a NUL-padded file holds): a
     /// literal whose every four do is looked for by its least likely byte instead.
@@ -1992,7 +1995,7 @@ struct NearLiterals: @unchecked Sendable {
         groupShortest = immortal(groups.map { group in group.map { prefixes[$0].count }.min() ?? 0 })
         let members = prefixes.indices.filter { offsets[$0] != nil }
         let keys = offsets.map { $0 ?? 0 }
-        filter = PairFilter(members.map { ($0, Array(literals[$0][keys[$0]..<keys[$0] + length])) },
+        filter = TripleFilter(members.map { ($0, Array(literals[$0][keys[$0]..<keys[$0] + length])) },
                             reach: members.map { highs[$0] + keys[$0] + length }.max() ?? 0)
     }
 
@@ -2012,8 +2015,9 @@ struct NearLiterals: @unchecked Sendable {
     }
 
     /// Calls `found` with the signature of each literal that lies within its window in `bytes` (the file's
-    /// first bytes), looking at the places from `from` on; a signature may be given more than once.
-    @inline(__always) func search(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ found: (Int32) -> Void) {
+    /// first bytes), looking at the places from `from` on; a signature may be given more than once. `portable`:
+    /// the filter without the processor's vector instructions (for the tests).
+    @inline(__always) func search(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, portable: Bool = false, _ found: (Int32) -> Void) {
         guard let base = bytes.baseAddress else { return }
         for group in 0..<groupPlaces.count {
             let first = Int(groupStarts[group]), end = Int(groupStarts[group + 1])
@@ -2041,7 +2045,7 @@ struct NearLiterals: @unchecked Sendable {
             }
         }
         if filter.reach > 0 {
-            filter.scan(UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, filter.reach)]), from: from) { literal, key in
+            filter.scan(UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, filter.reach)]), from: from, portable: portable) { literal, key in
                 let start = key &- keyOffsets[literal]
                 if start >= lows[literal], start <= highs[literal], holds(literal, at: start, in: bytes) { found(signatures[literal]) }
             }
@@ -2049,19 +2053,18 @@ struct NearLiterals: @unchecked Sendable {
     }
 }
 
-/// Literals found through pairs of bytes they hold: a byte per pair's hash says where in literals' four key bytes
-/// such a pair lies; each literal's key is filed under its first `stride` pairs, so that looking at every
-/// `stride`-th place finds it wherever it starts (a key of `stride + 1` bytes covers that many places in a row).
-/// Where a pair's byte is set, the four bytes each place it names would make are hashed against a bit per hashed
-/// key, and only where one is set are the keys filed under that hash compared: a pair alone (`nt` of `[Int`, `1.`
-/// of a version) is in much text, a key of four bytes seldom.
-struct PairFilter: @unchecked Sendable {
-    /// A byte per pair's thirteen-bit hash (`pairSlot`), a bit in it for each place in a key (0, 1, 2) where a pair
-    /// of that hash lies: what the scan reads at each place it looks, one load a place, each independent of the
-    /// others. 8 KiB, which stays in the processor's first cache from one file to the next: a byte per pair (64
-    /// KiB, a dozen KiB of it for text) missed that cache twice as often, and a bit per pair (8 KiB) took twice
-    /// the instructions to test (cachegrind).
-    private let present: UnsafeBufferPointer<UInt8>
+/// Literals found through three bytes side by side of their four key bytes: a bit per three bytes' hash says
+/// whether a key holds such three; each key is filed under its two threes (at 0 and at 1), so that looking at
+/// every second place finds it wherever it starts. Where a bit is set, the four bytes starting there and one before
+/// are hashed against a bit per hashed key, and only where one is set are the keys filed under that hash compared.
+/// Three bytes let through a tenth as many places of text as two did (the pair filter this replaced looked at
+/// every third place, and a pair alone, `nt` of `[Int`, `1.` of a version, is in much text: 45% of its rounds of
+/// eight places stopped over /usr/share's first 4 KiB, 9% of these).
+struct TripleFilter: @unchecked Sendable {
+    /// A bit per three bytes' sixteen-bit hash (`uti_triple_slot`), set where a key holds three bytes of that hash
+    /// at 0 or 1: what the scan reads at each place it looks, one load a place, each independent of the others.
+    /// 8 KiB, which stays in the processor's first cache from one file to the next.
+    private let present: UnsafeBufferPointer<UInt64>
     /// A bit per hashed key (`hash`), set where a key hashes there: 4 KiB.
     private let hashed: UnsafeBufferPointer<UInt64>
     /// Per bucket (a hash's top bits), where its keys are listed in `keys` and `literals` (one more at the end).
@@ -2069,31 +2072,25 @@ struct PairFilter: @unchecked Sendable {
     /// The keys filed, by bucket, and the literal each is of.
     private let keys: UnsafeBufferPointer<UInt32>
     private let literals: UnsafeBufferPointer<Int32>
-    /// Every key holds four bytes (`PronomMatcher.literalPrefixLength`), so three pairs: a constant, which the
-    /// scan's eight places a round read at fixed distances.
-    static var stride: Int { PronomMatcher.literalPrefixLength - 1 }
     /// How far into the bytes its literals may lie.
     let reach: Int
     static let hashBits = 15
     static let bucketBits = 10
 
-    /// A pair's slot in `present`: its thirteen-bit hash (`uti_pair_slot`, which `uti_pair_scan` reads it by).
-    static func pairSlot(_ pair: Int) -> Int { Int(uti_pair_slot(UInt32(pair))) }
-
     @inline(__always) static func hash(_ key: UInt32) -> Int {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B1) &>> UInt32(32 - hashBits))
     }
 
+    /// Each literal's key: four bytes (`PronomMatcher.literalPrefixLength`).
     init(_ literals: [(index: Int, bytes: [UInt8])], reach: Int) {
-        let stride = Self.stride
-        var present = [UInt8](repeating: 0, count: 1 << 13), hashed = [UInt64](repeating: 0, count: (1 << Self.hashBits) / 64)
+        var present = [UInt64](repeating: 0, count: (1 << 16) / 64), hashed = [UInt64](repeating: 0, count: (1 << Self.hashBits) / 64)
         var byBucket = [[(key: UInt32, literal: Int32)]](repeating: [], count: 1 << Self.bucketBits)
-        for (index, literal) in literals where literal.count > stride {
-            for offset in 0..<stride {
-                let pair = Int(literal[offset]) | Int(literal[offset + 1]) << 8
-                present[Self.pairSlot(pair)] |= 1 << UInt8(offset)
+        for (index, literal) in literals where literal.count >= PronomMatcher.literalPrefixLength {
+            let key = literal.prefix(4).enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32($1.offset * 8) }
+            for offset in 0..<2 {
+                let slot = Int(uti_triple_slot(key >> UInt32(offset * 8)))
+                present[slot >> 6] |= 1 << UInt64(slot & 63)
             }
-            let key = literal.prefix(stride + 1).enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32($1.offset * 8) }
             let hash = Self.hash(key)
             hashed[hash >> 6] |= 1 << UInt64(hash & 63)
             byBucket[hash >> (Self.hashBits - Self.bucketBits)].append((key, Int32(index)))
@@ -2108,18 +2105,21 @@ struct PairFilter: @unchecked Sendable {
     }
 
     /// Calls `found` with each literal whose key lies at a place (its number and the place), looking at places
-    /// from about `from` on; the caller compares the rest of the literal there. The places whose pairs and hashed
-    /// keys say a key may start there come from `uti_pair_scan` (in C, where the scan's eight loads a round keep
+    /// from about `from` on; the caller compares the rest of the literal there. The places whose threes and hashed
+    /// keys say a key may start there come from `uti_triple_scan` (in C, where the scan's eight loads a round keep
     /// their registers), some at a time; their keys are compared here.
-    @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ found: (Int, Int) -> Void) {
+    /// `portable`: without the processor's vector instructions (for the tests, which compare the two ways).
+    @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, portable: Bool = false, _ found: (Int, Int) -> Void) {
         guard let input = bytes.baseAddress, let present = present.baseAddress, let hashed = hashed.baseAddress else { return }
-        let count = bytes.count, stride = Self.stride
-        var index = max(0, from - stride) / stride * stride
+        let count = bytes.count
+        // The even place at or before the one before `from`: a key starting at `from` has its last three at `from + 1`.
+        var index = max(0, from - 1) & ~1
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 32) { starts in
             guard let buffer = starts.baseAddress else { return }
             while index < count {
                 var next = 0
-                let written = uti_pair_scan(input, count, index, present, hashed, UInt32(Self.hashBits), buffer, starts.count, &next)
+                let written = uti_triple_scan(input, count, index, present, hashed, UInt32(Self.hashBits), buffer, starts.count, &next,
+                                              portable ? 1 : 0)
                 for start in starts[0..<written] {
                     let key = UnsafeRawPointer(input + start).loadUnaligned(as: UInt32.self).littleEndian
                     let bucket = Self.hash(key) &>> (Self.hashBits - Self.bucketBits)
