@@ -79,10 +79,37 @@ const void *uti_find_last_byte(const void *bytes, int byte, size_t length) {
     return memrchr(bytes, byte, length);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/// `uti_find_pair` 32 places at a time with AVX2: the first byte compared at each place and the second, masked,
+/// at the place after, together; the places the blocks cannot reach, one by one.
+__attribute__((target("avx2")))
+static const void *find_pair_avx2(const unsigned char *start, size_t length, unsigned char first, unsigned char mask,
+                                  unsigned char value) {
+    const __m256i firsts = _mm256_set1_epi8((char)first), masks = _mm256_set1_epi8((char)mask), values = _mm256_set1_epi8((char)value);
+    size_t place = 0;
+    // A block's second bytes end one past its first ones.
+    for (; place + 33 <= length; place += 32) {
+        const __m256i here = _mm256_loadu_si256((const __m256i *)(const void *)(start + place));
+        const __m256i next = _mm256_loadu_si256((const __m256i *)(const void *)(start + place + 1));
+        const unsigned found = (unsigned)_mm256_movemask_epi8(
+            _mm256_and_si256(_mm256_cmpeq_epi8(here, firsts), _mm256_cmpeq_epi8(_mm256_and_si256(next, masks), values)));
+        if (found != 0) return start + place + __builtin_ctz(found);
+    }
+    for (; place + 1 < length; place++) {
+        if (start[place] == first && (start[place + 1] & mask) == value) return start + place;
+    }
+    return NULL;
+}
+#endif
+
 const void *uti_find_pair(const void *bytes, size_t length, unsigned char first, unsigned char mask, unsigned char value,
-                          int by_second) {
+                          int by_second, int portable) {
     const unsigned char *start = bytes;
     if (start == NULL || length < 2) return NULL;
+    (void)portable;
+#if defined(__x86_64__) || defined(__i386__)
+    if (!portable && __builtin_cpu_supports("avx2")) return find_pair_avx2(start, length, first, mask, value);
+#endif
     if (by_second) {
         // The second byte by `memchr` (it is `value`: `mask` is 0xFF), then the byte before it.
         size_t place = 1;

@@ -193,6 +193,18 @@ struct PronomSkeletonTests {
         return (count, anyMatch, topOne, misses, notFirst)
     }
 
+    @Test("the extension PRONOM's formats are looked up by: after the last dot, in lower case, ASCII or not")
+    func extensions() {
+        #expect(FileIdentifier.pronomExtension("Report.PDF") == "pdf")
+        #expect(FileIdentifier.pronomExtension("archive.tar.GZ") == "gz")
+        #expect(FileIdentifier.pronomExtension("Makefile") == nil)
+        #expect(FileIdentifier.pronomExtension("trailing.") == nil)
+        #expect(FileIdentifier.pronomExtension(nil) == nil)
+        #expect(FileIdentifier.pronomExtension(".Profile") == "profile")
+        #expect(FileIdentifier.pronomExtension("Ölfarbe.ÄBC") == "äbc")
+        #expect(FileIdentifier.pronomExtension("x.[@Z]") == "[@z]")
+    }
+
     @Test("each internal signature's skeleton is identified with its format among the answers")
     func skeletons() throws {
         let result = try Self.measure(filler: 0x00)

@@ -16,14 +16,15 @@ const void *uti_find_last_byte(const void *bytes, int byte, size_t length);
 const void *uti_find_literal(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 
 /// The first place in `bytes` (`length` of them) holding byte `first` followed by a byte that is `value` where
-/// `mask` has bits (`mask` 0xFF: exactly `value`); NULL for none. Both bytes lie within `length`. The C library's
-/// `memchr` finds the first byte (`by_second`: the second, `mask` then 0xFF, the less likely one), and the other
-/// is compared here, without a return to the caller at each place the one byte alone is. PRONOM's short literals
-/// (`v ` of Wavefront OBJ, `00 32` of a UTF-16 text, MPEG audio's frame headers), which a search by one byte stopped
-/// at every `v` of every text, every `2`, every `FF` of compressed data; shared-mime-info's rules searched over a
-/// range, by their first two bytes.
+/// `mask` has bits (`mask` 0xFF: exactly `value`); NULL for none. Both bytes lie within `length`. With AVX2, where
+/// the processor has it, both bytes are compared at 32 places at a time; elsewhere (or `portable` not 0, for the
+/// tests) the C library's `memchr` finds the first byte (`by_second`: the second, `mask` then 0xFF, the less likely
+/// one), and the other is compared here, without a return to the caller at each place the one byte alone is.
+/// PRONOM's short literals (`v ` of Wavefront OBJ, `00 32` of a UTF-16 text, MPEG audio's frame headers), which a
+/// search by one byte stopped at every `v` of every text, every `2`, every `FF` of compressed data, and where
+/// `memchr` still stopped.
 const void *uti_find_pair(const void *bytes, size_t length, unsigned char first, unsigned char mask, unsigned char value,
-                          int by_second);
+                          int by_second, int portable);
 
 /// Reads `bytes` (`length` of them) as text: counts the C0 control characters into `controls` (tab, line feed,
 /// carriage return, form feed, escape and backspace, which text is laid out with, are not counted) and sets

@@ -2031,7 +2031,7 @@ struct NearLiterals: @unchecked Sendable {
                 // The pair's second byte lies in every member's first bytes: within `bytes`.
                 guard let hit = pair.mask == 0 ? UnsafeRawPointer(memchr(base + start + place, Int32(pair.first), last - start + 1))
                                                : uti_find_pair(base + start + place, last - start + 2, pair.first, pair.mask, pair.value,
-                                                               pair.bySecond ? 1 : 0)
+                                                               pair.bySecond ? 1 : 0, portable ? 1 : 0)
                 else { break }
                 start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - place
                 for member in first..<end where open & (1 << UInt64(member - first)) != 0 {
