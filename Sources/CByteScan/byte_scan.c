@@ -214,10 +214,14 @@ static inline uint32_t key_at(const unsigned char *bytes, size_t place) {
            (uint32_t)bytes[place + 3] << 24;
 }
 
+/// Slot `slot`'s bit in `present`.
+static inline unsigned slot_bit(const uint64_t *present, unsigned slot) {
+    return (unsigned)(present[slot >> 6] >> (slot & 63)) & 1u;
+}
+
 /// Whether the three bytes at `place` (four readable there) have their bit in `present`.
 static inline unsigned triple_bit(const uint64_t *present, const unsigned char *bytes, size_t place) {
-    const unsigned slot = uti_triple_slot(key_at(bytes, place));
-    return (unsigned)(present[slot >> 6] >> (slot & 63)) & 1u;
+    return slot_bit(present, uti_triple_slot(key_at(bytes, place)));
 }
 
 /// The key's possible start `start`, to `starts`, where its four bytes lie within `count` and their hash has its
@@ -225,8 +229,7 @@ static inline unsigned triple_bit(const uint64_t *present, const unsigned char *
 static inline size_t key_start(const unsigned char *bytes, size_t count, size_t start, const uint64_t *hashed,
                                unsigned hash_bits, size_t *starts, size_t written) {
     if (start + 4 > count) return written;
-    const uint32_t hash = (key_at(bytes, start) * 0x9E3779B1u) >> (32 - hash_bits);
-    if (hashed[hash >> 6] & ((uint64_t)1 << (hash & 63))) starts[written++] = start;
+    if (slot_bit(hashed, uti_key_hash(key_at(bytes, start), hash_bits))) starts[written++] = start;
     return written;
 }
 
@@ -320,8 +323,7 @@ size_t uti_triple_scan(const unsigned char *bytes, size_t count, size_t index, c
     // The last places, whose three bytes lie within `count` but not always a fourth.
     for (; index + 3 <= count; index += 2) {
         const uint32_t triple = (uint32_t)bytes[index] | (uint32_t)bytes[index + 1] << 8 | (uint32_t)bytes[index + 2] << 16;
-        const unsigned slot = uti_triple_slot(triple);
-        if (!((present[slot >> 6] >> (slot & 63)) & 1u)) continue;
+        if (!slot_bit(present, uti_triple_slot(triple))) continue;
         if (capacity - written < 2) {
             *next = index;
             return written;
@@ -332,13 +334,15 @@ size_t uti_triple_scan(const unsigned char *bytes, size_t count, size_t index, c
     return written;
 }
 
-/// A window's move in `uti_shift_scan`: by its last three bytes' shift, by one where that is 0 (the end written).
-#define SHIFT_STEP(end, written)                                                                                    \
-    do {                                                                                                             \
-        const unsigned shift = shifts[(((key_at(bytes, (end) - 3) >> 8) & 0xFFFFFFu) * 0x9E3779B1u) >> (32 - hash_bits)]; \
-        if (shift == 0) ends[(written)++] = (end);                                                                 \
-        (end) += shift == 0 ? 1 : shift;                                                                             \
-    } while (0)
+/// A window's move in `uti_shift_scan` from `end`: by its last three bytes' shift, by one where that is 0 (the end
+/// then written to `ends`); where it ends next.
+static inline size_t shift_step(const unsigned char *bytes, size_t end, const unsigned char *shifts, unsigned hash_bits,
+                                size_t *ends, size_t *written) {
+    const unsigned shift = shifts[uti_shift_slot(key_at(bytes, end - 3) >> 8, hash_bits)];
+    if (shift != 0) return end + shift;
+    ends[(*written)++] = end;
+    return end + 1;
+}
 
 size_t uti_shift_scan(const unsigned char *bytes, size_t first, size_t last, const unsigned char *shifts, unsigned hash_bits,
                       size_t *ends) {
@@ -351,18 +355,18 @@ size_t uti_shift_scan(const unsigned char *bytes, size_t first, size_t last, con
         size_t end0 = first, end1 = first + quarter, end2 = first + 2 * quarter, end3 = first + 3 * quarter;
         const size_t stop0 = end1, stop1 = end2, stop2 = end3, stop3 = last + 1;
         while (end0 < stop0 && end1 < stop1 && end2 < stop2 && end3 < stop3) {
-            SHIFT_STEP(end0, written);
-            SHIFT_STEP(end1, written);
-            SHIFT_STEP(end2, written);
-            SHIFT_STEP(end3, written);
+            end0 = shift_step(bytes, end0, shifts, hash_bits, ends, &written);
+            end1 = shift_step(bytes, end1, shifts, hash_bits, ends, &written);
+            end2 = shift_step(bytes, end2, shifts, hash_bits, ends, &written);
+            end3 = shift_step(bytes, end3, shifts, hash_bits, ends, &written);
         }
-        while (end0 < stop0) SHIFT_STEP(end0, written);
-        while (end1 < stop1) SHIFT_STEP(end1, written);
-        while (end2 < stop2) SHIFT_STEP(end2, written);
-        while (end3 < stop3) SHIFT_STEP(end3, written);
+        while (end0 < stop0) end0 = shift_step(bytes, end0, shifts, hash_bits, ends, &written);
+        while (end1 < stop1) end1 = shift_step(bytes, end1, shifts, hash_bits, ends, &written);
+        while (end2 < stop2) end2 = shift_step(bytes, end2, shifts, hash_bits, ends, &written);
+        while (end3 < stop3) end3 = shift_step(bytes, end3, shifts, hash_bits, ends, &written);
         return written;
     }
     size_t end = first;
-    while (end <= last) SHIFT_STEP(end, written);
+    while (end <= last) end = shift_step(bytes, end, shifts, hash_bits, ends, &written);
     return written;
 }

@@ -61,17 +61,12 @@ package enum UploadName {
     static func decodeExtended(_ value: String) -> String? {
         let parts = value.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        guard let bytes = percentDecoded(parts[2]) else { return nil }
+        guard let bytes = PercentEncoding.decoded(parts[2].utf8) else { return nil }
         switch parts[0].lowercased() {
         case "utf-8": return String(validating: bytes, as: UTF8.self)
         case "iso-8859-1": return String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
         default: return nil
         }
-    }
-
-    /// `%XX` sequences as bytes; `nil` for a `%` not followed by two hexadecimal digits.
-    package static func percentDecoded(_ text: some StringProtocol) -> [UInt8]? {
-        PercentEncoding.decoded(text.utf8)
     }
 
 }

@@ -38,11 +38,23 @@ static inline unsigned uti_triple_slot(uint32_t triple) {
     return ((triple & 0xFFFFFFu) * 0x9E3779B1u) >> 16;
 }
 
+/// A near literal's four key bytes' hash (read little-endian), of `hash_bits` bits: the filter's second bit test and
+/// its buckets. The one definition, for the scan below and for the Swift that files the keys.
+static inline unsigned uti_key_hash(uint32_t key, unsigned hash_bits) {
+    return (key * 0x9E3779B1u) >> (32 - hash_bits);
+}
+
+/// Three bytes' slot (read little-endian; `three`'s high byte is ignored) in the far literals' table of shifts, of
+/// `hash_bits` bits. The one definition, for `uti_shift_scan` and for the Swift that fills the table.
+static inline unsigned uti_shift_slot(uint32_t three, unsigned hash_bits) {
+    return ((three & 0xFFFFFFu) * 0x9E3779B1u) >> (32 - hash_bits);
+}
+
 /// PRONOM's near literals' filter: from place `index` on (an even one), every second place of `bytes` (`count` of
 /// them) whose three bytes have their slot's bit set in `present` (65,536 bits, 8 KiB, at `uti_triple_slot`);
 /// there the four bytes starting at the place and the four starting one before it (keys hold four bytes, so
 /// their first three or their last three lie at an even place), where they lie within `count` and their hash
-/// (`(key * 0x9E3779B1) >> (32 - hash_bits)`, the key read little-endian) has its bit in `hashed`, are a key's
+/// (`uti_key_hash`) has its bit in `hashed`, are a key's
 /// possible start, written to `starts`. Returns how many were written, at most `capacity` (at least 2); `*next`
 /// is the place to go on from (`count` once the bytes are done). With AVX2, where the processor has it, eight
 /// places' bits come in one gather (a third less time over /usr/share's first 4 KiB than a load each); `portable`
@@ -51,8 +63,8 @@ size_t uti_triple_scan(const unsigned char *bytes, size_t count, size_t index, c
                        const uint64_t *hashed, unsigned hash_bits, size_t *starts, size_t capacity, size_t *next, int portable);
 
 /// PRONOM's far literals' pass (Wu and Manber's shifts): the places from `first` to `last` (at least 3) that a window
-/// ending there, moved on by the shift of its last three bytes (`shifts`, at the hash `(three * 0x9E3779B1) >>
-/// (32 - hash_bits)` of the three read little-endian), stops at (a shift of 0), to `ends`, which has room for
+/// ending there, moved on by the shift of its last three bytes (`shifts`, at `uti_shift_slot`), stops at (a shift
+/// of 0), to `ends`, which has room for
 /// `last - first + 1`; returns how many. The bytes up to `last` are read. Four windows move side by side, each over
 /// a quarter of the places, so that one's wait on its next shift does not hold up the others; the places come in
 /// no particular order.

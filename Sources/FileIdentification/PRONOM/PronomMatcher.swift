@@ -1776,7 +1776,7 @@ struct FollowTable: @unchecked Sendable {
 /// Three bytes are hashed to 8,192 shifts (8 KiB, in the first-level cache: each shift read decides where the next
 /// is, so a table that missed it waited on the second level at each step through compressed data); threes that
 /// share a hash share the least shift. The pass is `uti_shift_scan`'s, in C, four windows side by side over
-/// quarters of the places: one window's steps each wait on the load before (the last one cost 11% of what
+/// quarters of the places: one window's steps each wait on the load before (one window cost a tenth of what
 /// `--pronom` adds over /usr/share, in time, more than its instructions said).
 struct FarLiterals: @unchecked Sendable {
     /// Literals of at least this many bytes are taken: the pass moves on by up to one less.
@@ -1822,10 +1822,6 @@ struct FarLiterals: @unchecked Sendable {
     /// How many places `uti_shift_scan` looks at a time (the room for the places it stops at).
     static let chunk = 1024
 
-    /// The hash of three bytes (the low three of `bytes`, the first lowest), as `uti_shift_scan` reads them.
-    private static func hash(_ bytes: UInt32) -> Int {
-        Int(truncatingIfNeeded: ((bytes & 0xFF_FFFF) &* 0x9E37_79B1) &>> (32 - hashBits))
-    }
 
     private init(_ builder: Builder) {
         literals = FarLiteralList(literals: builder.literals, lows: builder.lows, highs: builder.highs, follows: builder.follows,
@@ -1836,7 +1832,7 @@ struct FarLiterals: @unchecked Sendable {
         for literal in builder.literals {
             for place in 0..<window - 2 {
                 let three = UInt32(literal[place]) | UInt32(literal[place + 1]) << 8 | UInt32(literal[place + 2]) << 16
-                let hash = Self.hash(three)
+                let hash = Int(uti_shift_slot(three, Self.hashBits))
                 shifts[hash] = min(shifts[hash], UInt8(window - 3 - place))
             }
         }
@@ -2062,8 +2058,8 @@ struct NearLiterals: @unchecked Sendable {
 /// eight places stopped over /usr/share's first 4 KiB, 9% of these).
 struct TripleFilter: @unchecked Sendable {
     /// A bit per three bytes' sixteen-bit hash (`uti_triple_slot`), set where a key holds three bytes of that hash
-    /// at 0 or 1: what the scan reads at each place it looks, one load a place, each independent of the others.
-    /// 8 KiB, which stays in the processor's first cache from one file to the next.
+    /// at 0 or 1: what the scan reads at each place it looks (eight places' bits in one gather with AVX2, else a
+    /// load each). 8 KiB, which stays in the processor's first cache from one file to the next.
     private let present: UnsafeBufferPointer<UInt64>
     /// A bit per hashed key (`hash`), set where a key hashes there: 4 KiB.
     private let hashed: UnsafeBufferPointer<UInt64>
@@ -2077,9 +2073,8 @@ struct TripleFilter: @unchecked Sendable {
     static let hashBits = 15
     static let bucketBits = 10
 
-    @inline(__always) static func hash(_ key: UInt32) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B1) &>> UInt32(32 - hashBits))
-    }
+    /// A key's hash: `uti_key_hash`, which the scan tests it by.
+    @inline(__always) static func hash(_ key: UInt32) -> Int { Int(uti_key_hash(key, UInt32(hashBits))) }
 
     /// Each literal's key: four bytes (`PronomMatcher.literalPrefixLength`).
     init(_ literals: [(index: Int, bytes: [UInt8])], reach: Int) {
@@ -2106,8 +2101,8 @@ struct TripleFilter: @unchecked Sendable {
 
     /// Calls `found` with each literal whose key lies at a place (its number and the place), looking at places
     /// from about `from` on; the caller compares the rest of the literal there. The places whose threes and hashed
-    /// keys say a key may start there come from `uti_triple_scan` (in C, where the scan's eight loads a round keep
-    /// their registers), some at a time; their keys are compared here.
+    /// keys say a key may start there come from `uti_triple_scan` (in C, with AVX2 where the processor has it),
+    /// some at a time; their keys are compared here.
     /// `portable`: without the processor's vector instructions (for the tests, which compare the two ways).
     @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, portable: Bool = false, _ found: (Int, Int) -> Void) {
         guard let input = bytes.baseAddress, let present = present.baseAddress, let hashed = hashed.baseAddress else { return }
